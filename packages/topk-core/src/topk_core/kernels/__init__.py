@@ -1,0 +1,1 @@
+"""Runtime helpers that several kernel backends share (no cutlass/triton import here)."""

@@ -1,0 +1,99 @@
+"""SGLang-compatible top-k (``sgl_kernel`` names and arguments), any ``topk >= 1``.
+
+Rows follow ``top_k_varlen``'s rules with per-row lengths: negative is empty,
+overlong is clamped to the window ``[row_starts[b], L)``. Each function runs on
+the best installed backend that supports its fused transform; when the best
+selection backend has no fused transform, selection and transform are composed.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from . import auto, env, validate
+from .api import dispatch, make_problem
+from .protocol import Call
+from .reference import apply_transform
+
+
+def fast_topk(values: torch.Tensor, topk: int, dim: int):
+    """``values.max`` for ``topk == 1``, else ``torch.topk`` (sorted values, int64 indices)."""
+    if topk == 1:
+        return torch.max(values, dim=dim, keepdim=True)
+    return torch.topk(values, topk, dim=dim)
+
+
+def _prepare(score, lengths, topk, row_starts):
+    validate.check_logits(score, "score")
+    validate.check_int("topk", topk, 1)
+    rows = score.shape[0]
+    validate.check_index_vector("lengths", lengths, score.device, rows, "one per row")
+    if row_starts is not None:
+        validate.check_index_vector("row_starts", row_starts, score.device, rows, "one per row")
+    return torch.empty((rows, topk), dtype=torch.int32, device=score.device)
+
+
+def _select(score, lengths, topk, row_starts, out, backend, transform="none", **tensors) -> torch.Tensor:
+    facts = dict(row_starts=row_starts is not None)
+    call_args = dict(logits=score, seq_lens=lengths, top_k=topk, row_starts=row_starts)
+    fused = make_problem(score, topk, transform=transform, **facts)
+    plain = make_problem(score, topk, **facts)
+    if backend != "auto" or env.forced_backend():  # an explicit backend runs the fused call or raises
+        dispatch(fused, Call(indices=out, transform=transform, **call_args, **tensors), backend)
+        return out
+    best_fused = auto.choose(fused)
+    best_plain = auto.choose(plain)
+    # Compose only when a backend without the fused transform would win the selection.
+    if transform != "none" and best_fused == "reference" and best_plain != "reference":
+        local = torch.empty_like(out)
+        dispatch(plain, Call(indices=local, **call_args), best_plain)
+        composed = Call(indices=out, transform=transform, **call_args, **tensors)
+        out.copy_(apply_transform(composed, local.to(torch.int64)))
+        return out
+    dispatch(fused, Call(indices=out, transform=transform, **call_args, **tensors), best_fused)
+    return out
+
+
+def fast_topk_v2(score: torch.Tensor, lengths: torch.Tensor, topk: int, row_starts: torch.Tensor | None = None,
+                 *, backend: str = "auto"):
+    """Top-k of each row's window ``score[b, s_b : s_b + lengths[b]]``, indices relative to ``s_b``."""
+    out = _prepare(score, lengths, topk, row_starts)
+    return _select(score, lengths, topk, row_starts, out, backend)
+
+
+def fast_topk_transform_fused(score, lengths, page_table_size_1, cu_seqlens_q, topk, row_starts=None, *,
+                              backend: str = "auto"):
+    """Selection with each local index ``j`` translated to ``page_table_size_1[req(b), j]``."""
+    out = _prepare(score, lengths, topk, row_starts)
+    rows, width = score.shape
+    table = page_table_size_1
+    if not isinstance(table, torch.Tensor) or table.dim() != 2 or table.dtype != torch.int32:
+        raise ValueError(f"page_table_size_1: expected a 2-D int32 tensor, got {validate._desc(table)}")
+    if table.device != score.device:
+        raise ValueError(f"page_table_size_1: expected a tensor on {score.device}, got {table.device}")
+    if table.shape[1] < width:
+        raise ValueError(
+            f"page_table_size_1: expected at least {width} columns (the score width), got {table.shape[1]}"
+        )
+    if table.stride(1) != 1:
+        raise ValueError(f"page_table_size_1: expected unit stride in the last dimension, got {table.stride()}")
+    per_row = row_starts is None and table.shape[0] == rows
+    cu = None
+    if not per_row:
+        if not isinstance(cu_seqlens_q, torch.Tensor):
+            raise ValueError("cu_seqlens_q: expected an int32 tensor with page_table rows + 1 entries, got None")
+        validate.check_index_vector("cu_seqlens_q", cu_seqlens_q, score.device, table.shape[0] + 1,
+                                    "page_table_size_1 rows + 1")
+        cu = cu_seqlens_q
+    return _select(score, lengths, topk, row_starts, out, backend, "page_table", page_table=table,
+                   cu_seqlens_q=cu)
+
+
+def fast_topk_transform_ragged_fused(score, lengths, topk_indices_offset, topk, row_starts=None, *,
+                                     backend: str = "auto"):
+    """Selection with ``local_j + topk_indices_offset[b]`` for selected entries; padding stays -1."""
+    out = _prepare(score, lengths, topk, row_starts)
+    validate.check_index_vector("topk_indices_offset", topk_indices_offset, score.device, score.shape[0],
+                                "one per row")
+    return _select(score, lengths, topk, row_starts, out, backend, "ragged",
+                   index_offsets=topk_indices_offset)

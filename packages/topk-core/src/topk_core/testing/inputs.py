@@ -1,0 +1,94 @@
+"""Input generators for tests and benchmarks. Never zeros: every kind is random.
+
+``make_logits(kind, rows, n, dtype, device, seed, k)`` draws one of ``KINDS``; the
+``k`` argument lets plateau inputs straddle the k-th value.
+"""
+
+from __future__ import annotations
+
+import torch
+
+KINDS = ("randn", "int_ties", "plateau", "inf", "nan", "sorted", "reversed", "huge", "zeros_denormals")
+
+
+def _gen(seed: int) -> torch.Generator:
+    g = torch.Generator(device="cpu")
+    g.manual_seed(seed)
+    return g
+
+
+def make_logits(kind: str, rows: int, n: int, dtype=torch.float32, device="cpu", seed: int = 0,
+                k: int = 16) -> torch.Tensor:
+    g = _gen(seed)
+    x = torch.randn(rows, n, generator=g, dtype=torch.float32)
+    if kind == "randn":
+        pass
+    elif kind == "int_ties":  # few distinct values: ties everywhere, including at the k-th
+        x = torch.randint(-4, 5, (rows, n), generator=g).to(torch.float32)
+    elif kind == "plateau":  # ReLU scores: a 0.0 plateau straddling the k-th value
+        positives = max(k // 2, 1)
+        x = torch.zeros(rows, n)
+        for r in range(rows):
+            cols = torch.randperm(n, generator=g)[: min(positives, n)]
+            x[r, cols] = torch.rand(cols.numel(), generator=g) + 0.5
+        x[torch.rand(rows, n, generator=g) < 0.1] = -0.0
+    elif kind == "inf":
+        u = torch.rand(rows, n, generator=g)
+        x[u < 0.05] = float("inf")
+        x[(u >= 0.05) & (u < 0.15)] = float("-inf")
+    elif kind == "nan":
+        u = torch.rand(rows, n, generator=g)
+        x[u < 0.03] = float("nan")
+        neg_nan = torch.tensor(float("nan")).neg()  # a NaN with the sign bit set
+        x[(u >= 0.03) & (u < 0.05)] = neg_nan
+        x[(u >= 0.05) & (u < 0.08)] = float("inf")
+        x[(u >= 0.08) & (u < 0.12)] = float("-inf")
+    elif kind == "sorted":
+        x = torch.sort(x, dim=1).values
+    elif kind == "reversed":
+        x = torch.sort(x, dim=1, descending=True).values
+    elif kind == "huge":
+        top = torch.finfo(dtype).max
+        x = (torch.rand(rows, n, generator=g) * 2 - 1) * top
+        x[torch.rand(rows, n, generator=g) < 0.2] = top
+    elif kind == "zeros_denormals":  # ±0 and denormals near the k-th value, never all zeros
+        tiny = torch.finfo(dtype).tiny
+        x = torch.randint(-3, 4, (rows, n), generator=g).to(torch.float32) * (tiny / 4)
+        x[torch.rand(rows, n, generator=g) < 0.3] = -0.0
+        x[torch.rand(rows, n, generator=g) < 0.02] = 1.0
+    else:
+        raise ValueError(f"kind: expected one of {KINDS}, got {kind!r}")
+    return x.to(dtype).to(device)
+
+
+def make_seq_lens(requests: int, n: int, *, next_n: int = 1, compress_ratio: int = 1, seed: int = 0,
+                  mode: str = "mixed", device="cpu") -> torch.Tensor:
+    """int32 seq_lens. ``mixed`` includes 0, negative-numerator, short, exact, overlong;
+    ``uniform`` is uniform in [N/2, N] columns (the benchmark's DSA workload)."""
+    g = _gen(seed + 7919)
+    full = n * compress_ratio + next_n - 1  # the length whose last row is exactly N columns
+    if mode == "uniform":
+        cols = torch.randint(max(n // 2, 1), n + 1, (requests,), generator=g)
+        lens = cols * compress_ratio + next_n - 1
+    elif mode == "mixed":
+        lens = torch.randint(0, full + 1, (requests,), generator=g)
+        specials = [0, -5, 1, next_n - 1, full, full + 1000, 2 * full + 3, full // 2]
+        for i, v in enumerate(specials[:requests]):
+            lens[(i * 7) % requests] = v
+    elif mode == "full":
+        lens = torch.full((requests,), full)
+    else:
+        raise ValueError(f"mode: expected uniform, mixed or full, got {mode!r}")
+    return lens.to(torch.int32).to(device)
+
+
+def poison_like(t: torch.Tensor) -> torch.Tensor:
+    """Fill an output with a value no correct call writes there."""
+    if t.dtype == torch.int32:
+        return t.fill_(-123456789)
+    # A NaN payload that no generator makes, so an unwritten slot never matches by luck.
+    if t.dtype == torch.float32:
+        t.view(torch.int32).fill_(0x7FBADBAD)
+    else:
+        t.view(torch.int16).fill_(0x7FAB if t.dtype == torch.bfloat16 else 0x7EAB)
+    return t

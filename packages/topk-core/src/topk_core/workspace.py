@@ -1,0 +1,74 @@
+"""Default scratch memory for backends, one per (backend, device, stream).
+
+The rules (spec, "workspace"): created zeroed by the first eager call on a
+stream; a kernel that uses it leaves it as it found it; a graph capture that
+would have to create it raises instead of allocating from the graph pool.
+A caller-owned ``workspace`` dict replaces all this and must not be shared by
+launches that can overlap.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import torch
+
+_lock = threading.Lock()
+_scratch: dict[tuple, torch.Tensor] = {}
+
+
+def _stream_key(device: torch.device) -> int:
+    if device.type != "cuda":
+        return 0
+    return torch.cuda.current_stream(device).stream_id
+
+
+def scratch(owner: str, device: torch.device, nbytes: int, workspace: dict | None = None) -> torch.Tensor:
+    """A zeroed uint8 buffer of at least ``nbytes`` for ``owner`` on the current stream.
+
+    With a caller ``workspace`` dict, the buffer lives in it under ``owner`` (grown
+    when too small, which must not happen during capture).
+    """
+    capturing = device.type == "cuda" and torch.cuda.is_current_stream_capturing()
+    if workspace is not None:
+        buf = workspace.get(owner)
+        if buf is None or buf.numel() < nbytes or buf.device != device:
+            if capturing:
+                raise RuntimeError(
+                    f"workspace[{owner!r}] needs {nbytes} bytes on {device}; run one eager call "
+                    "with this workspace before capturing a CUDA graph"
+                )
+            buf = torch.zeros(nbytes, dtype=torch.uint8, device=device)
+            workspace[owner] = buf
+        return buf
+    key = (owner, str(device), _stream_key(device))
+    with _lock:
+        buf = _scratch.get(key)
+        if buf is not None and buf.numel() >= nbytes:
+            return buf
+        if capturing:
+            raise RuntimeError(
+                f"{owner}: default scratch of {nbytes} bytes does not exist yet on this stream; "
+                "run one eager call with the same shape on the capturing stream before capture"
+            )
+        buf = torch.zeros(nbytes, dtype=torch.uint8, device=device)
+        _scratch[key] = buf
+        return buf
+
+
+def release_resources(device=None) -> int:
+    """Synchronise ``device`` (default: current CUDA device) and free all default scratch on it.
+
+    Returns the number of bytes released.
+    """
+    dev = torch.device(device) if device is not None else None
+    if dev is not None and dev.type == "cuda" and dev.index is None and torch.cuda.is_available():
+        dev = torch.device("cuda", torch.cuda.current_device())
+    if dev is not None and dev.type == "cuda" and torch.cuda.is_available():
+        torch.cuda.synchronize(dev)
+    freed = 0
+    with _lock:
+        for key in list(_scratch):
+            if dev is None or key[1] == str(dev):
+                freed += _scratch.pop(key).numel()
+    return freed
