@@ -14,7 +14,7 @@ from .errors import BackendNotSupportedError
 from .protocol import Call, Problem
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _capability(index: int) -> tuple[int, int]:
     return tuple(torch.cuda.get_device_capability(index))
 

@@ -9,7 +9,8 @@ import importlib.util
 import os
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .. import env
 

@@ -73,7 +73,8 @@ def check_topk(
     # Value multiset: sorted keys of the chosen columns equal the reference's top keys.
     keys = order_keys(logits_c)
     absolute = (idx.clamp(min=0) + starts[:, None]).clamp(max=max(n - 1, 0))
-    chosen = torch.where(valid, keys.gather(1, absolute) if n else torch.zeros_like(idx), torch.full_like(idx, OUTSIDE_KEY))
+    picked = keys.gather(1, absolute) if n else torch.zeros_like(idx)
+    chosen = torch.where(valid, picked, torch.full_like(idx, OUTSIDE_KEY))
     chosen = torch.sort(chosen, dim=1, descending=True).values
     cols = torch.arange(n)
     inside = (cols[None, :] >= starts[:, None]) & (cols[None, :] < (starts + lengths)[:, None])

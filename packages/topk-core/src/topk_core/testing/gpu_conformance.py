@@ -33,7 +33,7 @@ class GpuConformance:
             out_v = torch.empty(rows, k, dtype=torch.float32, device=dev)
             stream = torch.cuda.Stream(dev)
 
-            def step():
+            def step(logits=logits, seq_lens=seq_lens, k=k, out_i=out_i, out_v=out_v):
                 top_k_varlen(logits, seq_lens, k, next_n=next_n, return_values=True,
                              out_indices=out_i, out_values=out_v, backend=self.backend)
 

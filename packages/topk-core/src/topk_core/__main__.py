@@ -1,0 +1,152 @@
+"""The ``topk`` command: info | explain | check | bench."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import platform
+import sys
+from pathlib import Path
+
+import torch
+
+from . import __version__, registry
+from .api import explain
+from .protocol import Problem
+
+
+def _device_line() -> str:
+    if torch.cuda.is_available():
+        p = torch.cuda.get_device_properties(0)
+        return f"{p.name} (sm_{p.major}{p.minor}, {p.multi_processor_count} SMs, {p.total_memory >> 30} GiB)"
+    return "no CUDA device (CPU only)"
+
+
+def cmd_info(args) -> int:
+    print(f"topk-core {__version__}  torch {torch.__version__}  python {platform.python_version()}")
+    print(f"device: {_device_line()}")
+    for name, entry in sorted(registry.entries().items()):
+        if entry.backend is None:
+            status = f"failed to load: {entry.error}"
+        else:
+            status = entry.backend.environment() or "ready"
+        print(f"  {name:<14} {entry.dist} {entry.version:<8} {status}")
+    return 0
+
+
+def cmd_explain(args) -> int:
+    cap = tuple(torch.cuda.get_device_capability(0)) if torch.cuda.is_available() and args.device == "cuda" else None
+    problem = Problem(rows=args.rows, n=args.n, k=args.k, dtype=args.dtype, device=args.device, capability=cap,
+                      next_n=args.next_n, compress_ratio=args.compress_ratio, has_hint=args.hint,
+                      return_values=args.return_values)
+    print(explain(problem=problem))
+    return 0
+
+
+def cmd_check(args) -> int:
+    """Run the conformance suite against each installed (or named) backend on this device."""
+    import tempfile
+
+    import pytest
+
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    names = args.backends or registry.available_backends()
+    body = ["import pytest", "from topk_core.testing import BackendConformance, Claims, GpuConformance",
+            "from topk_core.testing import TransformConformance"]
+    for name in names:
+        bases = "BackendConformance, TransformConformance" + (", GpuConformance" if device == "cuda" else "")
+        cls = "Test_" + "".join(c if c.isalnum() else "_" for c in name)
+        body += [f"class {cls}({bases}):", f"    backend = {name!r}", f"    device = {device!r}",
+                 f"    scale = {'full' if device == 'cuda' else 'small'!r}",
+                 "    claims = Claims(dtypes=())  # refusals allowed, but each must carry a reason"]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "test_topk_check.py"
+        path.write_text("\n".join(body) + "\n")
+        print(f"topk check: {', '.join(names)} on {device}")
+        return int(pytest.main([str(path), "-q", "-p", "no:cacheprovider", "-x"] + args.pytest_args))
+
+
+def cmd_bench(args) -> int:
+    from .bench import candidates as cands
+    from .bench import report
+    from .bench.grids import GRIDS
+    from .bench.run import run_grid
+    from .bench.timing import copy_bandwidth_gbs
+
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    grid = args.grid or ("dsa" if device == "cuda" else "cpu")
+    shapes = GRIDS[grid]
+    if device == "cpu" and grid != "cpu":
+        print("topk bench: no GPU here; timing the reference backend on the small CPU grid")
+        shapes = GRIDS["cpu"]
+    if args.limit:
+        shapes = shapes[: args.limit]
+    candidates = cands.default_candidates(device, args.only, args.sgl)
+    copy_gbs = copy_bandwidth_gbs() if device == "cuda" else None
+    rows = run_grid(shapes, candidates, device, copy_gbs, replays=args.replays)
+    names = [c.name for c in candidates if any(c.name in r.times or c.name in r.notes for r in rows)]
+    now = dt.datetime.now(dt.timezone.utc)
+    meta = dict(
+        date=now.strftime("%Y-%m-%d %H:%M UTC"), command="topk " + " ".join(sys.argv[1:]), grid=grid,
+        device=device, gpu=torch.cuda.get_device_name(0) if device == "cuda" else platform.processor() or "cpu",
+        torch=torch.__version__, cuda=torch.version.cuda, topk_core=__version__,
+        backends={n: e.version for n, e in registry.entries().items()},
+        flashinfer=cands.flashinfer_version(), copy_gbs=copy_gbs,
+        method="CUDA-graph replay over rotating input sets (cold L2), median of replays; "
+               "seq_lens uniform in [N/2, N]; each candidate checked exactly before timing",
+    )
+    for mod in ("triton", "cutlass"):
+        try:
+            meta[mod] = __import__(mod).__version__
+        except Exception:
+            meta[mod] = None
+    text = report.table(rows, names)
+    print(f"\ntopk bench: grid {grid} on {meta['gpu']}, copy {copy_gbs or 0:.0f} GB/s, {meta['date']}")
+    print(text)
+    if not args.no_save:
+        out = Path(args.out)
+        stem = out / f"{now:%Y-%m-%d}-{device}-{grid}{('-' + args.tag) if args.tag else ''}"
+        for path in report.write(rows, names, meta, stem):
+            print(f"wrote {path}")
+    wrong = [f"{r.shape.label}:{n}" for r in rows for n, why in r.notes.items() if why.startswith("WRONG")]
+    if wrong:
+        print("WRONG results (timing skipped): " + ", ".join(wrong))
+        return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="topk", description=__doc__)
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("info", help="installed backends, versions, environment, device").set_defaults(fn=cmd_info)
+    p = sub.add_parser("explain", help="how auto ranks the backends for one shape")
+    p.add_argument("--rows", type=int, default=1)
+    p.add_argument("--n", type=int, default=131072)
+    p.add_argument("--k", type=int, default=2048)
+    p.add_argument("--dtype", default="float32", choices=["float32", "bfloat16", "float16"])
+    p.add_argument("--device", default="cuda", choices=["cuda", "cpu"])
+    p.add_argument("--next-n", type=int, default=1)
+    p.add_argument("--compress-ratio", type=int, default=1)
+    p.add_argument("--hint", action="store_true")
+    p.add_argument("--return-values", action="store_true")
+    p.set_defaults(fn=cmd_explain)
+    p = sub.add_parser("check", help="run the conformance suite on the installed backends here")
+    p.add_argument("backends", nargs="*")
+    p.add_argument("--pytest-args", nargs=argparse.REMAINDER, default=[])
+    p.set_defaults(fn=cmd_check)
+    p = sub.add_parser("bench", help="time the backends and peers on a shape grid")
+    p.add_argument("--grid", default=None, help="dsa | decode | small | cpu (default: dsa, or cpu without a GPU)")
+    p.add_argument("--only", nargs="*", help="candidate names to time (auto is always timed)")
+    p.add_argument("--sgl", action="store_true", help="also time topk_core.sgl with fused transforms")
+    p.add_argument("--limit", type=int, default=0, help="first N shapes only")
+    p.add_argument("--replays", type=int, default=20)
+    p.add_argument("--out", default="benchmarks/results")
+    p.add_argument("--tag", default="")
+    p.add_argument("--no-save", action="store_true")
+    p.set_defaults(fn=cmd_bench)
+    args = parser.parse_args(argv)
+    return args.fn(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""``topk bench``: the DSA workload grid, every installed backend and the peers side by side."""

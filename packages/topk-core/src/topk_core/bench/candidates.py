@@ -1,0 +1,208 @@
+"""What the benchmark times: our backends, auto, and the peers (torch.topk, FlashInfer).
+
+A candidate turns one shape's rotating inputs into ``step(i)`` (one call on
+input set i) and ``result(i)`` (indices as top_k_varlen would return them, for
+the correctness check before timing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import torch
+
+from .. import registry, sgl
+from ..api import make_problem, top_k_varlen
+from ..auto import judge
+from ..keys import valid_lengths
+from .grids import Shape
+
+
+@dataclass
+class Inputs:
+    logits: list[torch.Tensor]
+    seq_lens: list[torch.Tensor]  # per request (top_k_varlen)
+    lengths: list[torch.Tensor]  # per row, int32 (SGLang / FlashInfer ragged)
+
+
+@dataclass
+class Prepared:
+    step: Callable[[int], None]
+    result: Callable[[int], torch.Tensor]
+    full_rows: bool = False  # result ranks whole rows (no lengths)
+
+
+class Candidate:
+    name: str
+    kind: str  # "ours" or "peer"
+
+    def prepare(self, shape: Shape, inputs: Inputs) -> Prepared | str:
+        """A Prepared, or a reason this candidate does not run ``shape``."""
+        raise NotImplementedError
+
+
+def _outs(shape: Shape, count: int, device) -> list[torch.Tensor]:
+    return [torch.empty(shape.rows, shape.k, dtype=torch.int32, device=device) for _ in range(count)]
+
+
+class Ours(Candidate):
+    kind = "ours"
+
+    def __init__(self, backend: str):
+        self.name = backend
+        self.backend = backend
+
+    def prepare(self, shape, inputs):
+        logits = inputs.logits[0]
+        if self.backend != "auto":
+            verdict = judge(self.backend, make_problem(logits, shape.k, next_n=shape.next_n))
+            if not verdict.usable:
+                return verdict.reason
+        outs = _outs(shape, len(inputs.logits), logits.device)
+
+        def step(i):
+            top_k_varlen(inputs.logits[i], inputs.seq_lens[i], shape.k, next_n=shape.next_n,
+                         out_indices=outs[i], backend=self.backend)
+
+        return Prepared(step, lambda i: outs[i])
+
+
+class SglTransform(Candidate):
+    """``topk_core.sgl`` with a fused transform on one backend (identity offsets, so checkable)."""
+
+    kind = "ours"
+
+    def __init__(self, backend: str, transform: str):
+        self.backend, self.transform = backend, transform
+        short = {"none": "v2", "page_table": "page", "ragged": "ragged"}[transform]
+        self.name = f"{backend}:{short}"
+
+    def prepare(self, shape, inputs):
+        if shape.next_n != 1:
+            return "SGLang functions take per-row lengths (next_n 1)"
+        logits = inputs.logits[0]
+        verdict = judge(self.backend, make_problem(logits, shape.k, transform=self.transform))
+        if not verdict.usable:
+            return verdict.reason
+        dev = logits.device
+        rows, n = shape.rows, shape.n
+        table = torch.arange(n, dtype=torch.int32, device=dev).repeat(rows, 1)
+        zeros = torch.zeros(rows, dtype=torch.int32, device=dev)
+        results: dict[int, torch.Tensor] = {}
+
+        def step(i):
+            if self.transform == "none":
+                results[i] = sgl.fast_topk_v2(inputs.logits[i], inputs.lengths[i], shape.k, backend=self.backend)
+            elif self.transform == "page_table":
+                results[i] = sgl.fast_topk_transform_fused(inputs.logits[i], inputs.lengths[i], table, None,
+                                                           shape.k, backend=self.backend)
+            else:
+                results[i] = sgl.fast_topk_transform_ragged_fused(inputs.logits[i], inputs.lengths[i], zeros,
+                                                                  shape.k, backend=self.backend)
+
+        return Prepared(step, lambda i: results[i])
+
+
+class TorchTopk(Candidate):
+    name, kind = "torch.topk", "peer"
+
+    def prepare(self, shape, inputs):
+        dev = inputs.logits[0].device
+        cols = torch.arange(shape.n, device=dev)
+        results: dict[int, torch.Tensor] = {}
+        neg_inf = torch.tensor(float("-inf"), dtype=inputs.logits[0].dtype, device=dev)
+
+        def step(i):
+            lengths = inputs.lengths[i]
+            masked = torch.where(cols[None, :] < lengths[:, None], inputs.logits[i], neg_inf)
+            idx = torch.topk(masked, shape.k, dim=1, sorted=False).indices
+            results[i] = torch.where(idx < lengths[:, None], idx, -1).to(torch.int32)
+
+        return Prepared(step, lambda i: results[i])
+
+
+class FlashInferVarlen(Candidate):
+    name, kind = "fi.top_k_varlen", "peer"
+
+    def prepare(self, shape, inputs):
+        import flashinfer
+
+        outs = _outs(shape, len(inputs.logits), inputs.logits[0].device)
+
+        def step(i):
+            flashinfer.top_k_varlen(inputs.logits[i], inputs.seq_lens[i], shape.k, next_n=shape.next_n,
+                                    out_indices=outs[i])
+
+        return Prepared(step, lambda i: outs[i])
+
+
+class FlashInferTopk(Candidate):
+    name, kind = "fi.top_k", "peer"
+
+    def prepare(self, shape, inputs):
+        import flashinfer
+
+        results: dict[int, torch.Tensor] = {}
+
+        def step(i):
+            results[i] = flashinfer.top_k(inputs.logits[i], shape.k)[1]
+
+        return Prepared(step, lambda i: results[i].to(torch.int32), full_rows=True)
+
+
+class FlashInferRagged(Candidate):
+    name, kind = "fi.ragged", "peer"
+
+    def prepare(self, shape, inputs):
+        import flashinfer
+
+        zeros = torch.zeros(shape.rows, dtype=torch.int32, device=inputs.logits[0].device)
+        results: dict[int, torch.Tensor] = {}
+
+        def step(i):
+            results[i] = flashinfer.top_k_ragged_transform(inputs.logits[i], zeros, inputs.lengths[i], shape.k)
+
+        return Prepared(step, lambda i: results[i])
+
+
+def flashinfer_version() -> str | None:
+    try:
+        import flashinfer
+
+        return getattr(flashinfer, "__version__", "?")
+    except Exception:
+        return None
+
+
+def default_candidates(device: str, include: list[str] | None = None, sgl_transforms: bool = False) -> list[Candidate]:
+    ours = [name for name in registry.available_backends()]
+    cands: list[Candidate] = [Ours("auto")] + [Ours(name) for name in ours]
+    if sgl_transforms:
+        for name in ours:
+            if name != "reference":
+                cands += [SglTransform(name, t) for t in ("none", "page_table", "ragged")]
+    if device == "cuda" or device == "cpu":
+        cands.append(TorchTopk())
+    if device == "cuda" and flashinfer_version() is not None:
+        cands += [FlashInferVarlen(), FlashInferTopk(), FlashInferRagged()]
+    if include:
+        cands = [c for c in cands if c.name in include or c.name == "auto"]
+    return cands
+
+
+def make_inputs(shape: Shape, count: int, device, seed: int = 0) -> Inputs:
+    """Fresh random rows (randn), seq_lens uniform in [N/2, N] columns."""
+    from ..testing.inputs import make_seq_lens
+
+    dtype = getattr(torch, shape.dtype)
+    g = torch.Generator(device=device).manual_seed(seed)
+    logits, seq_lens, lengths = [], [], []
+    for i in range(count):
+        x = torch.randn(shape.rows, shape.n, generator=g, device=device, dtype=torch.float32).to(dtype)
+        s = make_seq_lens(shape.rows // shape.next_n, shape.n, next_n=shape.next_n, seed=seed + i,
+                          mode="uniform", device=device)
+        logits.append(x)
+        seq_lens.append(s)
+        lengths.append(valid_lengths(s, shape.rows, shape.n, shape.next_n).to(torch.int32))
+    return Inputs(logits, seq_lens, lengths)

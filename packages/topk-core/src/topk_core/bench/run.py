@@ -1,0 +1,90 @@
+"""Run a grid: check every candidate once, then time it; returns plain result rows."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+
+import torch
+
+from ..testing.check import TopKMismatch, check_topk
+from .candidates import Candidate, make_inputs
+from .grids import Shape
+from .timing import rotations, time_graph, time_wall
+
+
+@dataclass
+class Row:
+    shape: Shape
+    floor_us: float | None
+    times: dict[str, float] = field(default_factory=dict)  # µs
+    notes: dict[str, str] = field(default_factory=dict)  # why a cell is empty
+
+
+def _progress(total: int):
+    try:
+        from tqdm import tqdm
+
+        return tqdm(total=total, file=sys.stderr, desc="topk bench", leave=False)
+    except ImportError:
+        class Plain:
+            n = 0
+
+            def update(self, k=1):
+                self.n += k
+                print(f"topk bench: {self.n}/{total}", file=sys.stderr, flush=True)
+
+            def set_postfix_str(self, s):
+                pass
+
+            def close(self):
+                pass
+
+        return Plain()
+
+
+def _check(shape: Shape, inputs, prepared) -> None:
+    idx = prepared.result(0)
+    seq = inputs.seq_lens[0]
+    if prepared.full_rows:
+        seq = torch.full_like(seq, shape.n + shape.next_n - 1)
+    check_topk(inputs.logits[0], seq, shape.k, idx, next_n=shape.next_n)
+
+
+def run_grid(shapes: list[Shape], candidates: list[Candidate], device: str, copy_gbs: float | None,
+             replays: int = 20) -> list[Row]:
+    rows: list[Row] = []
+    bar = _progress(len(shapes) * len(candidates))
+    for shape in shapes:
+        floor = shape.nbytes / (copy_gbs * 1e3) if copy_gbs else None
+        row = Row(shape, floor)
+        count = rotations(shape.nbytes) if device == "cuda" else 2
+        inputs = make_inputs(shape, count, device)
+        for cand in candidates:
+            bar.set_postfix_str(f"{shape.label} {cand.name}")
+            try:
+                prepared = cand.prepare(shape, inputs)
+                if isinstance(prepared, str):
+                    row.notes[cand.name] = prepared
+                    continue
+                for i in range(count):  # eager pass: compiles, creates scratch
+                    prepared.step(i)
+                if device == "cuda":
+                    torch.cuda.synchronize()
+                _check(shape, inputs, prepared)
+                if device == "cuda":
+                    row.times[cand.name] = time_graph(prepared.step, count, replays)
+                else:
+                    row.times[cand.name] = time_wall(prepared.step, count)
+            except TopKMismatch as exc:
+                row.notes[cand.name] = f"WRONG: {exc}"
+            except Exception as exc:  # one candidate's failure must not end the run
+                row.notes[cand.name] = f"error: {type(exc).__name__}: {str(exc)[:200]}"
+            finally:
+                bar.update(1)
+        rows.append(row)
+        del inputs
+        if device == "cuda":
+            torch.cuda.empty_cache()
+    bar.close()
+    return rows

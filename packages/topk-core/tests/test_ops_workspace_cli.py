@@ -1,0 +1,80 @@
+"""The torch custom op under torch.compile, the workspace rules, sgl checks and the CLI."""
+
+import pytest
+import topk_core
+import torch
+from topk_core import sgl, workspace
+from topk_core.__main__ import main
+from topk_core.testing import check_topk, make_logits, make_seq_lens
+
+
+def test_torch_compile_fullgraph_traces_the_op():
+    logits = make_logits("randn", 6, 200, seed=3)
+    lens = make_seq_lens(3, 200, next_n=2, seed=3)
+
+    @torch.compile(fullgraph=True, backend="eager")
+    def f(x, s):
+        idx, vals = topk_core.top_k_varlen(x * 2.0, s, 16, next_n=2, return_values=True)
+        return idx, vals
+
+    idx, vals = f(logits, lens)
+    check_topk(logits * 2.0, lens, 16, idx, vals, next_n=2)
+
+
+def test_op_fake_shapes():
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    with FakeTensorMode():
+        x = torch.empty(5, 100)
+        s = torch.empty(5, dtype=torch.int32)
+        idx, vals = torch.ops.topk.top_k_varlen(x, s, 7, None, 1, 1, False, "auto", True)
+    assert idx.shape == (5, 7) and idx.dtype == torch.int32 and vals.shape == (5, 0)
+
+
+def test_scratch_is_zeroed_reused_and_released():
+    dev = torch.device("cpu")
+    a = workspace.scratch("t", dev, 64)
+    assert a.numel() == 64 and not a.any()
+    assert workspace.scratch("t", dev, 32).data_ptr() == a.data_ptr()
+    ws = {}
+    b = workspace.scratch("t", dev, 16, ws)
+    assert ws["t"] is b and b.data_ptr() != a.data_ptr()
+    assert workspace.release_resources("cpu") >= 64
+
+
+def test_sgl_fast_topk_matches_torch():
+    x = torch.randn(3, 50)
+    v, i = sgl.fast_topk(x, 1, -1)
+    assert torch.equal(v, x.max(-1, keepdim=True).values) and torch.equal(i, x.max(-1, keepdim=True).indices)
+    v, i = sgl.fast_topk(x, 5, -1)
+    assert torch.equal(i, torch.topk(x, 5, dim=-1).indices)
+
+
+@pytest.mark.parametrize(
+    "call, argument",
+    [
+        (lambda s, lens: sgl.fast_topk_v2(s, lens.long(), 4), "lengths"),
+        (lambda s, lens: sgl.fast_topk_v2(s, lens, 0), "topk"),
+        (lambda s, lens: sgl.fast_topk_v2(s, lens, 4, row_starts=lens[:2]), "row_starts"),
+        (lambda s, lens: sgl.fast_topk_transform_fused(s, lens, torch.zeros(4, 10, dtype=torch.int32), None, 4),
+         "page_table_size_1"),
+        (lambda s, lens: sgl.fast_topk_transform_fused(s, lens, torch.zeros(2, 64, dtype=torch.int32), None, 4),
+         "cu_seqlens_q"),
+        (lambda s, lens: sgl.fast_topk_transform_ragged_fused(s, lens, lens[:3], 4), "topk_indices_offset"),
+    ],
+)
+def test_sgl_bad_arguments(call, argument):
+    score, lens = torch.randn(4, 64), torch.full((4,), 30, dtype=torch.int32)
+    with pytest.raises(ValueError, match=rf"^{argument}: expected"):
+        call(score, lens)
+
+
+def test_cli_info_explain_bench(capsys, tmp_path):
+    assert main(["info"]) == 0
+    assert "reference" in capsys.readouterr().out
+    assert main(["explain", "--device", "cpu", "--rows", "8", "--n", "4096"]) == 0
+    assert "-> " in capsys.readouterr().out
+    assert main(["bench", "--grid", "cpu", "--limit", "1", "--out", str(tmp_path), "--replays", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "reference" in out and "torch.topk" in out
+    assert list(tmp_path.glob("*.json")) and list(tmp_path.glob("*.csv"))

@@ -1,0 +1,114 @@
+"""Every bad argument gets a ValueError naming it, before anything runs."""
+
+import warnings
+
+import pytest
+import torch
+from topk_core import BackendNotSupportedError, top_k_varlen
+
+ROWS, N, K = 4, 64, 8
+
+
+def good():
+    return torch.randn(ROWS, N), torch.full((ROWS,), N, dtype=torch.int32)
+
+
+@pytest.mark.parametrize(
+    "change, argument",
+    [
+        (dict(logits=torch.randn(ROWS, N, 2)), "logits"),
+        (dict(logits=torch.randint(0, 5, (ROWS, N))), "logits"),
+        (dict(logits=torch.randn(N, ROWS).t()), "logits"),
+        (dict(logits=[[1.0]]), "logits"),
+        (dict(seq_lens=torch.full((ROWS,), N, dtype=torch.int64)), "seq_lens"),
+        (dict(seq_lens=torch.full((ROWS + 1,), N, dtype=torch.int32)), "seq_lens"),
+        (dict(seq_lens=torch.full((ROWS, 1), N, dtype=torch.int32)), "seq_lens"),
+        (dict(top_k=0), "top_k"),
+        (dict(top_k=2.0), "top_k"),
+        (dict(top_k=True), "top_k"),
+        (dict(next_n=0), "next_n"),
+        (dict(next_n=3), "logits"),  # 4 rows not divisible by 3
+        (dict(compress_ratio=0), "compress_ratio"),
+        (dict(out_indices=torch.empty(ROWS, K, dtype=torch.int64)), "out_indices"),
+        (dict(out_indices=torch.empty(ROWS, K + 1, dtype=torch.int32)), "out_indices"),
+        (dict(out_indices=torch.empty(K, ROWS, dtype=torch.int32).t()), "out_indices"),
+        (dict(out_indices=torch.empty(ROWS * K + 1, dtype=torch.int32)[1:]), "out_indices"),
+        (dict(return_values=True, out_values=torch.empty(ROWS, K, dtype=torch.float16)), "out_values"),
+        (dict(return_values=True, out_values=torch.empty(ROWS, K - 1)), "out_values"),
+        (dict(return_values=1), "return_values"),
+        (dict(workspace=[]), "workspace"),
+        (dict(backend="nope"), "backend"),
+        (dict(backend=3), "backend"),
+    ],
+)
+def test_bad_argument_raises_value_error_naming_it(change, argument):
+    logits, seq_lens = good()
+    kwargs = dict(logits=logits, seq_lens=seq_lens, top_k=K)
+    kwargs.update(change)
+    with pytest.raises(ValueError, match=rf"^{argument}: expected"
+                       if argument != "backend" or change["backend"] == 3 else r"^backend: unknown"):
+        top_k_varlen(**kwargs)
+
+
+def test_unknown_backend_lists_installed():
+    logits, seq_lens = good()
+    with pytest.raises(ValueError, match=r"Installed: .*reference"):
+        top_k_varlen(logits, seq_lens, K, backend="nope")
+
+
+def test_one_d_out_buffer_is_viewed_in_place():
+    logits, seq_lens = good()
+    flat = torch.empty(ROWS * K, dtype=torch.int32)
+    idx, _ = top_k_varlen(logits, seq_lens, K, out_indices=flat)
+    assert idx.shape == (ROWS, K) and idx.data_ptr() == flat.data_ptr()
+    assert torch.equal(flat.view(ROWS, K), idx)
+
+
+@pytest.mark.parametrize(
+    "hint",
+    [torch.zeros(ROWS, K, dtype=torch.int64), torch.zeros(ROWS + 1, K, dtype=torch.int32), "x",
+     torch.zeros(K, ROWS, dtype=torch.int32).t()],
+)
+def test_bad_hint_is_discarded_with_warning(hint):
+    logits, seq_lens = good()
+    with pytest.warns(RuntimeWarning, match="pre_idx discarded"):
+        idx, _ = top_k_varlen(logits, seq_lens, K, pre_idx=hint)
+    ref, _ = top_k_varlen(logits, seq_lens, K)
+    assert torch.equal(torch.sort(idx).values, torch.sort(ref).values)
+
+
+def test_good_hint_gives_no_warning():
+    logits, seq_lens = good()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        top_k_varlen(logits, seq_lens, K, pre_idx=torch.zeros(ROWS, K, dtype=torch.int32))
+
+
+def test_explicit_backend_that_refuses_raises_with_reason(monkeypatch):
+    from topk_core import registry
+
+    class Picky:
+        name, protocol = "picky", 1
+
+        def environment(self):
+            return None
+
+        def supports(self, p):
+            return "only k=2048"
+
+        def score(self, p):
+            return 99.0
+
+        def run(self, p, c):
+            raise AssertionError("must not run")
+
+    registry.register(Picky())
+    try:
+        logits, seq_lens = good()
+        with pytest.raises(BackendNotSupportedError, match="only k=2048"):
+            top_k_varlen(logits, seq_lens, K, backend="picky")
+        # auto skips it and falls back to the reference
+        idx, _ = top_k_varlen(logits, seq_lens, K)
+        assert idx.shape == (ROWS, K)
+    finally:
+        registry.entries(refresh=True)
