@@ -1,0 +1,53 @@
+"""What radix_cutlass runs, and how well: pure functions of a Problem (never raise).
+
+The kernel is the portable fallback: every dtype, every k >= 1 (k > N included),
+next_n, compress_ratio and return_values, on sm_80 and newer. It does not fuse
+the page_table/ragged transforms and has no per-row window starts.
+"""
+
+from __future__ import annotations
+
+from topk_core.protocol import Problem
+
+#: Lowest compute capability, and why: only sm_80 features are used (no TMA, no clusters).
+MIN_CAPABILITY = (8, 0)
+DTYPES = ("float32", "bfloat16", "float16")
+#: Row width and k must fit the kernel's int32 indexing.
+MAX_N = (1 << 31) - 1
+MAX_K = (1 << 31) - 1
+
+
+def supports(p: Problem) -> str | None:
+    """None when the kernel runs ``p`` exactly, else a short reason."""
+    try:
+        if p.device != "cuda":
+            return f"needs a CUDA device, got {p.device}"
+        if p.capability is not None and tuple(p.capability) < MIN_CAPABILITY:
+            return (f"needs compute capability >= {MIN_CAPABILITY[0]}.{MIN_CAPABILITY[1]}, "
+                    f"got {p.capability[0]}.{p.capability[1]}")
+        if p.dtype not in DTYPES:
+            return f"dtype {p.dtype} not supported (float32, bfloat16, float16)"
+        if p.transform != "none":
+            return f"transform {p.transform!r} is not fused (only 'none')"
+        if p.row_starts:
+            return "per-row window starts (row_starts) are not supported"
+        if p.n > MAX_N:
+            return f"N={p.n} exceeds {MAX_N}"
+        if p.k > MAX_K:
+            return f"k={p.k} exceeds {MAX_K}"
+        if p.k < 1 or p.next_n < 1 or p.compress_ratio < 1:
+            return "needs k, next_n and compress_ratio >= 1"
+        return None
+    except Exception as exc:  # a checker never raises
+        return f"cannot judge problem: {type(exc).__name__}: {exc}"
+
+
+def score(p: Problem) -> float:
+    """Estimated speed-up over torch.topk (masked); see NOTES.md for the measurements.
+
+    The portable fallback: a positive score everywhere it runs, so ``auto``
+    prefers it to ``reference``; specialised backends outrank it where they win.
+    """
+    if supports(p) is not None:
+        return 0.0
+    return 1.0

@@ -1,0 +1,257 @@
+"""Exact radix top-k of variable-length rows, one CTA per row, in CuTe DSL.
+
+What it computes: for row ``r`` with ``L = valid_length(seq_lens[r // next_n], ...)``
+it writes the indices (and raw-bit values) of the ``k`` largest order-preserving
+keys of ``logits[r, :L]``; rows with ``L <= k`` get ``0..L-1`` then ``-1``/-inf.
+
+How: pass 0 reads the row once and histograms the top 11 key bits in shared
+memory; a block scan finds the bin holding the k-th key. Pass 1 reads the row
+again: keys above that bin go straight to the output, keys inside it go to a
+shared-memory candidate buffer while the next digit is histogrammed. The
+remaining digits are resolved on the candidates (or, when a plateau overflows
+the buffer, by streaming the row again). The last step writes every key above
+the threshold key and then fills the remaining slots with keys equal to it.
+
+Limits: only sm_80+ features (no TMA, no clusters); any k >= 1 and any N < 2**31.
+Logits come in as an int32/int16 view so values are copied back bit for bit.
+"""
+
+from __future__ import annotations
+
+import cutlass
+import cutlass.cute as cute
+from cutlass import Int32, Int64, Uint32
+from topk_core.kernels.cute_common import KEY_BITS, NEG_INF_BITS, order_key, valid_length
+
+# Digits (shift, width) from the top of the key; the first is always 11 bits wide.
+DIGITS = {32: ((21, 11), (10, 11), (0, 10)), 16: ((5, 11), (0, 5))}
+HIST_BINS = 2048
+# Slots of the control block in shared memory.
+GT, EQ, CAND, BIN, KREM = 0, 1, 2, 3, 4
+WSUM = 32  # 32 warp partial sums from here
+
+
+class RadixTopK:
+    """Compile-time specialisation: dtype, whether values are written, block shape."""
+
+    def __init__(self, dtype: str, with_values: bool, threads: int = 512, cand: int = 4096, unroll: int = 4):
+        self.dtype = dtype
+        self.with_values = with_values
+        self.threads = threads
+        self.cand = cand
+        self.unroll = unroll
+        self.bits = KEY_BITS[dtype]
+        self.digits = DIGITS[self.bits]
+        self.elem = Int32 if self.bits == 32 else cutlass.Int16
+
+    # ------------------------------------------------------------------ host entry
+    @cute.jit
+    def __call__(self, x_ptr: cute.Pointer, seq_ptr: cute.Pointer, idx_ptr: cute.Pointer,
+                 val_ptr: cute.Pointer, rows: Int32, n: Int32, stride: Int32, k: Int32,
+                 next_n: Int32, compress_ratio: Int32, stream):
+        self.kernel(x_ptr, seq_ptr, idx_ptr, val_ptr, n, stride, k, next_n, compress_ratio).launch(
+            grid=[rows, 1, 1], block=[self.threads, 1, 1], stream=stream)
+
+    # ------------------------------------------------------------------ device
+    @cute.jit
+    def _find_bin(self, hist, nbins: cutlass.Constexpr, krem: Int32, ctl, tid: Int32):
+        """Bin ``b`` with ``sum(hist[b+1:]) < krem <= sum(hist[b:])``; returns (b, krem - sum(hist[b+1:]))."""
+        T = self.threads
+        c = max(1, nbins // T)
+        hi = nbins - tid * c  # this thread's bins are [hi - c, hi), walked downwards
+        s = Int32(0)
+        if hi > 0:
+            for q in cutlass.range_constexpr(c):
+                s += hist[hi - 1 - q]
+        lane = tid % 32
+        warp = tid // 32
+        incl = s
+        for sh in cutlass.range_constexpr(5):
+            y = cute.arch.shuffle_sync_up(incl, 1 << sh)
+            if lane >= (1 << sh):
+                incl += y
+        if lane == 31:
+            ctl[WSUM + warp] = incl
+        cute.arch.sync_threads()
+        excl = incl - s
+        for w in cutlass.range(warp):
+            excl += ctl[WSUM + w]
+        if excl < krem and krem <= excl + s:
+            acc = excl
+            done = Int32(0)
+            for q in cutlass.range_constexpr(c):
+                h = hist[hi - 1 - q]
+                if done == 0 and acc + h >= krem:
+                    ctl[BIN] = hi - 1 - q
+                    ctl[KREM] = krem - acc
+                    done = Int32(1)
+                acc += h
+        cute.arch.sync_threads()
+        return ctl[BIN], ctl[KREM]
+
+    @cute.jit
+    def _append(self, pred, counter_ptr, lane: Int32) -> Int32:
+        """Warp-aggregated ``atomicAdd(counter, 1)`` for lanes with ``pred``; the whole warp calls it."""
+        mask = Uint32(cute.arch.vote_ballot_sync(pred))
+        base = Int32(0)
+        if lane == 0 and mask != Uint32(0):
+            base = cute.arch.atomic_add(counter_ptr, Int32(cute.arch.popc(mask)))
+        base = cute.arch.shuffle_sync(base, 0)
+        return base + Int32(cute.arch.popc(mask & cute.arch.lanemask_lt()))
+
+    @cute.jit
+    def _clear(self, hist, tid: Int32):
+        for j in cutlass.range(tid, HIST_BINS, self.threads):
+            hist[j] = Int32(0)
+
+    @cute.jit
+    def _refine(self, from_cand: cutlass.Constexpr, xr, ir, vr, hist, ckey, cidx, ctl, count: Int32,
+                b0: Int32, krem: Int32, k: Int32, tid: Int32):
+        """Resolve the digits after the first on a source (candidates or the row), then gather."""
+        T = self.threads
+        lane = tid % 32
+        sh0 = self.digits[0][0]
+        pref = Uint32(b0) << sh0
+        for p in cutlass.range_constexpr(1, len(self.digits)):
+            sh, width = self.digits[p]
+            b, krem = self._find_bin(hist, 1 << width, krem, ctl, tid)
+            pref = pref | (Uint32(b) << sh)
+            if cutlass.const_expr(p + 1 < len(self.digits)):
+                nsh, nwidth = self.digits[p + 1]
+                self._clear(hist, tid)
+                cute.arch.sync_threads()
+                for j in cutlass.range(tid, count, T):
+                    key = Uint32(0)
+                    if cutlass.const_expr(from_cand):
+                        key = ckey[j]
+                    else:
+                        key = order_key(Int32(xr[j]), self.dtype)
+                    if (key >> sh) == (pref >> sh):
+                        d = (key >> nsh) & Uint32((1 << nwidth) - 1)
+                        cute.arch.atomic_add((hist.iterator + Int32(d)).llvm_ptr, Int32(1))
+                cute.arch.sync_threads()
+        # Gather: keys above the threshold whose first digit is b0 (those above b0 are written),
+        # then krem keys equal to it.
+        thr = pref
+        gt_ptr = (ctl.iterator + GT).llvm_ptr
+        eq_ptr = (ctl.iterator + EQ).llvm_ptr
+        base_eq = k - krem
+        for start in cutlass.range(0, count, T):
+            j = start + tid
+            key = Uint32(0)
+            col = Int32(-1)
+            bits = Int32(0)
+            if j < count:
+                if cutlass.const_expr(from_cand):
+                    key = ckey[j]
+                    col = cidx[j]
+                else:
+                    bits = Int32(xr[j])
+                    key = order_key(bits, self.dtype)
+                    col = j
+            inside = j < count and (key >> sh0) == Uint32(b0)
+            above = inside and key > thr
+            equal = inside and key == thr
+            pos = self._append(above, gt_ptr, lane)
+            if above:
+                ir[pos] = col
+                if cutlass.const_expr(self.with_values):
+                    if cutlass.const_expr(from_cand):
+                        bits = Int32(xr[col])
+                    vr[pos] = self.elem(bits)
+            slot = self._append(equal, eq_ptr, lane)
+            if equal and slot < krem:
+                ir[base_eq + slot] = col
+                if cutlass.const_expr(self.with_values):
+                    if cutlass.const_expr(from_cand):
+                        bits = Int32(xr[col])
+                    vr[base_eq + slot] = self.elem(bits)
+
+    @cute.kernel
+    def kernel(self, x_ptr: cute.Pointer, seq_ptr: cute.Pointer, idx_ptr: cute.Pointer,
+               val_ptr: cute.Pointer, n: Int32, stride: Int32, k: Int32, next_n: Int32,
+               compress_ratio: Int32):
+        T, U, C = self.threads, self.unroll, self.cand
+        tid, _, _ = cute.arch.thread_idx()
+        row, _, _ = cute.arch.block_idx()
+        lane = tid % 32
+
+        smem = cutlass.utils.SmemAllocator()
+        hist = smem.allocate_tensor(Int32, cute.make_layout(HIST_BINS), byte_alignment=16)
+        ckey = smem.allocate_tensor(Uint32, cute.make_layout(C), byte_alignment=16)
+        cidx = smem.allocate_tensor(Int32, cute.make_layout(C), byte_alignment=16)
+        ctl = smem.allocate_tensor(Int32, cute.make_layout(64), byte_alignment=16)
+
+        req = row // next_n
+        seq = cute.make_tensor(seq_ptr + req, cute.make_layout(1))
+        length = valid_length(seq[0], row - req * next_n, next_n, compress_ratio, n)
+        xr = cute.make_tensor(x_ptr + Int64(row) * Int64(stride), cute.make_layout(n))
+        ir = cute.make_tensor(idx_ptr + Int64(row) * Int64(k), cute.make_layout(k))
+        vr = cute.make_tensor(val_ptr + Int64(row) * Int64(k), cute.make_layout(k))
+
+        if length <= k:
+            # Short row: every valid column, then padding.
+            for j in cutlass.range(tid, k, T):
+                col = Int32(-1)
+                if j < length:
+                    col = j
+                ir[j] = col
+                if cutlass.const_expr(self.with_values):
+                    bits = Int32(NEG_INF_BITS[self.dtype])
+                    if j < length:
+                        bits = Int32(xr[j])
+                    vr[j] = self.elem(bits)
+        else:
+            sh0 = self.digits[0][0]
+            sh1, w1 = self.digits[1]
+            self._clear(hist, tid)
+            if tid == 0:
+                ctl[GT] = Int32(0)
+                ctl[EQ] = Int32(0)
+                ctl[CAND] = Int32(0)
+            cute.arch.sync_threads()
+            # Pass 0: histogram of the first digit over the row.
+            last = length - 1
+            for start in cutlass.range(0, length, T * U):
+                # Clamped loads keep U reads in flight; the tail's repeats are not counted.
+                keys = []
+                for u in cutlass.range_constexpr(U):
+                    keys.append(order_key(Int32(xr[cutlass.min(start + u * T + tid, last)]), self.dtype))
+                for u in cutlass.range_constexpr(U):
+                    if start + u * T + tid < length:
+                        cute.arch.atomic_add((hist.iterator + Int32(keys[u] >> sh0)).llvm_ptr, Int32(1))
+            cute.arch.sync_threads()
+            b0, krem = self._find_bin(hist, HIST_BINS, k, ctl, tid)
+            self._clear(hist, tid)
+            cute.arch.sync_threads()
+            # Pass 1: keys above bin b0 are selected; keys in it become candidates.
+            gt_ptr = (ctl.iterator + GT).llvm_ptr
+            cand_ptr = (ctl.iterator + CAND).llvm_ptr
+            for start in cutlass.range(0, length, T):
+                j = start + tid
+                bits = Int32(0)
+                key = Uint32(0)
+                if j < length:
+                    bits = Int32(xr[j])
+                    key = order_key(bits, self.dtype)
+                d0 = Int32(key >> sh0)
+                above = j < length and d0 > b0
+                inside = j < length and d0 == b0
+                pos = self._append(above, gt_ptr, lane)
+                if above:
+                    ir[pos] = j
+                    if cutlass.const_expr(self.with_values):
+                        vr[pos] = self.elem(bits)
+                slot = self._append(inside, cand_ptr, lane)
+                if inside:
+                    d1 = (key >> sh1) & Uint32((1 << w1) - 1)
+                    cute.arch.atomic_add((hist.iterator + Int32(d1)).llvm_ptr, Int32(1))
+                    if slot < C:
+                        ckey[slot] = key
+                        cidx[slot] = j
+            cute.arch.sync_threads()
+            ncand = ctl[CAND]
+            if ncand <= C:
+                self._refine(True, xr, ir, vr, hist, ckey, cidx, ctl, ncand, b0, krem, k, tid)
+            else:
+                self._refine(False, xr, ir, vr, hist, ckey, cidx, ctl, length, b0, krem, k, tid)

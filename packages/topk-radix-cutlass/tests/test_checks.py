@@ -1,0 +1,58 @@
+"""Host logic of radix_cutlass: supports() and score() are pure and never raise."""
+
+import pytest
+from topk_core.protocol import Problem
+from topk_radix_cutlass import checks
+from topk_radix_cutlass._plugin import backend
+
+
+def P(**kw):
+    base = dict(rows=8, n=32768, k=2048, dtype="float32", device="cuda", capability=(9, 0))
+    base.update(kw)
+    return Problem(**base)
+
+
+@pytest.mark.parametrize("facts", [
+    dict(), dict(dtype="bfloat16"), dict(dtype="float16"), dict(k=1), dict(k=1 << 20, n=100),
+    dict(next_n=4, compress_ratio=4), dict(return_values=True), dict(capability=(8, 0)),
+    dict(capability=(10, 0)), dict(capability=None), dict(n=1 << 20, rows=1), dict(has_hint=True),
+    dict(load_balance=False),
+])
+def test_supports_everything_valid(facts):
+    assert checks.supports(P(**facts)) is None
+    assert checks.score(P(**facts)) > 0
+
+
+@pytest.mark.parametrize("facts, word", [
+    (dict(device="cpu"), "CUDA"), (dict(capability=(7, 5)), "capability"),
+    (dict(transform="ragged"), "transform"), (dict(transform="page_table"), "transform"),
+    (dict(row_starts=True), "row_starts"), (dict(dtype="float64"), "dtype"),
+    (dict(n=1 << 31), "N="),
+])
+def test_refusals_have_reasons(facts, word):
+    reason = checks.supports(P(**facts))
+    assert isinstance(reason, str) and word in reason
+    assert checks.score(P(**facts)) == 0.0
+
+
+def test_never_raises_on_odd_problems():
+    for p in (Problem(rows=0, n=0, k=0, dtype="float32"), Problem(rows=1, n=1, k=1, dtype="x", capability="bad")):
+        assert checks.supports(p) is None or isinstance(checks.supports(p), str)
+
+
+def test_plugin_is_cheap_and_named():
+    import sys
+
+    assert backend.name == "radix_cutlass"
+    assert backend.protocol == 1
+    assert "topk_radix_cutlass.kernel" not in sys.modules or True  # kernel import is lazy (see below)
+
+
+def test_plugin_import_does_not_import_cutlass():
+    import subprocess
+    import sys
+
+    code = ("import sys; import topk_radix_cutlass._plugin as p; p.backend.supports; "
+            "print('cutlass' in sys.modules, 'triton' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
