@@ -16,7 +16,7 @@ class Shape:
     @property
     def label(self) -> str:
         n = f"{self.n // 1024}K" if self.n % 1024 == 0 else str(self.n)
-        extra = "" if self.dtype == "float32" else f" {self.dtype[:4]}"
+        extra = {"float32": "", "bfloat16": " bf16", "float16": " fp16"}[self.dtype]
         extra += "" if self.k == 2048 else f" k={self.k}"
         extra += "" if self.next_n == 1 else f" nn={self.next_n}"
         return f"{self.rows}x{n}{extra}"

@@ -53,6 +53,18 @@ def _check(shape: Shape, inputs, prepared) -> None:
 
 def run_grid(shapes: list[Shape], candidates: list[Candidate], device: str, copy_gbs: float | None,
              replays: int = 20) -> list[Row]:
+    """Everything runs on one side stream: graphs cannot be captured on the default stream,
+    and per-stream scratch must be created (eagerly) on the stream that captures."""
+    if device == "cuda":
+        stream = torch.cuda.Stream()
+        with torch.cuda.stream(stream):
+            rows = _run_grid(shapes, candidates, device, copy_gbs, replays)
+        stream.synchronize()
+        return rows
+    return _run_grid(shapes, candidates, device, copy_gbs, replays)
+
+
+def _run_grid(shapes, candidates, device, copy_gbs, replays) -> list[Row]:
     rows: list[Row] = []
     bar = _progress(len(shapes) * len(candidates))
     for shape in shapes:
