@@ -8,9 +8,8 @@ folder and every ``packages/*/src``. Usage: ``export PYTHONPATH=$(python3 shared
 
 import re
 import sys
-from pathlib import Path
-
 import tomllib
+from pathlib import Path
 
 root = Path(__file__).resolve().parents[2]
 site = Path(sys.argv[1] if len(sys.argv) > 1 else "/tmp/topk-site")

@@ -2,6 +2,7 @@
 
 import pytest
 import torch
+
 from topk_core import top_k_varlen
 from topk_core.testing import TopKMismatch, check_topk, make_logits, make_seq_lens
 

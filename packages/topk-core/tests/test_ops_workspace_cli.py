@@ -1,8 +1,9 @@
 """The torch custom op under torch.compile, the workspace rules, sgl checks and the CLI."""
 
 import pytest
-import topk_core
 import torch
+
+import topk_core
 from topk_core import sgl, workspace
 from topk_core.__main__ import main
 from topk_core.testing import check_topk, make_logits, make_seq_lens

@@ -1,6 +1,7 @@
 """The reference backend passes the whole conformance kit on CPU (and on GPU when present)."""
 
 import pytest
+
 from topk_core.testing import BackendConformance, GpuConformance, TransformConformance
 
 

@@ -1,6 +1,7 @@
 """Spec rules checked on the reference backend with hand-computed answers."""
 
 import torch
+
 from topk_core import top_k_varlen
 from topk_core.keys import order_keys, valid_lengths
 

@@ -3,8 +3,9 @@
 import logging
 
 import pytest
-import topk_core
 import torch
+
+import topk_core
 from topk_core import env, registry
 from topk_core.auto import choose, rank
 from topk_core.protocol import PROTOCOL_VERSION, Problem

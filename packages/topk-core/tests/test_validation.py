@@ -4,6 +4,7 @@ import warnings
 
 import pytest
 import torch
+
 from topk_core import BackendNotSupportedError, top_k_varlen
 
 ROWS, N, K = 4, 64, 8
