@@ -1,0 +1,111 @@
+"""What the ``radix`` backend runs, and how well: pure functions of a Problem (never raise).
+
+The kernel keeps each row resident in the shared memory of one thread-block
+cluster (Hopper), so the row width is bounded by what 16 CTAs can hold. The
+cluster size and per-CTA capacity come from static facts only (rows, N, dtype):
+``geometry()`` is what ``launch.py`` compiles and launches.
+"""
+
+from __future__ import annotations
+
+from topk_core.protocol import Problem
+
+#: Thread-block clusters and distributed shared memory need sm_90 (Hopper) or newer.
+MIN_CAPABILITY = (9, 0)
+DTYPES = ("float32", "bfloat16", "float16")
+CLUSTER_SIZES = (1, 2, 4, 8, 16)  # 16 is non-portable; H100/H200 allow it
+#: Bytes of each CTA's resident slice (the kernel adds ~6 KiB of histograms; 227 KiB max).
+SLICE_BYTES = 192 * 1024
+#: Slice capacities (elements) compiled; one build serves every N up to C * capacity.
+CAPACITIES = (2048, 4096, 8192, 16384, 32768, 49152, 65536, 98304)
+#: A CTA's slice aims at this many elements (loads overlap, passes stay short).
+TARGET_SLICE = 4096
+#: CTAs that fit at once on an H200 (132 SMs, two 1024-thread CTAs each).
+RESIDENT_CTAS = 264
+MAX_ROWS = 65535  # grid.y
+MAX_K = (1 << 31) - 1
+
+
+def vector_width(dtype: str) -> int:
+    """Elements per 16-byte copy."""
+    return 4 if dtype == "float32" else 8
+
+
+def max_capacity(dtype: str) -> int:
+    itemsize = 4 if dtype == "float32" else 2
+    return max(c for c in CAPACITIES if c * itemsize <= SLICE_BYTES)
+
+
+def max_n(dtype: str) -> int:
+    """Widest row one cluster keeps resident."""
+    return CLUSTER_SIZES[-1] * max_capacity(dtype)
+
+
+def _round_up(x: int, m: int) -> int:
+    return (x + m - 1) // m * m
+
+
+def geometry(rows: int, n: int, dtype: str) -> tuple[int, int, int] | None:
+    """``(cluster, capacity, threads)`` for a problem, or None when a row cannot be resident.
+
+    Smallest cluster whose slices reach ``TARGET_SLICE``; more rows than fit at
+    once pull the cluster back down (to the smallest that still holds the row).
+    """
+    vec = vector_width(dtype)
+    cap_max = max_capacity(dtype)
+    fits = [c for c in CLUSTER_SIZES if _round_up(-(-max(n, 1) // c), vec) <= cap_max]
+    if not fits:
+        return None
+    cluster = next((c for c in fits if -(-n // c) <= TARGET_SLICE), fits[-1])
+    while cluster > fits[0] and rows * cluster > RESIDENT_CTAS:
+        cluster //= 2
+    need = _round_up(-(-max(n, 1) // cluster), vec)
+    capacity = next(c for c in CAPACITIES if c >= need)
+    threads = 512 if capacity <= 4096 else 1024
+    return cluster, capacity, threads
+
+
+def supports(p: Problem) -> str | None:
+    """None when the kernel runs ``p`` exactly, else a short reason."""
+    try:
+        if p.device != "cuda":
+            return f"needs a CUDA device, got {p.device}"
+        if p.capability is not None and tuple(p.capability) < MIN_CAPABILITY:
+            return (f"needs thread-block clusters (compute capability >= 9.0), "
+                    f"got {p.capability[0]}.{p.capability[1]}")
+        if p.dtype not in DTYPES:
+            return f"dtype {p.dtype} not supported (float32, bfloat16, float16)"
+        if p.transform != "none":
+            return f"transform {p.transform!r} is not fused (only 'none')"
+        if p.row_starts:
+            return "per-row window starts (row_starts) are not supported"
+        if p.k < 1 or p.next_n < 1 or p.compress_ratio < 1:
+            return "needs k, next_n and compress_ratio >= 1"
+        if p.k > MAX_K:
+            return f"k={p.k} exceeds {MAX_K}"
+        if p.rows > MAX_ROWS:
+            return f"rows={p.rows} exceeds {MAX_ROWS} (one cluster per row on grid.y)"
+        if p.n > max_n(p.dtype):
+            return (f"N={p.n} does not fit resident in one 16-CTA cluster "
+                    f"(max {max_n(p.dtype)} {p.dtype} columns)")
+        return None
+    except Exception as exc:  # a checker never raises
+        return f"cannot judge problem: {type(exc).__name__}: {exc}"
+
+
+def score(p: Problem) -> float:
+    """Estimated speed-up over torch.topk (masked); see NOTES.md for the measurements.
+
+    Made for decode: few rows, each split over a cluster. Once the clusters no
+    longer fit on the GPU at once, one-CTA-per-row kernels win.
+    """
+    if supports(p) is not None:
+        return 0.0
+    geo = geometry(p.rows, p.n, p.dtype)
+    if geo is None:
+        return 0.0
+    cluster = geo[0]
+    waves = -(-p.rows * cluster // RESIDENT_CTAS)
+    if waves <= 1:
+        return 4.0
+    return max(0.5, 4.0 / waves)

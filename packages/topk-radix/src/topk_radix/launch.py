@@ -1,0 +1,100 @@
+"""Host side of the ``radix`` backend: geometry, compile cache, launch.
+
+Nothing here reads device data: the launch depends on static facts (dtype, N,
+rows, k, options, the logits pointer's alignment and row stride) only, so it is
+CUDA-graph capturable. The kernel needs no global scratch at all.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from topk_core.kernels.toolchain import compile_cached
+from topk_core.protocol import Call, Problem
+
+from . import __about__, checks
+
+#: Compile-time raw-bits element type per dtype name.
+_RAW = {"float32": "Uint32", "bfloat16": "Uint16", "float16": "Uint16"}
+_FAKE_ADDRESS = 1 << 20  # any 16-byte-aligned address: compile never dereferences it
+
+
+def _arch_tag() -> str:
+    import os
+
+    return os.environ.get("CUTE_DSL_ARCH", "native")
+
+
+def vec_for(logits: torch.Tensor, dtype: str) -> int:
+    """16-byte copies when every row start is 16-byte aligned, else the scalar path."""
+    vec = checks.vector_width(dtype)
+    if logits.data_ptr() % 16 == 0 and (logits.stride(0) % vec == 0 or logits.shape[0] <= 1):
+        return vec
+    return 1
+
+
+def kernel_key(dtype: str, cluster: int, capacity: int, threads: int, vec: int, return_values: bool):
+    import cutlass
+
+    return ("topk_radix.cluster", __about__.__version__, getattr(cutlass, "__version__", "?"), _arch_tag(),
+            dtype, cluster, capacity, threads, vec, bool(return_values))
+
+
+def compile_kernel(dtype: str, cluster: int, capacity: int, threads: int, vec: int, return_values: bool,
+                   options: str = ""):
+    """Compile one variant from placeholder pointers (works on CPU with CUTE_DSL_ARCH=sm_90a)."""
+    import cutlass
+    import cutlass.cute as cute
+    from cutlass import Int32, Int64
+    from cutlass.cute.runtime import make_fake_stream, make_ptr
+
+    from .kernel import ClusterRadixTopK
+
+    raw = getattr(cutlass, _RAW[dtype])
+    itemsize = 4 if dtype == "float32" else 2
+    gmem = cute.AddressSpace.gmem
+    op = ClusterRadixTopK(dtype, cluster, capacity, threads, vec, return_values)
+    args = (make_ptr(raw, _FAKE_ADDRESS, gmem, assumed_align=16 if vec > 1 else itemsize),
+            Int64(1), Int32(1), make_ptr(Int32, _FAKE_ADDRESS, gmem, assumed_align=4),
+            Int32(1), Int32(1), Int32(1), Int32(1),
+            make_ptr(Int32, _FAKE_ADDRESS, gmem, assumed_align=4),
+            make_ptr(raw, _FAKE_ADDRESS, gmem, assumed_align=itemsize),
+            make_fake_stream())
+    return cute.compile(op, *args, options=options)
+
+
+def get_kernel(dtype: str, cluster: int, capacity: int, threads: int, vec: int, return_values: bool):
+    key = kernel_key(dtype, cluster, capacity, threads, vec, return_values)
+    return compile_cached(key, lambda: compile_kernel(dtype, cluster, capacity, threads, vec, return_values))
+
+
+def run(problem: Problem, call: Call) -> None:
+    import cutlass
+    import cutlass.cute as cute
+    from cuda.bindings import driver as cuda
+    from cutlass import Int32, Int64
+    from cutlass.cute.runtime import make_ptr
+
+    logits = call.logits
+    rows, n = logits.shape
+    dtype = problem.dtype
+    geo = checks.geometry(rows, n, dtype)
+    if geo is None:  # supports() refused this already; keep the invariant loud
+        raise RuntimeError(f"radix: N={n} does not fit a cluster")
+    cluster, capacity, threads = geo
+    vec = vec_for(logits, dtype)
+    return_values = call.values is not None
+    fn = get_kernel(dtype, cluster, capacity, threads, vec, return_values)
+
+    raw = getattr(cutlass, _RAW[dtype])
+    itemsize = logits.element_size()
+    gmem = cute.AddressSpace.gmem
+    values = call.values if return_values else call.indices
+    stream = cuda.CUstream(torch.cuda.current_stream(logits.device).cuda_stream)
+    fn(make_ptr(raw, logits.data_ptr(), gmem, assumed_align=16 if vec > 1 else itemsize),
+       Int64(logits.stride(0)), Int32(n),
+       make_ptr(Int32, call.seq_lens.data_ptr(), gmem, assumed_align=4),
+       Int32(call.next_n), Int32(call.compress_ratio), Int32(call.top_k), Int32(rows),
+       make_ptr(Int32, call.indices.data_ptr(), gmem, assumed_align=4),
+       make_ptr(raw, values.data_ptr(), gmem, assumed_align=itemsize),
+       stream)

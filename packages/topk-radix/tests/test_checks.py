@@ -1,0 +1,110 @@
+"""Host logic: supports/score/geometry as pure functions, the plugin's import cost, the README table."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from topk_core.protocol import Problem
+from topk_radix import checks
+
+H200 = (9, 0)
+
+
+def P(**kw):
+    facts = dict(rows=1, n=131072, k=2048, dtype="float32", capability=H200)
+    facts.update(kw)
+    return Problem(**facts)
+
+
+def test_supports_decode_shapes():
+    for rows, n in [(1, 8192), (1, 131072), (32, 131072), (1, 262144), (4096, 8192)]:
+        assert checks.supports(P(rows=rows, n=n)) is None
+
+
+@pytest.mark.parametrize("facts,word", [
+    (dict(device="cpu"), "CUDA"),
+    (dict(capability=(8, 0)), "cluster"),
+    (dict(dtype="float64"), "dtype"),
+    (dict(transform="ragged"), "transform"),
+    (dict(row_starts=True), "row_starts"),
+    (dict(n=1 << 20), "resident"),
+    (dict(n=1 << 21, dtype="bfloat16"), "resident"),
+    (dict(rows=70000), "rows"),
+])
+def test_refusals_have_reasons(facts, word):
+    reason = checks.supports(P(**facts))
+    assert reason and word in reason
+
+
+def test_supports_never_raises():
+    assert checks.supports(Problem(rows=None, n="x", k=1, dtype="float32")).startswith("cannot judge")
+
+
+def test_widest_rows():
+    assert checks.supports(P(n=checks.max_n("float32"))) is None
+    assert checks.supports(P(n=checks.max_n("float32") + 1)) is not None
+    assert checks.supports(P(n=1 << 20, dtype="bfloat16")) is None
+
+
+def test_geometry_fits_and_is_static():
+    for dtype in checks.DTYPES:
+        vec = checks.vector_width(dtype)
+        itemsize = 4 if dtype == "float32" else 2
+        for rows in (1, 8, 32, 128, 4096):
+            for n in (0, 1, 7, 4096, 8192, 32768, 131072, 262144, checks.max_n(dtype)):
+                cluster, capacity, threads = checks.geometry(rows, n, dtype)
+                per = -(-max(n, 1) // cluster)
+                assert -(-per // vec) * vec <= capacity, (dtype, rows, n)
+                assert capacity * itemsize <= checks.SLICE_BYTES
+                assert capacity in checks.CAPACITIES and cluster in checks.CLUSTER_SIZES
+                assert threads in (512, 1024)
+        assert checks.geometry(1, checks.max_n(dtype) + 1, dtype) is None
+
+
+def test_geometry_decode_choices():
+    assert checks.geometry(1, 131072, "float32")[0] == 16
+    assert checks.geometry(1, 8192, "float32")[0] == 2
+    # Many rows: clusters shrink so the grid fits the GPU in about one wave.
+    assert checks.geometry(128, 131072, "float32")[0] == 4
+
+
+def test_score_prefers_decode():
+    assert checks.score(P(rows=1)) > checks.score(P(rows=1024, n=131072))
+    assert checks.score(P(transform="ragged")) == 0.0
+
+
+def test_plugin_import_is_cheap():
+    code = ("import sys; from topk_radix._plugin import backend; "
+            "assert 'cutlass' not in sys.modules, 'cutlass imported'; print(backend.name)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "radix"
+
+
+def _readme_table():
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    section = text.split("## Supports", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for line in section.splitlines():
+        m = re.match(r"\|\s*([^|]+?)\s*\|\s*([^|]+?)\s*\|$", line.strip())
+        if m and m.group(1) not in ("feature", "---"):
+            rows[m.group(1)] = m.group(2)
+    return rows
+
+
+def test_readme_supports_table_matches_checks():
+    table = _readme_table()
+    assert set(table) >= {"GPUs", "dtypes", "k", "next_n", "compress_ratio", "hint", "transforms", "graph-safe"}
+    assert table["dtypes"] == ", ".join(checks.DTYPES)
+    assert table["GPUs"].startswith(f"sm_{checks.MIN_CAPABILITY[0]}{checks.MIN_CAPABILITY[1]}+")
+    assert f"{checks.max_n('float32')} (float32)" in table["N"]
+    assert f"{checks.max_n('bfloat16')} (16-bit)" in table["N"]
+    assert table["rows"] == f"up to {checks.MAX_ROWS}"
+    assert table["transforms"] == "none"
+    assert table["graph-safe"].startswith("yes")
+    # Claimed rows are accepted; what the table says is refused is refused.
+    assert checks.supports(P(next_n=4, compress_ratio=4, has_hint=True, k=1 << 20)) is None
+    assert checks.supports(P(transform="page_table")) is not None
+    assert checks.supports(P(capability=(8, 9))) is not None
