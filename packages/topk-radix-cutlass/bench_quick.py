@@ -13,7 +13,8 @@ import statistics
 import torch
 from topk_core import top_k_varlen
 
-SHAPES = "1x8192,1x32768,1x131072,8x32768,8x131072,32x32768,32x131072,128x32768,128x131072,512x32768,512x131072,4096x8192,1024x65536"
+SHAPES = ("1x8192,1x32768,1x131072,8x32768,8x131072,32x32768,32x131072,128x32768,128x131072,"
+          "512x32768,512x131072,4096x8192,1024x65536")
 FI = {"1x8192": 11.9, "1x131072": 42.0, "8x131072": 45.2, "32x32768": 25.8, "32x131072": 54.7,
       "128x32768": 27.7, "128x131072": 64.0, "512x131072": 205.8, "4096x8192": 263.6, "1024x65536": 223.6}
 TORCH_REF = {"1x8192": 40.0, "1x32768": 46.6, "1x131072": 56.7, "8x32768": 55.6, "8x131072": 76.6,
@@ -49,7 +50,12 @@ def main():
     ap.add_argument("--shapes", default=SHAPES)
     ap.add_argument("--dtype", default="float32")
     ap.add_argument("--k", type=int, default=2048)
+    ap.add_argument("--threads", type=int, default=0, help="force threads per CTA (tuning)")
     a = ap.parse_args()
+    if a.threads:
+        from topk_radix_cutlass import launch
+
+        launch.threads_for = lambda rows: a.threads
     dtype = getattr(torch, a.dtype)
     k = a.k
     dev = torch.device("cuda")
@@ -66,12 +72,13 @@ def main():
             oi = torch.empty(rows, k, dtype=torch.int32, device=dev)
             bufs.append((x, s, oi))
         cols = torch.arange(n, device=dev)
+        neg_inf = torch.tensor(float("-inf"), dtype=dtype, device=dev)
 
         def ours(x, s, oi):
             top_k_varlen(x, s, k, out_indices=oi, backend="radix_cutlass")
 
-        def masked_torch(x, s, oi):
-            m = torch.where(cols[None, :] < s[:, None], x, torch.tensor(float("-inf"), dtype=dtype, device=dev))
+        def masked_torch(x, s, oi, cols=cols, neg_inf=neg_inf, n=n):
+            m = torch.where(cols[None, :] < s[:, None], x, neg_inf)
             torch.topk(m, min(k, n), dim=1)
 
         t_ours = time_graph(ours, bufs)

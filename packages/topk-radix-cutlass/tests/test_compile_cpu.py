@@ -13,12 +13,11 @@ pytest.importorskip("cutlass")
 
 SCRIPT = """
 import os, sys
-from topk_radix_cutlass.launch import build
-for dtype in ("float32", "bfloat16", "float16"):
-    for with_values in (False, True):
-        d = os.path.join(sys.argv[1], f"{dtype}-{with_values}")
-        os.makedirs(d)
-        fn = build(dtype, with_values, options="--keep-ptx --dump-dir=" + d)
+from topk_radix_cutlass.launch import build, variants
+for dtype, with_values, threads, vec in variants():
+    d = os.path.join(sys.argv[1], f"{dtype}-{with_values}-{threads}-{vec}")
+    os.makedirs(d)
+    fn = build(dtype, with_values, threads, vec, options="--keep-ptx --dump-dir=" + d)
 ptx = [os.path.join(r, f) for r, _, fs in os.walk(sys.argv[1]) for f in fs if f.endswith(".ptx")]
 print(len(ptx), sorted({l.split()[1] for f in ptx for l in open(f) if l.startswith(".target")}))
 """
@@ -31,5 +30,5 @@ def test_every_variant_compiles(arch, tmp_path):
                          text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-3000:]
     count, targets = out.stdout.strip().split(" ", 1)
-    assert int(count) == 6
+    assert int(count) == 24
     assert arch in targets

@@ -34,8 +34,10 @@ WSUM = 32  # 32 warp partial sums from here
 class RadixTopK:
     """Compile-time specialisation: dtype, whether values are written, block shape."""
 
-    def __init__(self, dtype: str, with_values: bool, threads: int = 512, cand: int = 4096, unroll: int = 4):
+    def __init__(self, dtype: str, with_values: bool, threads: int = 512, cand: int = 4096, unroll: int = 4,
+                 unroll1: int = 2, vec: bool = True):
         self.dtype = dtype
+        self.unroll1 = unroll1
         self.with_values = with_values
         self.threads = threads
         self.cand = cand
@@ -43,6 +45,7 @@ class RadixTopK:
         self.bits = KEY_BITS[dtype]
         self.digits = DIGITS[self.bits]
         self.elem = Int32 if self.bits == 32 else cutlass.Int16
+        self.vec = (16 * 8 // self.bits) if vec else 1  # elements per 16-byte load
 
     # ------------------------------------------------------------------ host entry
     @cute.jit
@@ -167,6 +170,29 @@ class RadixTopK:
                         bits = Int32(xr[col])
                     vr[base_eq + slot] = self.elem(bits)
 
+    @cute.jit
+    def _select_or_keep(self, bits: Int32, col: Int32, valid, b0: Int32, ir, vr, hist, ckey, cidx, ctl,
+                        lane: Int32):
+        """Pass-1 step for one column; the whole warp calls it (``valid`` masks the tail)."""
+        sh0 = self.digits[0][0]
+        sh1, w1 = self.digits[1]
+        key = order_key(bits, self.dtype)
+        d0 = Int32(key >> sh0)
+        above = valid and d0 > b0
+        inside = valid and d0 == b0
+        pos = self._append(above, (ctl.iterator + GT).llvm_ptr, lane)
+        if above:
+            ir[pos] = col
+            if cutlass.const_expr(self.with_values):
+                vr[pos] = self.elem(bits)
+        slot = self._append(inside, (ctl.iterator + CAND).llvm_ptr, lane)
+        if inside:
+            d1 = (key >> sh1) & Uint32((1 << w1) - 1)
+            cute.arch.atomic_add((hist.iterator + Int32(d1)).llvm_ptr, Int32(1))
+            if slot < self.cand:
+                ckey[slot] = key
+                cidx[slot] = col
+
     @cute.kernel
     def kernel(self, x_ptr: cute.Pointer, seq_ptr: cute.Pointer, idx_ptr: cute.Pointer,
                val_ptr: cute.Pointer, n: Int32, stride: Int32, k: Int32, next_n: Int32,
@@ -176,7 +202,7 @@ class RadixTopK:
         row, _, _ = cute.arch.block_idx()
         lane = tid % 32
 
-        smem = cutlass.utils.SmemAllocator()
+        smem = cutlass.memory.SmemAllocator()
         hist = smem.allocate_tensor(Int32, cute.make_layout(HIST_BINS), byte_alignment=16)
         ckey = smem.allocate_tensor(Uint32, cute.make_layout(C), byte_alignment=16)
         cidx = smem.allocate_tensor(Int32, cute.make_layout(C), byte_alignment=16)
@@ -203,52 +229,58 @@ class RadixTopK:
                     vr[j] = self.elem(bits)
         else:
             sh0 = self.digits[0][0]
-            sh1, w1 = self.digits[1]
             self._clear(hist, tid)
             if tid == 0:
                 ctl[GT] = Int32(0)
                 ctl[EQ] = Int32(0)
                 ctl[CAND] = Int32(0)
             cute.arch.sync_threads()
+            # The row as V-wide vectors (16-byte loads when aligned) plus a scalar tail.
+            V = self.vec
+            row_off = Int64(row) * Int64(stride)
+            xbase = x_ptr + row_off
+            if cutlass.const_expr(V > 1):
+                xbase = cute.make_ptr(self.elem, (x_ptr + row_off).toint(), cute.AddressSpace.gmem,
+                                      assumed_align=16)
+            nv = length // V
+            xv = cute.make_tensor(xbase, cute.make_layout((V, nv), stride=(1, V)))
+            tail = nv * V
             # Pass 0: histogram of the first digit over the row.
-            last = length - 1
-            for start in cutlass.range(0, length, T * U):
-                # Clamped loads keep U reads in flight; the tail's repeats are not counted.
-                keys = []
+            for start in cutlass.range(0, nv, T * U):
+                # Clamped loads keep U vectors in flight; repeats past the end are not counted.
+                vs = []
                 for u in cutlass.range_constexpr(U):
-                    keys.append(order_key(Int32(xr[cutlass.min(start + u * T + tid, last)]), self.dtype))
+                    vs.append(xv[None, cutlass.min(start + u * T + tid, nv - 1)].load())
                 for u in cutlass.range_constexpr(U):
-                    if start + u * T + tid < length:
-                        cute.arch.atomic_add((hist.iterator + Int32(keys[u] >> sh0)).llvm_ptr, Int32(1))
+                    if start + u * T + tid < nv:
+                        for e in cutlass.range_constexpr(V):
+                            key = order_key(Int32(vs[u][e]), self.dtype)
+                            cute.arch.atomic_add((hist.iterator + Int32(key >> sh0)).llvm_ptr, Int32(1))
+            if cutlass.const_expr(V > 1):
+                if tail + tid < length:
+                    key = order_key(Int32(xr[tail + tid]), self.dtype)
+                    cute.arch.atomic_add((hist.iterator + Int32(key >> sh0)).llvm_ptr, Int32(1))
             cute.arch.sync_threads()
             b0, krem = self._find_bin(hist, HIST_BINS, k, ctl, tid)
             self._clear(hist, tid)
             cute.arch.sync_threads()
             # Pass 1: keys above bin b0 are selected; keys in it become candidates.
-            gt_ptr = (ctl.iterator + GT).llvm_ptr
-            cand_ptr = (ctl.iterator + CAND).llvm_ptr
-            for start in cutlass.range(0, length, T):
-                j = start + tid
+            U1 = self.unroll1
+            for start in cutlass.range(0, nv, T * U1):
+                vs = []
+                for u in cutlass.range_constexpr(U1):
+                    vs.append(xv[None, cutlass.min(start + u * T + tid, nv - 1)].load())
+                for u in cutlass.range_constexpr(U1):
+                    jv = start + u * T + tid
+                    for e in cutlass.range_constexpr(V):
+                        self._select_or_keep(Int32(vs[u][e]), jv * V + e, jv < nv, b0, ir, vr, hist, ckey,
+                                             cidx, ctl, lane)
+            if cutlass.const_expr(V > 1):
+                j = tail + tid
                 bits = Int32(0)
-                key = Uint32(0)
                 if j < length:
                     bits = Int32(xr[j])
-                    key = order_key(bits, self.dtype)
-                d0 = Int32(key >> sh0)
-                above = j < length and d0 > b0
-                inside = j < length and d0 == b0
-                pos = self._append(above, gt_ptr, lane)
-                if above:
-                    ir[pos] = j
-                    if cutlass.const_expr(self.with_values):
-                        vr[pos] = self.elem(bits)
-                slot = self._append(inside, cand_ptr, lane)
-                if inside:
-                    d1 = (key >> sh1) & Uint32((1 << w1) - 1)
-                    cute.arch.atomic_add((hist.iterator + Int32(d1)).llvm_ptr, Int32(1))
-                    if slot < C:
-                        ckey[slot] = key
-                        cidx[slot] = j
+                self._select_or_keep(bits, j, j < length, b0, ir, vr, hist, ckey, cidx, ctl, lane)
             cute.arch.sync_threads()
             ncand = ctl[CAND]
             if ncand <= C:

@@ -8,8 +8,15 @@ from topk_core.protocol import Call
 
 _INT_VIEW = {torch.float32: torch.int32, torch.bfloat16: torch.int16, torch.float16: torch.int16}
 _NAME = {torch.float32: "float32", torch.bfloat16: "bfloat16", torch.float16: "float16"}
-#: Block shape: threads per CTA, candidate-buffer entries, loads in flight per thread.
-THREADS, CAND, UNROLL = 512, 4096, 4
+#: Candidate-buffer entries and vectors in flight per thread (pass 0, pass 1).
+CAND, UNROLL, UNROLL1 = 4096, 4, 2
+#: Few rows get 1024 threads per CTA (one CTA per SM anyway); many rows get 512 so
+#: several CTAs share an SM.
+BIG_BLOCK_MAX_ROWS = 264
+
+
+def threads_for(rows: int) -> int:
+    return 1024 if rows <= BIG_BLOCK_MAX_ROWS else 512
 
 
 def _arch(device: torch.device) -> str:
@@ -17,16 +24,21 @@ def _arch(device: torch.device) -> str:
     return f"sm_{major}{minor}"
 
 
-def compiled(dtype: str, with_values: bool, arch: str):
-    """One build per (dtype, with_values, arch): it serves every rows, N, k, next_n, ratio."""
+def compiled(dtype: str, with_values: bool, threads: int, vec: bool, arch: str):
+    """One build per code-shaping fact; it serves every rows, N, k, next_n and ratio."""
     import cutlass
 
-    key = ("radix_cutlass", "RadixTopK", 1, dtype, with_values, THREADS, CAND, UNROLL, arch,
+    key = ("radix_cutlass", "RadixTopK", 2, dtype, with_values, threads, vec, CAND, UNROLL, UNROLL1, arch,
            getattr(cutlass, "__version__", "?"))
-    return compile_cached(key, lambda: build(dtype, with_values))
+    return compile_cached(key, lambda: build(dtype, with_values, threads, vec))
 
 
-def build(dtype: str, with_values: bool, options: str = ""):
+def variants():
+    """Every (dtype, with_values, threads, vec) the launcher can pick."""
+    return [(d, w, t, v) for d in _NAME.values() for w in (False, True) for t in (512, 1024) for v in (False, True)]
+
+
+def build(dtype: str, with_values: bool, threads: int = 512, vec: bool = True, options: str = ""):
     """Compile the kernel from placeholder pointers (works on CPU with CUTE_DSL_ARCH set)."""
     import cuda.bindings.driver as cuda
     import cutlass
@@ -36,7 +48,7 @@ def build(dtype: str, with_values: bool, options: str = ""):
     from .kernel import RadixTopK
 
     elem = cutlass.Int32 if dtype == "float32" else cutlass.Int16
-    op = RadixTopK(dtype, with_values, threads=THREADS, cand=CAND, unroll=UNROLL)
+    op = RadixTopK(dtype, with_values, threads=threads, cand=CAND, unroll=UNROLL, unroll1=UNROLL1, vec=vec)
 
     def ptr(t):
         return make_ptr(t, 16, cute.AddressSpace.gmem, assumed_align=t.width // 8)
@@ -58,7 +70,9 @@ def launch(call: Call) -> None:
         return
     dtype = _NAME[logits.dtype]
     with_values = call.values is not None
-    fn = compiled(dtype, with_values, _arch(logits.device))
+    # 16-byte vector loads need every row start 16-byte aligned (a host fact, no sync).
+    vec = logits.data_ptr() % 16 == 0 and (logits.stride(0) * logits.element_size()) % 16 == 0
+    fn = compiled(dtype, with_values, threads_for(rows), vec, _arch(logits.device))
     elem = cutlass.Int32 if dtype == "float32" else cutlass.Int16
     align = logits.element_size()
 
