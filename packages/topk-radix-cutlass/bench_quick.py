@@ -11,6 +11,7 @@ import argparse
 import statistics
 
 import torch
+
 from topk_core import top_k_varlen
 
 SHAPES = ("1x8192,1x32768,1x131072,8x32768,8x131072,32x32768,32x131072,128x32768,128x131072,"

@@ -8,6 +8,7 @@ import sys
 import time
 
 import torch
+
 from topk_core import top_k_varlen
 from topk_core.testing import check_topk, make_logits, make_seq_lens
 

@@ -5,6 +5,7 @@ fp32/bf16, next_n=2 with compress_ratio=4, lengths 0/negative/>N.
 """
 
 import torch
+
 from topk_core import top_k_varlen
 from topk_core.testing import check_topk, make_logits, make_seq_lens
 

@@ -1,6 +1,7 @@
 """Host logic of radix_cutlass: supports() and score() are pure and never raise."""
 
 import pytest
+
 from topk_core.protocol import Problem
 from topk_radix_cutlass import checks
 from topk_radix_cutlass._plugin import backend

@@ -7,6 +7,7 @@ lengths 0/negative/>N, two streams at once.
 """
 
 import pytest
+
 from topk_core.testing import BackendConformance, Claims, GpuConformance
 
 pytestmark = [pytest.mark.gpu]

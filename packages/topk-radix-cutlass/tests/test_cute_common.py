@@ -13,6 +13,7 @@ def _build():
     import cutlass
     import cutlass.cute as cute
     from cutlass import Int32
+
     from topk_core.kernels.cute_common import order_key, valid_length
 
     @cute.kernel

@@ -21,6 +21,7 @@ from __future__ import annotations
 import cutlass
 import cutlass.cute as cute
 from cutlass import Int32, Int64, Uint32
+
 from topk_core.kernels.cute_common import KEY_BITS, NEG_INF_BITS, order_key, valid_length
 
 # Digits (shift, width) from the top of the key; the first is always 11 bits wide.

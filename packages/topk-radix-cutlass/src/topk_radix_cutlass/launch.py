@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import torch
+
 from topk_core.kernels.toolchain import compile_cached
 from topk_core.protocol import Call
 
