@@ -1,0 +1,107 @@
+"""Host side of ``sgl_fused``: launch configuration, scratch, compile cache, launch.
+
+No host reads of device data: everything here depends only on shapes, dtypes and the
+device, so a call is CUDA-graph capturable after one eager call per geometry.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from dataclasses import dataclass
+
+import torch
+
+from topk_core import workspace as ws
+from topk_core.kernels.toolchain import compile_cached
+from topk_core.protocol import Call
+
+OWNER = "sgl_fused"
+TRANSFORM_CODES = {"none": 0, "page_table": 1, "ragged": 2}
+KEY_BITS = {torch.float32: 32, torch.bfloat16: 16, torch.float16: 16}
+#: Candidate capacity per program (keys + columns, 8 bytes each). Beyond it, deeper
+#: digits are resolved by re-reading the row instead (wide plateaus, huge rows).
+CAP = 4096
+
+
+@dataclass(frozen=True)
+class Config:
+    """Launch shape; part of the compile key (BLOCK, num_warps) or the grid (programs per SM)."""
+
+    block: int
+    num_warps: int
+    progs_per_sm: int
+
+
+def pick_config(rows: int, n: int, sm_count: int) -> Config:
+    """Few rows: wide programs (more warps per row); many rows: several programs per SM.
+
+    Under the interpreter, small chunks so that CPU tests cover the multi-chunk paths.
+    """
+    if interpreting():
+        return Config(block=64, num_warps=4, progs_per_sm=1)
+    if rows <= sm_count // 2:
+        return Config(block=4096, num_warps=16, progs_per_sm=1)
+    return Config(block=2048, num_warps=8, progs_per_sm=4)
+
+
+def interpreting() -> bool:
+    return os.environ.get("TRITON_INTERPRET", "") not in ("", "0")
+
+
+@functools.cache
+def _sm_count(index: int) -> int:
+    return torch.cuda.get_device_properties(index).multi_processor_count
+
+
+def sm_count(device: torch.device) -> int:
+    if device.type != "cuda" or interpreting():
+        return 4
+    return _sm_count(device.index if device.index is not None else torch.cuda.current_device())
+
+
+def scratch_bytes(grid: int, cap: int) -> int:
+    return grid * 2 * cap * 4
+
+
+def launch(call: Call, config: Config | None = None, cap: int = CAP) -> None:
+    """Run the fused kernel for one validated call (outputs already allocated)."""
+    from . import kernel  # imports triton; kept out of the entry point
+
+    logits = call.logits
+    rows, n = logits.shape
+    if rows == 0:
+        return
+    device = logits.device
+    sms = sm_count(device)
+    config = config or pick_config(rows, n, sms)
+    grid = min(rows, sms * config.progs_per_sm)
+    buf = ws.scratch(OWNER, device, scratch_bytes(grid, cap), call.workspace)
+    cand = buf[: scratch_bytes(grid, cap)].view(torch.int32)
+    transform = TRANSFORM_CODES[call.transform]
+    indices, values = call.indices, call.values
+    assert indices.is_contiguous() and (values is None or values.is_contiguous())
+    page = call.page_table if transform == 1 else indices
+    cu = call.cu_seqlens_q if (transform == 1 and call.cu_seqlens_q is not None) else call.seq_lens
+    offsets = call.index_offsets if transform == 2 else call.seq_lens
+    starts = call.row_starts if call.row_starts is not None else call.seq_lens
+    constexprs = dict(KEY_BITS=KEY_BITS[logits.dtype], BLOCK=config.block, HAS_STARTS=call.row_starts is not None,
+                      TRANSFORM=transform, HAS_CU=transform == 1 and call.cu_seqlens_q is not None,
+                      RETURN_VALUES=values is not None)
+    key = (OWNER, str(logits.dtype), tuple(sorted(constexprs.items())), config.num_warps, interpreting(),
+           device.type)
+    args = (logits, logits.stride(0), n, rows, call.seq_lens, call.next_n, call.compress_ratio, starts,
+            call.top_k, indices, values if values is not None else indices,
+            page, page.stride(0), cu, (cu.numel() - 1) if transform == 1 else 0, offsets,
+            cand, cap)
+    fn = kernel.sgl_topk_kernel[(grid,)]
+    ran = []
+
+    def build():  # the first launch of a variant compiles it (timed by compile_cached)
+        fn(*args, **constexprs, num_warps=config.num_warps)
+        ran.append(True)
+        return fn
+
+    compile_cached(key, build)
+    if not ran:
+        fn(*args, **constexprs, num_warps=config.num_warps)
