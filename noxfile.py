@@ -20,7 +20,7 @@ CPU_PYTEST = ["-q", "-m", "not gpu and not interpreter", "-p", "no:cacheprovider
 
 
 def _install(session: nox.Session, packages: list[str], extras: tuple[str, ...] = ()) -> None:
-    session.install(*CONSTRAINTS, "pytest>=8", "torch", *extras)
+    session.install(*CONSTRAINTS, "pytest>=8", "torch", "numpy", *extras)
     session.install(*CONSTRAINTS, *[arg for p in packages for arg in ("-e", f"packages/{p}")])
 
 
