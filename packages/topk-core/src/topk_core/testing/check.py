@@ -22,7 +22,7 @@ def expected_lengths(logits, seq_lens, next_n=1, compress_ratio=1, row_starts=No
 
 
 def _fail(msg: str, row: int, idx_row: torch.Tensor, length: int) -> None:
-    shown = idx_row[:16].tolist()
+    shown = idx_row[:16].cpu().tolist()
     raise TopKMismatch(f"row {row} (valid length {length}): {msg}; first indices {shown}")
 
 
@@ -48,20 +48,26 @@ def check_topk(
     rows, n = logits.shape
     if indices.dtype != torch.int32 or tuple(indices.shape) != (rows, k):
         raise TopKMismatch(f"indices: expected int32 ({rows}, {k}), got {indices.dtype} {tuple(indices.shape)}")
-    logits_c = logits.detach().cpu()
-    idx = indices.detach().cpu().to(torch.int64)
-    lengths = expected_lengths(logits_c, seq_lens.cpu(), next_n, compress_ratio,
-                               None if row_starts is None else row_starts.cpu())
-    starts = window_starts(None if row_starts is None else row_starts.cpu(), rows, n, "cpu")
-    want = torch.minimum(lengths, torch.tensor(k))
+    # Runs on the logits' device (fast on GPU); only failure messages come to the host.
+    dev = logits.device
+    logits_c = logits.detach()
+    idx = indices.detach().to(dev, torch.int64)
+    seq_lens = seq_lens.to(dev)
+    row_starts = None if row_starts is None else row_starts.to(dev)
+    lengths = expected_lengths(logits_c, seq_lens, next_n, compress_ratio, row_starts)
+    starts = window_starts(row_starts, rows, n, dev)
+    want = lengths.clamp(max=k)
     valid = idx >= 0
     # Every slot is either -1 or a real index; the number of real ones is min(L, k).
     bad_neg = (idx < -1).any(dim=1)
     bad_count = valid.sum(dim=1) != want
     out_of_row = (valid & (idx >= lengths[:, None])).any(dim=1)
     srt = torch.sort(torch.where(valid, idx, torch.full_like(idx, -1)), dim=1, descending=True).values
-    dup = ((srt[:, 1:] == srt[:, :-1]) & (srt[:, 1:] >= 0)).any(dim=1) if k > 1 else torch.zeros(rows, dtype=torch.bool)
-    misplaced = (valid != (torch.arange(k)[None, :] < want[:, None])).any(dim=1)
+    if k > 1:
+        dup = ((srt[:, 1:] == srt[:, :-1]) & (srt[:, 1:] >= 0)).any(dim=1)
+    else:
+        dup = torch.zeros(rows, dtype=torch.bool, device=dev)
+    misplaced = (valid != (torch.arange(k, device=dev)[None, :] < want[:, None])).any(dim=1)
     for name, mask in (("an index below -1 (unwritten slot?)", bad_neg),
                        ("-1 padding must fill exactly the slots after the first min(L, k)", misplaced),
                        ("wrong number of selected slots", bad_count),
@@ -76,7 +82,7 @@ def check_topk(
     picked = keys.gather(1, absolute) if n else torch.zeros_like(idx)
     chosen = torch.where(valid, picked, torch.full_like(idx, OUTSIDE_KEY))
     chosen = torch.sort(chosen, dim=1, descending=True).values
-    cols = torch.arange(n)
+    cols = torch.arange(n, device=dev)
     inside = (cols[None, :] >= starts[:, None]) & (cols[None, :] < (starts + lengths)[:, None])
     ref_keys = torch.where(inside, keys, torch.full_like(keys, OUTSIDE_KEY))
     k_eff = min(k, n)
@@ -88,7 +94,7 @@ def check_topk(
         r = int(mismatch.nonzero()[0])
         _fail("selected values differ from the exact top-k", r, idx[r], int(lengths[r]))
     if values is not None:
-        vals = values.detach().cpu()
+        vals = values.detach().to(dev)
         if vals.dtype != logits.dtype or tuple(vals.shape) != (rows, k):
             raise TopKMismatch(f"values: expected {logits.dtype} ({rows}, {k}), got {vals.dtype} {tuple(vals.shape)}")
         gathered = logits_c.gather(1, absolute) if n else torch.zeros_like(vals)
