@@ -1,0 +1,66 @@
+"""supports() and score() for radix_filter: pure functions of a Problem, never raising.
+
+Each refusal is a short reason. Scores are the measured speedup over torch.topk on
+masked logits (H200, fp32 unless noted, CUDA-graph replay, cold L2; see NOTES.md),
+interpolated in log(rows) and log(N); higher wins under ``auto``.
+"""
+
+from __future__ import annotations
+
+import math
+
+from topk_core.kernels.toolchain import cuda_reason
+from topk_core.protocol import DTYPES, Problem
+
+#: Oldest GPU: the kernel uses only sm_80 instructions (shared atomics, warp votes, shuffles).
+MIN_CAPABILITY = (8, 0)
+MAX_K = 16384
+MAX_N = (1 << 31) - 1
+
+#: Speedup over torch.topk (masked), measured: {(rows, n): speedup}. Filled from NOTES.md.
+MEASURED: dict[tuple[int, int], float] = {}
+#: Prior before measurements: the one-CTA-per-row design pays off with many rows.
+PRIOR_FEW_ROWS, PRIOR_MANY_ROWS = 0.8, 3.0
+
+
+def supports(p: Problem) -> str | None:
+    """None when radix_filter runs ``p``, else why not."""
+    try:
+        reason = cuda_reason(p.device, p.capability, MIN_CAPABILITY)
+        if reason:
+            return reason
+        if p.dtype not in DTYPES:
+            return f"dtype {p.dtype} not supported (float32, bfloat16, float16)"
+        if not 1 <= p.k <= MAX_K:
+            return f"k={p.k} outside 1..{MAX_K}"
+        if p.n > MAX_N:
+            return f"N={p.n} needs 64-bit column indices"
+        if p.next_n < 1 or p.compress_ratio < 1:
+            return "next_n and compress_ratio must be >= 1"
+        if p.transform != "none":
+            return f"transform {p.transform!r} not implemented (indices only)"
+        if p.row_starts:
+            return "row_starts windows not implemented"
+        return None
+    except Exception as exc:  # a checker never raises
+        return f"checker error: {type(exc).__name__}: {exc}"
+
+
+def _nearest(rows: int, n: int) -> float | None:
+    if not MEASURED:
+        return None
+    def dist(key):
+        return (math.log2(max(key[0], 1)) - math.log2(max(rows, 1))) ** 2 + (
+            math.log2(max(key[1], 1)) - math.log2(max(n, 1))) ** 2
+    return MEASURED[min(MEASURED, key=dist)]
+
+
+def score(p: Problem) -> float:
+    """Estimated speedup over masked torch.topk; only meaningful where supports() is None."""
+    try:
+        measured = _nearest(p.rows, p.n)
+        if measured is not None:
+            return float(measured)
+        return PRIOR_MANY_ROWS if p.rows >= 32 else PRIOR_FEW_ROWS
+    except Exception:
+        return 0.0

@@ -1,0 +1,363 @@
+"""radix_filter: exact top-k of variable-length rows, one CTA per row, in CuTe DSL.
+
+What it computes: for row ``r`` with ``L = valid_length(seq_lens[r // next_n], ...)``
+it writes the indices (and raw-bit values) of the ``k`` largest order-preserving
+keys of ``logits[r, :L]``; rows with ``L <= k`` get ``0..L-1`` then ``-1``/-inf.
+
+How (one streaming pass, then a filtered one):
+1. Pass 1 reads the row and builds a 4096-bin histogram of the top 12 key bits in
+   shared memory. After the first ``max(4k, 16K)`` columns (and again at 4x that)
+   a block scan finds a bin that already has ``k`` keys at or above it; later
+   keys below that bin cannot be selected and skip the atomic entirely.
+   Warps whose lanes all hit one bin (plateaus) add once instead of 32 times.
+2. A block scan finds the bin holding the k-th key.
+3. Pass 2 reads the row back to front (the tail of pass 1 is still in L2):
+   keys above that bin go straight to the output, keys inside it go to a
+   shared-memory candidate buffer while the next digit is histogrammed.
+4. The remaining key bits are resolved on the candidates on chip. When a tie
+   plateau overflows the buffer, the same steps stream the row instead, so the
+   result never depends on the buffer size.
+The last step writes every key above the threshold key, then fills the remaining
+slots with keys equal to it (any of them: ties are interchangeable).
+
+Limits: sm_80+ instructions only; any k >= 1; N < 2**31. Logits arrive as an
+int32/int16 view, so values are copied back bit for bit.
+Run: ``top_k_varlen(..., backend="radix_filter")``; bench: ``python bench_quick.py``.
+"""
+
+from __future__ import annotations
+
+import cutlass
+import cutlass.cute as cute
+from cutlass import Int32, Int64, Uint32
+from cutlass.memory import SmemAllocator
+
+from topk_core.kernels.cute_common import KEY_BITS, NEG_INF_BITS, order_key, valid_length
+
+#: Digits (shift, width) of the key, most significant first; the first is 12 bits.
+DIGITS = {32: ((20, 12), (10, 10), (0, 10)), 16: ((4, 12), (0, 4))}
+BINS = 4096
+#: Slots of the control block in shared memory.
+OUT, TIE, CAND, BIN, KREM = 0, 1, 2, 3, 4
+WSUM = 32  # warp partial sums live at [WSUM, WSUM + warps)
+#: Columns pass 1 reads before it first prunes (the bound is max(4k, this)).
+PRUNE_AFTER = 16384
+
+
+class RadixFilter:
+    """Compile-time specialisation only: dtype, values or not, block shape, variant."""
+
+    def __init__(self, dtype: str, with_values: bool, threads: int = 512, cand: int = 4096,
+                 unroll: int = 8, agg: str = "uniform", prune: bool = True, reverse: bool = True):
+        assert threads % 32 == 0 and threads <= 1024 and BINS % threads == 0
+        assert agg in ("none", "uniform", "match")
+        self.dtype = dtype
+        self.with_values = with_values
+        self.threads = threads
+        self.cand = cand
+        self.unroll = unroll
+        self.agg = agg
+        self.prune = prune
+        self.reverse = reverse
+        self.bits = KEY_BITS[dtype]
+        self.digits = DIGITS[self.bits]
+        self.elem = Int32 if self.bits == 32 else cutlass.Int16
+
+    # ------------------------------------------------------------------ host entry
+    @cute.jit
+    def __call__(self, x_ptr: cute.Pointer, seq_ptr: cute.Pointer, idx_ptr: cute.Pointer,
+                 val_ptr: cute.Pointer, rows: Int32, n: Int32, stride: Int32, k: Int32,
+                 next_n: Int32, compress_ratio: Int32, stream):
+        self.kernel(x_ptr, seq_ptr, idx_ptr, val_ptr, n, stride, k, next_n, compress_ratio).launch(
+            grid=[rows, 1, 1], block=[self.threads, 1, 1], stream=stream)
+
+    # ------------------------------------------------------------------ warp helpers
+    @cute.jit
+    def _lowest_lane(self, mask: Uint32) -> Int32:
+        """Index of the lowest set bit of a non-zero mask."""
+        low = mask & (Uint32(0) - mask)
+        return Int32(cute.arch.popc(low - Uint32(1)))
+
+    @cute.jit
+    def _count(self, hist, d: Int32, pred, lane: Int32):
+        """``hist[d] += 1`` for every lane with ``pred``. The whole warp must call it.
+
+        Aggregated per warp so that a plateau (every lane in one bin) costs one atomic.
+        """
+        if cutlass.const_expr(self.agg == "none"):
+            if pred:
+                cute.arch.atomic_add((hist.iterator + d).llvm_ptr, Int32(1))
+        else:
+            ball = Uint32(cute.arch.vote_ballot_sync(pred))
+            if ball != Uint32(0):
+                if cutlass.const_expr(self.agg == "uniform"):
+                    first = self._lowest_lane(ball)
+                    d_first = cute.arch.shuffle_sync(d, first)
+                    # DSL Booleans: no Python and/or/not (they can silently drop branches).
+                    diff = Uint32(cute.arch.vote_ballot_sync(pred & (d != d_first)))
+                    if (diff == Uint32(0)) & (lane == first):
+                        cute.arch.atomic_add((hist.iterator + d).llvm_ptr, Int32(cute.arch.popc(ball)))
+                    if (diff != Uint32(0)) & pred:
+                        cute.arch.atomic_add((hist.iterator + d).llvm_ptr, Int32(1))
+                else:
+                    peers = Uint32(cute.arch.match_sync(0xFFFFFFFF, Uint32(d))) & ball
+                    if pred & (lane == self._lowest_lane(peers)):
+                        cute.arch.atomic_add((hist.iterator + d).llvm_ptr, Int32(cute.arch.popc(peers)))
+
+    @cute.jit
+    def _append(self, pred, counter_ptr, lane: Int32) -> Int32:
+        """Warp-aggregated ``atomicAdd(counter, 1)`` for lanes with ``pred``; the whole warp calls it."""
+        ball = Uint32(cute.arch.vote_ballot_sync(pred))
+        base = Int32(0)
+        if (lane == 0) & (ball != Uint32(0)):
+            base = cute.arch.atomic_add(counter_ptr, Int32(cute.arch.popc(ball)))
+        base = cute.arch.shuffle_sync(base, 0)
+        return base + Int32(cute.arch.popc(ball & Uint32(cute.arch.lanemask_lt())))
+
+    # ------------------------------------------------------------------ block helpers
+    @cute.jit
+    def _clear(self, hist, tid: Int32):
+        for q in cutlass.range_constexpr(BINS // self.threads):
+            hist[tid + q * self.threads] = Int32(0)
+
+    @cute.jit
+    def _find_bin(self, hist, nbins: cutlass.Constexpr, krem: Int32, ctl, tid: Int32):
+        """The bin ``b`` with ``sum(hist[b+1:]) < krem <= sum(hist[b:])`` and ``krem - sum(hist[b+1:])``.
+
+        Returns bin -1 when the histogram holds fewer than ``krem`` keys. Every thread calls it;
+        it starts and ends with a barrier's worth of ordering (reads hist after the caller's sync).
+        """
+        T = self.threads
+        per = max(1, nbins // T)
+        hi = nbins - tid * per  # this thread walks bins [hi - per, hi) downwards
+        s = Int32(0)
+        if hi > 0:
+            for q in cutlass.range_constexpr(per):
+                s += hist[hi - 1 - q]
+        lane = tid % 32
+        warp = tid // 32
+        incl = s
+        for sh in cutlass.range_constexpr(5):
+            y = cute.arch.shuffle_sync_up(incl, 1 << sh)
+            if lane >= (1 << sh):
+                incl += y
+        if lane == 31:
+            ctl[WSUM + warp] = incl
+        cute.arch.sync_threads()
+        excl = Int32(0)
+        total = Int32(0)
+        for w in cutlass.range_constexpr(T // 32):
+            part = ctl[WSUM + w]
+            if w < warp:
+                excl += part
+            total += part
+        excl += incl - s
+        if (excl < krem) & (krem <= excl + s):
+            acc = excl
+            done = Int32(0)
+            for q in cutlass.range_constexpr(per):
+                h = hist[hi - 1 - q]
+                if (done == 0) & (acc + h >= krem):
+                    ctl[BIN] = hi - 1 - q
+                    ctl[KREM] = krem - acc
+                    done = Int32(1)
+                acc += h
+        cute.arch.sync_threads()
+        b = Int32(-1)
+        r = Int32(0)
+        if total >= krem:
+            b = ctl[BIN]
+            r = ctl[KREM]
+        return b, r
+
+    @cute.jit
+    def _load_keys(self, xr, base: Int32, length: Int32, tid: Int32):
+        """Unrolled, coalesced loads of ``U`` columns per thread (clamped, so always in bounds)."""
+        T, U = self.threads, self.unroll
+        bits = [Int32(0)] * U
+        keys = [Uint32(0)] * U
+        last = length - 1
+        for u in cutlass.range_constexpr(U):
+            j = base + u * T + tid
+            bits[u] = Int32(xr[cutlass.min(j, last)])
+        for u in cutlass.range_constexpr(U):
+            keys[u] = order_key(bits[u], self.dtype)
+        return bits, keys
+
+    # ------------------------------------------------------------------ passes
+    @cute.jit
+    def _histogram_pass(self, xr, hist, ctl, s0: Int32, s1: Int32, length: Int32, lo: Int32, tid: Int32):
+        """Pass 1 over columns ``[s0, s1)`` (chunk-aligned): count first digits >= ``lo``."""
+        T, U = self.threads, self.unroll
+        sh0 = self.digits[0][0]
+        lane = tid % 32
+        for base in cutlass.range(s0, s1, T * U):
+            bits, keys = self._load_keys(xr, base, length, tid)
+            for u in cutlass.range_constexpr(U):
+                j = base + u * T + tid
+                d = Int32(keys[u] >> sh0)
+                self._count(hist, d, (j < length) & (d >= lo), lane)
+
+    @cute.jit
+    def _filter_pass(self, xr, ir, vr, hist, ckey, cidx, ctl, length: Int32, b0: Int32, tid: Int32):
+        """Pass 2: keys above bin ``b0`` to the output, keys in it to the candidates + next digit."""
+        T, U, C = self.threads, self.unroll, self.cand
+        sh0 = self.digits[0][0]
+        sh1, w1 = self.digits[1]
+        lane = tid % 32
+        out_ptr = (ctl.iterator + OUT).llvm_ptr
+        cand_ptr = (ctl.iterator + CAND).llvm_ptr
+        chunks = (length + T * U - 1) // (T * U)
+        for c in cutlass.range(chunks):
+            base = c * (T * U)
+            if cutlass.const_expr(self.reverse):
+                base = (chunks - 1 - c) * (T * U)
+            bits, keys = self._load_keys(xr, base, length, tid)
+            for u in cutlass.range_constexpr(U):
+                j = base + u * T + tid
+                d0 = Int32(keys[u] >> sh0)
+                hot = (j < length) & (d0 >= b0)
+                if cute.arch.vote_any_sync(hot):
+                    above = hot & (d0 > b0)
+                    inside = hot & (d0 == b0)
+                    pos = self._append(above, out_ptr, lane)
+                    if above:
+                        ir[pos] = j
+                        if cutlass.const_expr(self.with_values):
+                            vr[pos] = self.elem(bits[u])
+                    slot = self._append(inside, cand_ptr, lane)
+                    if inside & (slot < C):
+                        ckey[slot] = keys[u]
+                        cidx[slot] = j
+                    d1 = Int32((keys[u] >> sh1) & Uint32((1 << w1) - 1))
+                    self._count(hist, d1, inside, lane)
+
+    @cute.jit
+    def _refine(self, from_cand: cutlass.Constexpr, xr, ir, vr, hist, ckey, cidx, ctl, count: Int32,
+                b0: Int32, krem: Int32, k: Int32, tid: Int32):
+        """Resolve the digits after the first on a source (candidates or the row), then gather."""
+        T = self.threads
+        lane = tid % 32
+        sh0 = self.digits[0][0]
+        pref = Uint32(b0) << sh0
+        for p in cutlass.range_constexpr(1, len(self.digits)):
+            sh, width = self.digits[p]
+            b, krem = self._find_bin(hist, 1 << width, krem, ctl, tid)
+            pref = pref | (Uint32(b) << sh)
+            if cutlass.const_expr(p + 1 < len(self.digits)):
+                nsh, nwidth = self.digits[p + 1]
+                self._clear(hist, tid)
+                cute.arch.sync_threads()
+                for start in cutlass.range(0, count, T):
+                    j = start + tid
+                    key = Uint32(0)
+                    jc = cutlass.min(j, count - 1)
+                    if cutlass.const_expr(from_cand):
+                        key = ckey[jc]
+                    else:
+                        key = order_key(Int32(xr[jc]), self.dtype)
+                    match = (j < count) & ((key >> sh) == (pref >> sh))
+                    self._count(hist, Int32((key >> nsh) & Uint32((1 << nwidth) - 1)), match, lane)
+                cute.arch.sync_threads()
+        # Gather: keys above the threshold whose first digit is b0 (keys above b0 are already
+        # written), then krem keys equal to it into the last krem slots.
+        thr = pref
+        out_ptr = (ctl.iterator + OUT).llvm_ptr
+        tie_ptr = (ctl.iterator + TIE).llvm_ptr
+        base_tie = k - krem
+        for start in cutlass.range(0, count, T):
+            j = start + tid
+            jc = cutlass.min(j, count - 1)
+            key = Uint32(0)
+            col = jc
+            if cutlass.const_expr(from_cand):
+                key = ckey[jc]
+                col = cidx[jc]
+            else:
+                key = order_key(Int32(xr[jc]), self.dtype)
+            inside = (j < count) & ((key >> sh0) == Uint32(b0))
+            above = inside & (key > thr)
+            equal = inside & (key == thr)
+            pos = self._append(above, out_ptr, lane)
+            if above:
+                ir[pos] = col
+                if cutlass.const_expr(self.with_values):
+                    vr[pos] = self.elem(Int32(xr[col]))
+            slot = self._append(equal, tie_ptr, lane)
+            if equal & (slot < krem):
+                ir[base_tie + slot] = col
+                if cutlass.const_expr(self.with_values):
+                    vr[base_tie + slot] = self.elem(Int32(xr[col]))
+
+    # ------------------------------------------------------------------ kernel
+    @cute.kernel
+    def kernel(self, x_ptr: cute.Pointer, seq_ptr: cute.Pointer, idx_ptr: cute.Pointer,
+               val_ptr: cute.Pointer, n: Int32, stride: Int32, k: Int32, next_n: Int32,
+               compress_ratio: Int32):
+        T, U, C = self.threads, self.unroll, self.cand
+        tid, _, _ = cute.arch.thread_idx()
+        row, _, _ = cute.arch.block_idx()
+
+        smem = SmemAllocator()
+        hist = smem.allocate_tensor(Int32, cute.make_layout(BINS), byte_alignment=16)
+        ckey = smem.allocate_tensor(Uint32, cute.make_layout(C), byte_alignment=16)
+        cidx = smem.allocate_tensor(Int32, cute.make_layout(C), byte_alignment=16)
+        ctl = smem.allocate_tensor(Int32, cute.make_layout(64), byte_alignment=16)
+
+        req = row // next_n
+        seq = cute.make_tensor(seq_ptr + req, cute.make_layout(1))
+        length = valid_length(seq[0], row - req * next_n, next_n, compress_ratio, n)
+        xr = cute.make_tensor(x_ptr + Int64(row) * Int64(stride), cute.make_layout(n))
+        ir = cute.make_tensor(idx_ptr + Int64(row) * Int64(k), cute.make_layout(k))
+        vr = cute.make_tensor(val_ptr + Int64(row) * Int64(k), cute.make_layout(k))
+
+        if length <= k:
+            # Short row: every valid column, then padding.
+            for j in cutlass.range(tid, k, T):
+                col = Int32(-1)
+                if j < length:
+                    col = j
+                ir[j] = col
+                if cutlass.const_expr(self.with_values):
+                    bits = Int32(NEG_INF_BITS[self.dtype])
+                    if j < length:
+                        bits = Int32(xr[j])
+                    vr[j] = self.elem(bits)
+        else:
+            self._clear(hist, tid)
+            if tid < 8:
+                ctl[tid] = Int32(0)
+            cute.arch.sync_threads()
+            # Pass 1, in up to three segments; after each, keys below a bin that already
+            # has k keys at or above it stop being counted.
+            chunk = T * U
+            lo = Int32(0)
+            if cutlass.const_expr(self.prune):
+                first = cutlass.max(4 * k, PRUNE_AFTER)
+                e1 = cutlass.min(length, (first + chunk - 1) // chunk * chunk)
+                self._histogram_pass(xr, hist, ctl, 0, e1, length, lo, tid)
+                e2 = e1
+                if e1 < length:
+                    cute.arch.sync_threads()
+                    b, r = self._find_bin(hist, BINS, k, ctl, tid)
+                    lo = cutlass.max(b, Int32(0))
+                    e2 = cutlass.min(length, e1 * 4)
+                    self._histogram_pass(xr, hist, ctl, e1, e2, length, lo, tid)
+                if e2 < length:
+                    cute.arch.sync_threads()
+                    b, r = self._find_bin(hist, BINS, k, ctl, tid)
+                    lo = cutlass.max(b, lo)
+                    self._histogram_pass(xr, hist, ctl, e2, length, length, lo, tid)
+            else:
+                self._histogram_pass(xr, hist, ctl, 0, length, length, lo, tid)
+            cute.arch.sync_threads()
+            b0, krem = self._find_bin(hist, BINS, k, ctl, tid)
+            self._clear(hist, tid)
+            cute.arch.sync_threads()
+            self._filter_pass(xr, ir, vr, hist, ckey, cidx, ctl, length, b0, tid)
+            cute.arch.sync_threads()
+            ncand = ctl[CAND]
+            if ncand <= C:
+                self._refine(True, xr, ir, vr, hist, ckey, cidx, ctl, ncand, b0, krem, k, tid)
+            else:
+                self._refine(False, xr, ir, vr, hist, ckey, cidx, ctl, length, b0, krem, k, tid)

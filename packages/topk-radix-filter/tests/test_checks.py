@@ -1,0 +1,76 @@
+"""Host logic of radix_filter: supports() and score() are pure and never raise."""
+
+import subprocess
+import sys
+
+import pytest
+
+from topk_core.protocol import Problem
+from topk_radix_filter import checks
+from topk_radix_filter._plugin import backend
+
+
+def P(**kw):
+    base = dict(rows=128, n=131072, k=2048, dtype="float32", device="cuda", capability=(9, 0))
+    base.update(kw)
+    return Problem(**base)
+
+
+@pytest.mark.parametrize("facts", [
+    dict(), dict(dtype="bfloat16"), dict(dtype="float16"), dict(k=1), dict(k=16384), dict(k=16384, n=100),
+    dict(next_n=4, compress_ratio=4), dict(return_values=True), dict(capability=(8, 0)),
+    dict(capability=(10, 0)), dict(capability=None), dict(n=1 << 20, rows=1), dict(has_hint=True),
+    dict(load_balance=False), dict(rows=1), dict(rows=4096, n=8192),
+])
+def test_supports_the_scope(facts):
+    assert checks.supports(P(**facts)) is None
+    assert checks.score(P(**facts)) > 0
+
+
+@pytest.mark.parametrize("facts, word", [
+    (dict(device="cpu"), "CUDA"), (dict(capability=(7, 5)), "capability"),
+    (dict(transform="ragged"), "transform"), (dict(transform="page_table"), "transform"),
+    (dict(row_starts=True), "row_starts"), (dict(dtype="float64"), "dtype"),
+    (dict(n=1 << 31), "N="), (dict(k=16385), "k="), (dict(k=0), "k="),
+])
+def test_refusals_have_reasons(facts, word):
+    reason = checks.supports(P(**facts))
+    assert isinstance(reason, str) and word in reason
+
+
+def test_never_raises_on_odd_problems():
+    odd = (Problem(rows=0, n=0, k=0, dtype="float32"), Problem(rows=1, n=1, k=1, dtype="x", capability="bad"),
+           Problem(rows=-1, n=-5, k=None, dtype=None))
+    for p in odd:
+        reason = checks.supports(p)
+        assert reason is None or (isinstance(reason, str) and reason)
+        assert isinstance(checks.score(p), float)
+
+
+def test_score_follows_the_measured_table(monkeypatch):
+    monkeypatch.setattr(checks, "MEASURED", {(32, 32768): 2.0, (512, 131072): 6.0})
+    assert checks.score(P(rows=30, n=30000)) == 2.0
+    assert checks.score(P(rows=600, n=140000)) == 6.0
+
+
+def test_score_prefers_batches_without_measurements(monkeypatch):
+    monkeypatch.setattr(checks, "MEASURED", {})
+    assert checks.score(P(rows=128)) > checks.score(P(rows=1))
+
+
+def test_plugin_is_named_and_lazy():
+    assert backend.name == "radix_filter" and backend.protocol == 1
+    code = ("import sys; import topk_radix_filter._plugin as p; from topk_core.protocol import Problem; "
+            "p.backend.supports(Problem(rows=1, n=8, k=1, dtype='float32')); p.backend.environment(); "
+            "print('cutlass' in sys.modules, 'triton' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
+
+
+def test_variant_key_holds_every_codegen_knob():
+    """The compile-cache key must change with every field of Variant."""
+    from dataclasses import asdict, fields
+
+    from topk_radix_filter.launch import DEFAULT, Variant
+
+    assert set(asdict(DEFAULT)) == {f.name for f in fields(Variant)}

@@ -1,0 +1,78 @@
+"""radix_filter passes the conformance kit on the GPU, for every dtype and option it claims.
+
+Test matrix: the kit (dtypes fp32/bf16/fp16 x kinds randn/ties/plateau/+-inf/NaN/sorted/
+reversed/huge/denormals, k in {1, 7, 300}, next_n 1..4 x compress_ratio {1, 4}, k = N/2, N,
+1.5N, out buffers 2-D/1-D with and without values, hint ignored, 1M-column rows, CUDA-graph
+replay with lengths 0/negative/>N, two streams at once), plus, here:
+- candidate-buffer overflow: 0.0 plateaus of 50K-300K columns straddling the k-th value;
+- the pruning segments of pass 1 (rows past 16K and 64K columns), k from 1 to 16384;
+- k = N and k = 1 on long rows; every kernel variant the benchmark compares.
+"""
+
+import pytest
+import torch
+
+from topk_core.api import top_k_varlen
+from topk_core.protocol import Call
+from topk_core.testing import BackendConformance, Claims, GpuConformance, check_topk, make_logits, make_seq_lens
+
+pytestmark = [pytest.mark.gpu]
+DT = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
+
+
+class TestRadixFilter(BackendConformance, GpuConformance):
+    backend = "radix_filter"
+    device = "cuda"
+    claims = Claims(max_k=16384)  # every dtype, next_n, compress_ratio, return_values
+
+    @pytest.mark.parametrize("dtype", list(DT))
+    @pytest.mark.parametrize("n, k", [(65536, 2048), (300000, 16384), (50000, 1), (200000, 100)])
+    def test_plateau_overflows_candidates(self, dtype, n, k):
+        """Far more than 4096 zeros share the k-th value's bin: the row-streaming path runs."""
+        self.run_case(3, n, k, dtype=dtype, kind="plateau", lens_mode="full", seed=n + k)
+        self.run_case(4, n, k, dtype=dtype, kind="int_ties", lens_mode="uniform", seed=n - k)
+
+    @pytest.mark.parametrize("kind", ["randn", "sorted", "reversed", "int_ties", "nan", "huge"])
+    @pytest.mark.parametrize("k", [1, 100, 2048, 16384])
+    def test_pruned_long_rows(self, kind, k):
+        self.run_case(6, 150000, k, kind=kind, lens_mode="mixed", seed=k)
+
+    @pytest.mark.parametrize("dtype", list(DT))
+    def test_k_edges_on_long_rows(self, dtype):
+        n = 16384
+        self.run_case(3, n, n, dtype=dtype, lens_mode="full", seed=1)  # k = N: short path
+        self.run_case(3, n, n - 1, dtype=dtype, lens_mode="full", seed=2)  # one column dropped
+        self.run_case(3, 1 << 20, 1, dtype=dtype, lens_mode="uniform", seed=3)
+
+
+VARIANTS = [dict(), dict(agg="none"), dict(agg="match"), dict(prune=False), dict(reverse=False),
+            dict(unroll=4), dict(threads=256), dict(cand=2048)]
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")
+@pytest.mark.parametrize("kind", ["randn", "plateau", "int_ties"])
+def test_every_benchmarked_variant_is_exact(variant, kind):
+    """The variants bench_quick.py compares are all exact (only the default ships)."""
+    if not torch.cuda.is_available():
+        pytest.skip("needs a CUDA GPU")
+    from topk_radix_filter.launch import Variant, launch
+
+    dev = torch.device("cuda")
+    for rows, n, k in ((5, 3000, 64), (4, 140000, 2048), (3, 70000, 16384)):
+        logits = make_logits(kind, rows, n, torch.float32, dev, seed=rows, k=k)
+        seq_lens = make_seq_lens(rows, n, seed=rows, mode="mixed", device=dev)
+        idx = torch.full((rows, k), -7, dtype=torch.int32, device=dev)
+        # No values: the same builds as bench_quick.py (values go through the shared code path).
+        launch(Call(logits=logits, seq_lens=seq_lens, top_k=k, indices=idx), Variant(**variant))
+        check_topk(logits, seq_lens, k, idx)
+
+
+def test_api_smoke_many_rows():
+    """The DSA decode shape through the public API, with auto picking whatever it picks."""
+    if not torch.cuda.is_available():
+        pytest.skip("needs a CUDA GPU")
+    dev = torch.device("cuda")
+    logits = make_logits("randn", 64, 32768, torch.bfloat16, dev, seed=5)
+    seq_lens = make_seq_lens(32, 32768, next_n=2, seed=5, mode="uniform", device=dev)
+    idx, vals = top_k_varlen(logits, seq_lens, 2048, next_n=2, return_values=True, backend="radix_filter")
+    check_topk(logits, seq_lens, 2048, idx, vals, next_n=2)

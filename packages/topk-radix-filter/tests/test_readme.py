@@ -1,0 +1,69 @@
+"""The README's Supports table says what checks.py enforces (they cannot drift apart)."""
+
+import re
+from pathlib import Path
+
+from topk_core.protocol import DTYPES, Problem
+from topk_radix_filter import checks
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def table() -> dict[str, str]:
+    text = README.read_text()
+    section = text.split("## Supports", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 2 and cells[0] not in ("what", "---"):
+            rows[cells[0]] = cells[1]
+    return rows
+
+
+def P(**kw):
+    base = dict(rows=64, n=65536, k=2048, dtype="float32", device="cuda", capability=(9, 0))
+    base.update(kw)
+    return Problem(**base)
+
+
+def test_table_has_every_row():
+    assert set(table()) == {"GPUs", "dtypes", "k", "next_n", "compress_ratio", "hint", "transforms", "graph-safe"}
+
+
+def test_gpus():
+    major, minor = map(int, re.search(r"sm_(\d)(\d)\+", table()["GPUs"]).groups())
+    assert (major, minor) == checks.MIN_CAPABILITY
+    assert checks.supports(P(capability=(major, minor))) is None
+    assert checks.supports(P(capability=(major, minor - 1) if minor else (major - 1, 9))) is not None
+
+
+def test_dtypes():
+    listed = [d.strip() for d in table()["dtypes"].split(",")]
+    assert sorted(listed) == sorted(DTYPES)
+    for d in DTYPES:
+        assert checks.supports(P(dtype=d)) is None
+
+
+def test_k_range():
+    lo, hi = map(int, re.fullmatch(r"(\d+)\.\.(\d+)", table()["k"]).groups())
+    assert (lo, hi) == (1, checks.MAX_K)
+    assert checks.supports(P(k=lo)) is None and checks.supports(P(k=hi)) is None
+    assert checks.supports(P(k=hi + 1)) is not None
+
+
+def test_next_n_and_compress_ratio():
+    assert table()["next_n"] == "any >= 1" and table()["compress_ratio"] == "any >= 1"
+    for v in (1, 2, 4, 7):
+        assert checks.supports(P(next_n=v, compress_ratio=v)) is None
+
+
+def test_hint_and_transforms():
+    assert table()["hint"].startswith("accepted")
+    assert checks.supports(P(has_hint=True)) is None
+    assert table()["transforms"] == "none"
+    assert checks.supports(P(transform="ragged")) is not None
+    assert checks.supports(P(transform="page_table")) is not None
+
+
+def test_graph_safe():
+    assert table()["graph-safe"].startswith("yes")
