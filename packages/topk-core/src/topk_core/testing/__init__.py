@@ -1,10 +1,27 @@
-"""Test kit: ``check_topk``, input generators and the conformance suites."""
+"""Test kit: ``check_topk``, input generators and the conformance suites.
+
+The suites need pytest; they load on first use so ``check_topk`` and the
+generators work without it (the benchmark uses them).
+"""
 
 from .check import TopKMismatch, check_topk, expected_lengths
-from .conformance import BackendConformance, Claims
-from .gpu_conformance import GpuConformance
 from .inputs import KINDS, make_logits, make_seq_lens, poison_like
-from .transform_conformance import TransformConformance
+
+_SUITES = {
+    "BackendConformance": "conformance",
+    "Claims": "conformance",
+    "GpuConformance": "gpu_conformance",
+    "TransformConformance": "transform_conformance",
+}
+
+
+def __getattr__(name):
+    if name in _SUITES:
+        import importlib
+
+        return getattr(importlib.import_module(f".{_SUITES[name]}", __name__), name)
+    raise AttributeError(name)
+
 
 __all__ = [
     "KINDS",
