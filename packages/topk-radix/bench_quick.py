@@ -51,11 +51,16 @@ def time_graph(fn, buffers, replays=20):
 
 
 def main():
+    from topk_radix import launch
+
     shapes = SHAPES[:3] if "--quick" in sys.argv else SHAPES
     dtype = torch.bfloat16 if "--bf16" in sys.argv else torch.float32
     next_n = 2 if "--next-n" in sys.argv else 1
+    if "--long" in sys.argv:
+        shapes = [(1, 262144), (1, 524288)] + ([(1, 1 << 20)] if dtype != torch.float32 else [])
+    compare = "--compare" in sys.argv
     print(f"radix vs torch.topk (masked), {dtype}, k={K}, next_n={next_n}, graph replay, rotating inputs")
-    print(f"{'rows x N':>14} {'radix us':>10} {'torch us':>10} {'speedup':>8}")
+    print(f"{'rows x N':>16} {'radix us':>10} {'base us':>8} {'torch us':>10} {'speedup':>8}")
     for rows, n in shapes:
         rows *= next_n
         nbuf = max(2, min(16, (256 << 20) // (rows * n * 4)))
@@ -74,9 +79,15 @@ def main():
                      .clamp(0, n)) for _, lens in bufs]
         tbufs = [(x, rl) for (x, _), rl in zip(bufs, row_lens)]
         t0 = time.perf_counter()
+        launch.FAST = True
         us_radix = time_graph(radix, bufs)
+        us_base = float("nan")
+        if compare:
+            launch.FAST = False
+            us_base = time_graph(radix, bufs)
+            launch.FAST = True
         us_torch = time_graph(lambda x, rl: masked_topk(x, rl, K), tbufs)
-        print(f"{rows:>5} x {n:<7} {us_radix:>10.2f} {us_torch:>10.2f} {us_torch / us_radix:>7.2f}x"
+        print(f"{rows:>6} x {n:<8} {us_radix:>10.2f} {us_base:>8.2f} {us_torch:>10.2f} {us_torch / us_radix:>7.2f}x"
               f"   ({time.perf_counter() - t0:.1f}s)", flush=True)
 
 

@@ -23,6 +23,8 @@ def _variants(full: bool):
                 out.append((dtype, 8, 4096, 512, v, rv))
     for cluster in checks.CLUSTER_SIZES:
         out.append(("float32", cluster, 8192, 1024, 4, True))
+    # The first measured version (launch.FAST = False), kept for comparison.
+    out += [("float32", 16, 8192, 1024, 4, True, False), ("bfloat16", 2, 4096, 512, 1, False, False)]
     for cap in checks.CAPACITIES:
         if cap * 2 <= checks.SLICE_BYTES:
             out.append(("bfloat16", 16, cap, 512 if cap <= 4096 else 1024, 8, False))

@@ -35,10 +35,10 @@ from __future__ import annotations
 
 import cutlass
 import cutlass.cute as cute
-import cutlass.utils
+import cutlass.memory
 from cuda.bindings import driver as cuda
 from cutlass import Boolean, Int32, Int64, Uint16, Uint32, const_expr
-from cutlass._mlir.dialects import llvm
+from cutlass._mlir.dialects import llvm, nvvm
 from cutlass.cute.nvgpu import cpasync
 from cutlass.cutlass_dsl import T as mlir_t
 
@@ -51,7 +51,7 @@ class ClusterRadixTopK:
     """Compile-time specialisation only; everything else is a runtime argument."""
 
     def __init__(self, dtype: str, cluster: int, capacity: int, threads: int, vec: int,
-                 return_values: bool):
+                 return_values: bool, static_slices: bool = True, aggregate: bool = True):
         assert dtype in NEG_INF_BITS and cluster in (1, 2, 4, 8, 16)
         assert threads % 256 == 0 and capacity % max(vec, 1) == 0
         self.dtype_name = dtype
@@ -64,6 +64,14 @@ class ClusterRadixTopK:
         self.vec = vec  # elements per 16-byte copy, or 1 for the unaligned path
         self.return_values = return_values
         self.neg_inf = NEG_INF_BITS[dtype]
+        # static_slices: slices cut from N (not L), so the copies start before seq_lens arrives.
+        self.static_slices = static_slices
+        # aggregate: one shared atomic per distinct digit per warp (match.any), not per lane.
+        self.aggregate = aggregate
+
+    def __repr__(self) -> str:  # stable across processes: part of the DSL's cache key
+        return (f"ClusterRadixTopK_{self.dtype_name}_c{self.cluster}_e{self.capacity}_t{self.threads}"
+                f"_v{self.vec}_rv{int(self.return_values)}_s{int(self.static_slices)}_a{int(self.aggregate)}")
 
     # ------------------------------------------------------------------ host
     @cute.jit
@@ -107,7 +115,7 @@ class ClusterRadixTopK:
         lane = cute.arch.lane_idx()
         warp = cute.arch.warp_idx()
 
-        smem = cutlass.utils.SmemAllocator()
+        smem = cutlass.memory.SmemAllocator()
         s_data = smem.allocate_tensor(self.raw, cute.make_layout(self.capacity), byte_alignment=128)
         s_hist = smem.allocate_tensor(Int32, cute.make_layout(P * RADIX), byte_alignment=16)
         s_tot = smem.allocate_tensor(Int32, cute.make_layout(RADIX), byte_alignment=16)
@@ -120,10 +128,7 @@ class ClusterRadixTopK:
         req = row // next_n
         spec = row - req * next_n
         g_lens = cute.make_tensor(seq_lens, cute.make_layout(req + 1))
-        numer = Int64(g_lens[req]) - Int64(next_n) + Int64(spec) + Int64(1)
-        length = Int32(0)
-        if numer > Int64(0):
-            length = Int32(cutlass.min(numer // Int64(compress_ratio), Int64(n)))
+        seq_len = g_lens[req]  # issued first; used only after the copies are in flight
 
         logits = cute.recast_ptr(logits, dtype=self.raw)
         out_val = cute.recast_ptr(out_val, dtype=self.raw)
@@ -132,6 +137,22 @@ class ClusterRadixTopK:
         out_base = Int64(row) * Int64(k)
         g_idx = cute.make_tensor(out_idx + out_base, cute.make_layout(k))
         g_val = cute.make_tensor(out_val + out_base, cute.make_layout(k))
+
+        nvec = Int32(0)
+        chunk = Int32(0)
+        start = Int32(0)
+        avail = Int32(0)
+        if const_expr(self.static_slices):
+            # Slices of N: issue the 16-byte copies now, before seq_lens arrives.
+            chunk = ((n + (C - 1)) // C + (VEC - 1)) // VEC * VEC
+            start = rank * chunk
+            avail = cutlass.max(cutlass.min(chunk, n - start), Int32(0))
+            if const_expr(VEC > 1):
+                nvec = avail // VEC
+                self.copy_vectors(logits, row_base, start, nvec, s_data, tid)
+
+        numer = cutlass.max(Int64(seq_len) - Int64(next_n) + Int64(spec) + Int64(1), Int64(0))
+        length = Int32(cutlass.min(numer // Int64(compress_ratio), Int64(n)))
 
         if length <= k:
             # Everything fits: identity indices then -1 padding; no barrier, no DSMEM.
@@ -143,6 +164,8 @@ class ClusterRadixTopK:
                     if inside:
                         v = self.raw(g_row[j])
                     g_val[j] = v
+            if const_expr(self.static_slices and VEC > 1):
+                cute.arch.cp_async_wait_group(0)  # never exit with copies in flight
         else:
             # ---------------------------------------------------------- load slice
             for i in cutlass.range(tid, P * RADIX, T):
@@ -151,23 +174,19 @@ class ClusterRadixTopK:
                 s_gt[tid] = Int32(0)
             if tid < 2:
                 s_cnt[tid] = Int32(0)
-            per = (length + (C - 1)) // C
-            chunk = (per + (VEC - 1)) // VEC * VEC
-            start = rank * chunk
-            cnt = cutlass.max(cutlass.min(chunk, length - start), Int32(0))
-            nvec = Int32(0)
-            if const_expr(VEC > 1):
-                nvec = cnt // VEC
-                atom = cute.make_copy_atom(cpasync.CopyG2SOp(), self.raw, num_bits_per_copy=128)
-                s_vec = cute.make_tensor(s_data.iterator, cute.make_layout((VEC, self.capacity // VEC)))
-                g_addr = (logits + (row_base + Int64(start))).toint()
-                for j in cutlass.range(tid, nvec, T):
-                    src = cute.make_ptr(self.raw, g_addr + Int64(j) * Int64(16),
-                                        cute.AddressSpace.gmem, assumed_align=16)
-                    g_v = cute.make_tensor(src, cute.make_layout(VEC))
-                    cute.copy(atom, g_v, s_vec[None, j])
-                cute.arch.cp_async_commit_group()
-            for i in cutlass.range(nvec * VEC + tid, cnt, T):
+            cnt = Int32(0)
+            if const_expr(self.static_slices):
+                cnt = cutlass.max(cutlass.min(chunk, length - start), Int32(0))
+            else:
+                # Slices of L: balanced for short rows, but the copies wait for seq_lens.
+                chunk = ((length + (C - 1)) // C + (VEC - 1)) // VEC * VEC
+                start = rank * chunk
+                cnt = cutlass.max(cutlass.min(chunk, length - start), Int32(0))
+                avail = cnt
+                if const_expr(VEC > 1):
+                    nvec = cnt // VEC
+                    self.copy_vectors(logits, row_base, start, nvec, s_data, tid)
+            for i in cutlass.range(nvec * VEC + tid, avail, T):
                 s_data[i] = self.raw(g_row[start + i])
             if const_expr(VEC > 1):
                 cute.arch.cp_async_wait_group(0)
@@ -180,11 +199,14 @@ class ClusterRadixTopK:
             for p in cutlass.range_constexpr(P):
                 shift = self.bits - 8 * (p + 1)
                 hist_p = s_hist.iterator + p * RADIX
-                for i in cutlass.range(tid, cnt, T):
-                    key = self.key_of(s_data[i])
-                    if (key & mask) == prefix:
-                        digit = Int32((key >> shift) & Uint32(RADIX - 1))
-                        cute.arch.atomic_add(hist_p + digit, Int32(1))
+                if const_expr(self.aggregate):
+                    self.histogram_warp(s_data, hist_p, cnt, prefix, mask, shift, warp, lane)
+                else:
+                    for i in cutlass.range(tid, cnt, T):
+                        key = self.key_of(s_data[i])
+                        if (key & mask) == prefix:
+                            digit = Int32((key >> shift) & Uint32(RADIX - 1))
+                            cute.arch.atomic_add(hist_p + digit, Int32(1))
                 cute.arch.cluster_arrive()
                 cute.arch.cluster_wait()
                 if tid < RADIX:
@@ -263,6 +285,45 @@ class ClusterRadixTopK:
                             if const_expr(self.return_values):
                                 g_val[gt_total + q] = raw
             cute.arch.cluster_wait()
+
+    @cute.jit
+    def copy_vectors(self, logits: cute.Pointer, row_base: Int64, start: Int32, nvec: Int32,
+                     s_data: cute.Tensor, tid: Int32):
+        """Issue ``nvec`` 16-byte ``cp.async`` copies of the slice into shared memory."""
+        VEC = self.vec
+        atom = cute.make_copy_atom(cpasync.CopyG2SOp(), self.raw, num_bits_per_copy=128)
+        s_vec = cute.make_tensor(s_data.iterator, cute.make_layout((VEC, self.capacity // VEC)))
+        g_addr = (logits + (row_base + Int64(start))).toint()
+        for j in cutlass.range(tid, nvec, self.threads):
+            src = cute.make_ptr(self.raw, g_addr + Int64(j) * Int64(16),
+                                cute.AddressSpace.gmem, assumed_align=16)
+            g_v = cute.make_tensor(src, cute.make_layout(VEC))
+            cute.copy(atom, g_v, s_vec[None, j])
+        cute.arch.cp_async_commit_group()
+
+    @cute.jit
+    def histogram_warp(self, s_data: cute.Tensor, hist_p: cute.Pointer, cnt: Int32, prefix: Uint32,
+                       mask: Uint32, shift: cutlass.Constexpr, warp: Int32, lane: Int32):
+        """Histogram of the matching keys; lanes with the same digit share one atomic.
+
+        Skewed first digits (the exponent byte of randn) would otherwise serialise up
+        to 32 lanes on one shared-memory word.
+        """
+        lane_lt = (Uint32(1) << Uint32(lane)) - Uint32(1)
+        for base in cutlass.range(warp * 32, cnt, self.threads):
+            i = base + lane
+            raw = self.raw(0)
+            if i < cnt:
+                raw = s_data[i]
+            key = self.key_of(raw)
+            hit = Boolean(i < cnt) & ((key & mask) == prefix)
+            if cute.arch.vote_any_sync(hit):
+                digit = cutlass.select_(hit, Int32((key >> shift) & Uint32(RADIX - 1)), Int32(-1))
+                peers = Uint32(Int32(nvvm.match_sync(Int32(-1).ir_value(), digit.ir_value(),
+                                                     nvvm.MatchSyncKind.any)))
+                if hit:
+                    if (peers & lane_lt) == Uint32(0):
+                        cute.arch.atomic_add(hist_p + digit, Int32(cute.arch.popc(peers)))
 
     @cute.jit
     def find_digit(self, s_tot: cute.Tensor, s_sel: cute.Tensor, p: cutlass.Constexpr, need: Int32,

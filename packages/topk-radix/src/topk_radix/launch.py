@@ -14,6 +14,9 @@ from topk_core.protocol import Call, Problem
 
 from . import __about__, checks
 
+#: The fast variant (slices of N prefetched before seq_lens, warp-aggregated histograms).
+#: False selects the first measured version (slices of L, per-lane atomics): bench_quick compares.
+FAST = True
 #: Compile-time raw-bits element type per dtype name.
 _RAW = {"float32": "Uint32", "bfloat16": "Uint16", "float16": "Uint16"}
 _FAKE_ADDRESS = 1 << 20  # any 16-byte-aligned address: compile never dereferences it
@@ -33,15 +36,16 @@ def vec_for(logits: torch.Tensor, dtype: str) -> int:
     return 1
 
 
-def kernel_key(dtype: str, cluster: int, capacity: int, threads: int, vec: int, return_values: bool):
+def kernel_key(dtype: str, cluster: int, capacity: int, threads: int, vec: int, return_values: bool,
+               fast: bool = True):
     import cutlass
 
     return ("topk_radix.cluster", __about__.__version__, getattr(cutlass, "__version__", "?"), _arch_tag(),
-            dtype, cluster, capacity, threads, vec, bool(return_values))
+            dtype, cluster, capacity, threads, vec, bool(return_values), bool(fast))
 
 
 def compile_kernel(dtype: str, cluster: int, capacity: int, threads: int, vec: int, return_values: bool,
-                   options: str = ""):
+                   fast: bool = True, options: str = ""):
     """Compile one variant from placeholder pointers (works on CPU with CUTE_DSL_ARCH=sm_90a)."""
     import cutlass
     import cutlass.cute as cute
@@ -53,7 +57,8 @@ def compile_kernel(dtype: str, cluster: int, capacity: int, threads: int, vec: i
     raw = getattr(cutlass, _RAW[dtype])
     itemsize = 4 if dtype == "float32" else 2
     gmem = cute.AddressSpace.gmem
-    op = ClusterRadixTopK(dtype, cluster, capacity, threads, vec, return_values)
+    op = ClusterRadixTopK(dtype, cluster, capacity, threads, vec, return_values,
+                          static_slices=fast, aggregate=fast)
     args = (make_ptr(raw, _FAKE_ADDRESS, gmem, assumed_align=16 if vec > 1 else itemsize),
             Int64(1), Int32(1), make_ptr(Int32, _FAKE_ADDRESS, gmem, assumed_align=4),
             Int32(1), Int32(1), Int32(1), Int32(1),
@@ -63,9 +68,10 @@ def compile_kernel(dtype: str, cluster: int, capacity: int, threads: int, vec: i
     return cute.compile(op, *args, options=options)
 
 
-def get_kernel(dtype: str, cluster: int, capacity: int, threads: int, vec: int, return_values: bool):
-    key = kernel_key(dtype, cluster, capacity, threads, vec, return_values)
-    return compile_cached(key, lambda: compile_kernel(dtype, cluster, capacity, threads, vec, return_values))
+def get_kernel(dtype: str, cluster: int, capacity: int, threads: int, vec: int, return_values: bool,
+               fast: bool = True):
+    key = kernel_key(dtype, cluster, capacity, threads, vec, return_values, fast)
+    return compile_cached(key, lambda: compile_kernel(dtype, cluster, capacity, threads, vec, return_values, fast))
 
 
 def run(problem: Problem, call: Call) -> None:
@@ -84,7 +90,7 @@ def run(problem: Problem, call: Call) -> None:
     cluster, capacity, threads = geo
     vec = vec_for(logits, dtype)
     return_values = call.values is not None
-    fn = get_kernel(dtype, cluster, capacity, threads, vec, return_values)
+    fn = get_kernel(dtype, cluster, capacity, threads, vec, return_values, FAST)
 
     raw = getattr(cutlass, _RAW[dtype])
     itemsize = logits.element_size()
