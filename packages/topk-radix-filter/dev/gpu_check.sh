@@ -5,16 +5,16 @@
 set -u
 P=packages/topk-radix-filter
 echo "== startup (cold cache, then warm cache)"
-TOPK_CACHE_DIR=/tmp/rf-cold timeout 40 python3 $P/dev/startup.py
+TOPK_CACHE_DIR=/tmp/rf-cold timeout 30 python3 $P/dev/startup.py
 TOPK_CACHE_DIR=/tmp/rf-cold timeout 30 python3 $P/dev/startup.py
 echo "== smoke"
-if timeout 40 python3 $P/dev/cases.py smoke; then
+if timeout 30 python3 $P/dev/cases.py smoke; then
   echo "== bench"
-  timeout 70 python3 $P/bench_quick.py --variants --shapes ${1:-all} 2>&1 | tail -20
+  timeout 60 python3 $P/bench_quick.py --variants --shapes ${1:-all} 2>&1 | tail -20
 fi
 echo "== pytest"
-timeout 100 python3 -m pytest -q -p no:cacheprovider --maxfail=12 $P/tests 2>&1 | grep -v "^    \|^  File\|^$" | tail -60
+timeout 75 python3 -m pytest -q -p no:cacheprovider --maxfail=12 $P/tests 2>&1 | grep -v "^    \|^  File\|^$" | tail -60
 echo "== memcheck"
-timeout 30 compute-sanitizer --tool memcheck --error-exitcode 9 python3 $P/dev/cases.py sanitize 2>&1 | tail -8
+timeout 25 compute-sanitizer --tool memcheck --error-exitcode 9 python3 $P/dev/cases.py sanitize 2>&1 | tail -8
 echo "== racecheck"
-timeout 30 compute-sanitizer --tool racecheck --error-exitcode 9 python3 $P/dev/cases.py sanitize 2>&1 | tail -8
+timeout 25 compute-sanitizer --tool racecheck --error-exitcode 9 python3 $P/dev/cases.py sanitize 2>&1 | tail -8
