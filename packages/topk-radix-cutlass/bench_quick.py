@@ -52,11 +52,15 @@ def main():
     ap.add_argument("--dtype", default="float32")
     ap.add_argument("--k", type=int, default=2048)
     ap.add_argument("--threads", type=int, default=0, help="force threads per CTA (tuning)")
+    ap.add_argument("--first-bits", type=int, default=0, help="force first-digit width (tuning)")
     a = ap.parse_args()
-    if a.threads:
-        from topk_radix_cutlass import launch
+    from topk_radix_cutlass import launch
 
-        launch.threads_for = lambda rows: a.threads
+    if a.threads:
+        launch.threads_for = lambda rows, n: a.threads
+    if a.first_bits:
+        launch.FIRST_BITS = a.first_bits
+    print(f"FIRST_BITS={launch.FIRST_BITS} threads={a.threads or 'auto'}")
     dtype = getattr(torch, a.dtype)
     k = a.k
     dev = torch.device("cuda")

@@ -4,7 +4,7 @@ What it computes: for row ``r`` with ``L = valid_length(seq_lens[r // next_n], .
 it writes the indices (and raw-bit values) of the ``k`` largest order-preserving
 keys of ``logits[r, :L]``; rows with ``L <= k`` get ``0..L-1`` then ``-1``/-inf.
 
-How: pass 0 reads the row once and histograms the top 11 key bits in shared
+How: pass 0 reads the row once and histograms the top key bits (13) in shared
 memory; a block scan finds the bin holding the k-th key. Pass 1 reads the row
 again: keys above that bin go straight to the output, keys inside it go to a
 shared-memory candidate buffer while the next digit is histogrammed. The
@@ -24,9 +24,19 @@ from cutlass import Int32, Int64, Uint32
 
 from topk_core.kernels.cute_common import KEY_BITS, NEG_INF_BITS, order_key, valid_length
 
-# Digits (shift, width) from the top of the key; the first is always 11 bits wide.
-DIGITS = {32: ((21, 11), (10, 11), (0, 10)), 16: ((5, 11), (0, 5))}
-HIST_BINS = 2048
+
+def digits(bits: int, first: int) -> tuple[tuple[int, int], ...]:
+    """(shift, width) of each radix digit from the top of a ``bits``-wide key.
+
+    The first digit is the widest: more bins spread pass 0's shared-memory atomics
+    and narrow the candidate bin. fp32 splits the rest in two, 16-bit keys in one.
+    """
+    rest = bits - first
+    if bits == 16:
+        return ((rest, first), (0, rest))
+    second = (rest + 1) // 2
+    return ((rest, first), (rest - second, second), (0, rest - second))
+
 # Slots of the control block in shared memory.
 GT, EQ, CAND, BIN, KREM = 0, 1, 2, 3, 4
 WSUM = 32  # 32 warp partial sums from here
@@ -36,7 +46,7 @@ class RadixTopK:
     """Compile-time specialisation: dtype, whether values are written, block shape."""
 
     def __init__(self, dtype: str, with_values: bool, threads: int = 512, cand: int = 4096, unroll: int = 4,
-                 unroll1: int = 2, vec: bool = True):
+                 unroll1: int = 2, vec: bool = True, first_bits: int = 11):
         self.dtype = dtype
         self.unroll1 = unroll1
         self.with_values = with_values
@@ -44,7 +54,8 @@ class RadixTopK:
         self.cand = cand
         self.unroll = unroll
         self.bits = KEY_BITS[dtype]
-        self.digits = DIGITS[self.bits]
+        self.digits = digits(self.bits, first_bits)
+        self.bins = 1 << first_bits  # histogram size: the first digit is the widest
         self.elem = Int32 if self.bits == 32 else cutlass.Int16
         self.vec = (16 * 8 // self.bits) if vec else 1  # elements per 16-byte load
 
@@ -105,7 +116,7 @@ class RadixTopK:
 
     @cute.jit
     def _clear(self, hist, tid: Int32):
-        for j in cutlass.range(tid, HIST_BINS, self.threads):
+        for j in cutlass.range(tid, self.bins, self.threads):
             hist[j] = Int32(0)
 
     @cute.jit
@@ -204,7 +215,7 @@ class RadixTopK:
         lane = tid % 32
 
         smem = cutlass.memory.SmemAllocator()
-        hist = smem.allocate_tensor(Int32, cute.make_layout(HIST_BINS), byte_alignment=16)
+        hist = smem.allocate_tensor(Int32, cute.make_layout(self.bins), byte_alignment=16)
         ckey = smem.allocate_tensor(Uint32, cute.make_layout(C), byte_alignment=16)
         cidx = smem.allocate_tensor(Int32, cute.make_layout(C), byte_alignment=16)
         ctl = smem.allocate_tensor(Int32, cute.make_layout(64), byte_alignment=16)
@@ -262,7 +273,7 @@ class RadixTopK:
                     key = order_key(Int32(xr[tail + tid]), self.dtype)
                     cute.arch.atomic_add((hist.iterator + Int32(key >> sh0)).llvm_ptr, Int32(1))
             cute.arch.sync_threads()
-            b0, krem = self._find_bin(hist, HIST_BINS, k, ctl, tid)
+            b0, krem = self._find_bin(hist, self.bins, k, ctl, tid)
             self._clear(hist, tid)
             cute.arch.sync_threads()
             # Pass 1: keys above bin b0 are selected; keys in it become candidates.

@@ -9,15 +9,17 @@ from topk_core.protocol import Call
 
 _INT_VIEW = {torch.float32: torch.int32, torch.bfloat16: torch.int16, torch.float16: torch.int16}
 _NAME = {torch.float32: "float32", torch.bfloat16: "bfloat16", torch.float16: "float16"}
-#: Candidate-buffer entries and vectors in flight per thread (pass 0, pass 1).
-CAND, UNROLL, UNROLL1 = 4096, 4, 2
-#: Few rows get 1024 threads per CTA (one CTA per SM anyway); many rows get 512 so
-#: several CTAs share an SM.
+#: Candidate-buffer entries, vectors in flight per thread (pass 0, pass 1), first-digit bits.
+CAND, UNROLL, UNROLL1, FIRST_BITS = 4096, 4, 2, 13
+#: Few rows get 1024 threads per CTA (one CTA per SM anyway); many short rows get 512 so
+#: several CTAs share an SM. Measured 2026-11-29 (NOTES.md): 1024 wins up to 128 rows and
+#: for 512x128K; 512 wins for 4096x8K and 1024x64K.
 BIG_BLOCK_MAX_ROWS = 264
+BIG_BLOCK_MIN_N = 131072
 
 
-def threads_for(rows: int) -> int:
-    return 1024 if rows <= BIG_BLOCK_MAX_ROWS else 512
+def threads_for(rows: int, n: int = 0) -> int:
+    return 1024 if rows <= BIG_BLOCK_MAX_ROWS or n >= BIG_BLOCK_MIN_N else 512
 
 
 def _arch(device: torch.device) -> str:
@@ -29,8 +31,8 @@ def compiled(dtype: str, with_values: bool, threads: int, vec: bool, arch: str):
     """One build per code-shaping fact; it serves every rows, N, k, next_n and ratio."""
     import cutlass
 
-    key = ("radix_cutlass", "RadixTopK", 2, dtype, with_values, threads, vec, CAND, UNROLL, UNROLL1, arch,
-           getattr(cutlass, "__version__", "?"))
+    key = ("radix_cutlass", "RadixTopK", 3, dtype, with_values, threads, vec, CAND, UNROLL, UNROLL1,
+           FIRST_BITS, arch, getattr(cutlass, "__version__", "?"))
     return compile_cached(key, lambda: build(dtype, with_values, threads, vec))
 
 
@@ -49,7 +51,8 @@ def build(dtype: str, with_values: bool, threads: int = 512, vec: bool = True, o
     from .kernel import RadixTopK
 
     elem = cutlass.Int32 if dtype == "float32" else cutlass.Int16
-    op = RadixTopK(dtype, with_values, threads=threads, cand=CAND, unroll=UNROLL, unroll1=UNROLL1, vec=vec)
+    op = RadixTopK(dtype, with_values, threads=threads, cand=CAND, unroll=UNROLL, unroll1=UNROLL1, vec=vec,
+                   first_bits=FIRST_BITS)
 
     def ptr(t):
         return make_ptr(t, 16, cute.AddressSpace.gmem, assumed_align=t.width // 8)
@@ -73,7 +76,7 @@ def launch(call: Call) -> None:
     with_values = call.values is not None
     # 16-byte vector loads need every row start 16-byte aligned (a host fact, no sync).
     vec = logits.data_ptr() % 16 == 0 and (logits.stride(0) * logits.element_size()) % 16 == 0
-    fn = compiled(dtype, with_values, threads_for(rows), vec, _arch(logits.device))
+    fn = compiled(dtype, with_values, threads_for(rows, n), vec, _arch(logits.device))
     elem = cutlass.Int32 if dtype == "float32" else cutlass.Int16
     align = logits.element_size()
 
