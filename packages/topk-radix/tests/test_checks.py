@@ -72,8 +72,10 @@ def test_geometry_decode_choices():
 
 
 def test_score_prefers_decode():
-    assert checks.score(P(rows=1)) > checks.score(P(rows=1024, n=131072))
+    assert checks.score(P(rows=1)) > checks.score(P(rows=4096, n=131072))
+    assert checks.score(P(rows=1, n=131072)) == checks.MEASURED_SPEEDUP[(1, 131072)]
     assert checks.score(P(transform="ragged")) == 0.0
+    assert 0.0 < checks.score(P(rows=65535, n=1024)) < 1.0
 
 
 def test_plugin_import_is_cheap():

@@ -14,9 +14,10 @@ from topk_core.protocol import Call, Problem
 
 from . import __about__, checks
 
-#: The fast variant (slices of N prefetched before seq_lens, warp-aggregated histograms).
-#: False selects the first measured version (slices of L, per-lane atomics): bench_quick compares.
-FAST = True
+#: True selects the variant with slices of N prefetched before seq_lens and match.any
+#: histograms. It is exact but measured 10-45% slower on the H200 (NOTES.md, 2026-11-29),
+#: so the default is the slices-of-L, per-lane-atomics kernel. bench_quick --compare times both.
+FAST = False
 #: Compile-time raw-bits element type per dtype name.
 _RAW = {"float32": "Uint32", "bfloat16": "Uint16", "float16": "Uint16"}
 _FAKE_ADDRESS = 1 << 20  # any 16-byte-aligned address: compile never dereferences it
