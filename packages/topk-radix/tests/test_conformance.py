@@ -56,6 +56,16 @@ def test_max_fp32_row():
     _case(1, checks.max_n("float32"), 2048, kind="int_ties")
 
 
+def test_strided_seq_lens():
+    """seq_lens may be any 1-D int32 view; launch makes it contiguous."""
+    if not torch.cuda.is_available():
+        pytest.skip("needs a CUDA GPU")
+    logits = make_logits("randn", 4, 20000, torch.float32, "cuda", seed=4)
+    lens = make_seq_lens(8, 20000, seed=4, mode="mixed", device="cuda")[::2]
+    idx, vals = top_k_varlen(logits, lens, 512, return_values=True, backend="radix")
+    check_topk(logits, lens, 512, idx, vals)
+
+
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
 def test_unaligned_stride(dtype):
     """Row stride not a multiple of the 16-byte vector: the scalar-copy variant."""

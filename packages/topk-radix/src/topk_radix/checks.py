@@ -105,9 +105,10 @@ MEASURED_SPEEDUP = {
 def score(p: Problem) -> float:
     """Estimated speed-up over torch.topk (masked): the nearest measured cell.
 
-    Nearest in (log2 rows, log2 N); shapes far outside the measured decode grid
-    (more than 4x away on either axis) are discounted, so specialised batch
-    kernels outrank this one there.
+    Nearest in (log2 rows, log2 N), halved for every factor of 2 beyond 2x away
+    on either axis. Unmeasured shapes whose clusters do not fit the GPU at once
+    score 0.9, below the portable ``radix_cutlass`` (1.0): many rows belong to
+    one-CTA-per-row kernels.
     """
     if supports(p) is not None:
         return 0.0
@@ -117,6 +118,9 @@ def score(p: Problem) -> float:
     (rows, n), speedup = min(MEASURED_SPEEDUP.items(),
                              key=lambda kv: (math.log2(kv[0][0]) - lr) ** 2 + (math.log2(kv[0][1]) - ln) ** 2)
     far = max(abs(math.log2(rows) - lr), abs(math.log2(n) - ln))
-    if far > 2:
-        speedup /= 2 ** (far - 2)
+    if far > 1:
+        speedup /= 2 ** (far - 1)
+    geo = geometry(p.rows, p.n, p.dtype)
+    if geo is not None and p.rows * geo[0] > RESIDENT_CTAS and (p.rows, p.n) not in MEASURED_SPEEDUP:
+        speedup = min(speedup, 0.9)
     return round(speedup, 3)

@@ -97,10 +97,12 @@ def run(problem: Problem, call: Call) -> None:
     itemsize = logits.element_size()
     gmem = cute.AddressSpace.gmem
     values = call.values if return_values else call.indices
+    # The kernel reads seq_lens with unit stride; the API accepts any 1-D view.
+    seq_lens = call.seq_lens if call.seq_lens.is_contiguous() else call.seq_lens.contiguous()
     stream = cuda.CUstream(torch.cuda.current_stream(logits.device).cuda_stream)
     fn(make_ptr(raw, logits.data_ptr(), gmem, assumed_align=16 if vec > 1 else itemsize),
        Int64(logits.stride(0)), Int32(n),
-       make_ptr(Int32, call.seq_lens.data_ptr(), gmem, assumed_align=4),
+       make_ptr(Int32, seq_lens.data_ptr(), gmem, assumed_align=4),
        Int32(call.next_n), Int32(call.compress_ratio), Int32(call.top_k), Int32(rows),
        make_ptr(Int32, call.indices.data_ptr(), gmem, assumed_align=4),
        make_ptr(raw, values.data_ptr(), gmem, assumed_align=itemsize),
