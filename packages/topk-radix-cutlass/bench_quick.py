@@ -56,11 +56,14 @@ def main():
     a = ap.parse_args()
     from topk_radix_cutlass import launch
 
-    if a.threads:
-        launch.threads_for = lambda rows, n: a.threads
-    if a.first_bits:
-        launch.FIRST_BITS = a.first_bits
-    print(f"FIRST_BITS={launch.FIRST_BITS} threads={a.threads or 'auto'}")
+    auto_plan = launch.plan
+
+    def forced(rows, n):
+        threads, first_bits = auto_plan(rows, n)
+        return a.threads or threads, a.first_bits or first_bits
+
+    launch.plan = forced
+    print(f"first_bits={a.first_bits or 'auto'} threads={a.threads or 'auto'}")
     dtype = getattr(torch, a.dtype)
     k = a.k
     dev = torch.device("cuda")

@@ -57,3 +57,14 @@ def test_plugin_import_does_not_import_cutlass():
             "print('cutlass' in sys.modules, 'triton' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+def test_plan_follows_measurements():
+    from topk_radix_cutlass.launch import plan
+
+    assert plan(1, 131072) == (1024, 13)
+    assert plan(128, 32768) == (1024, 13)
+    assert plan(512, 131072) == (1024, 13)
+    assert plan(1024, 65536) == (512, 13)
+    assert plan(4096, 8192) == (512, 11)
+    assert plan(1, 8192) == (1024, 11)

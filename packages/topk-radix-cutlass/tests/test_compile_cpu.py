@@ -1,4 +1,4 @@
-"""Every kernel variant radix_cutlass can launch compiles for sm_90a (and sm_80) from placeholders.
+"""Every kernel variant radix_cutlass can launch compiles for sm_90a (and sm_80: fp32, fp16) from placeholders.
 
 Runs without a GPU: CUTE_DSL_ARCH picks the target (without it the DSL targets sm_100a).
 """
@@ -14,21 +14,22 @@ pytest.importorskip("cutlass")
 SCRIPT = """
 import os, sys
 from topk_radix_cutlass.launch import build, variants
-for dtype, with_values, threads, vec in variants():
-    d = os.path.join(sys.argv[1], f"{dtype}-{with_values}-{threads}-{vec}")
+dtypes = sys.argv[2].split(",")
+for dtype, with_values, threads, vec, first_bits in variants(dtypes):
+    d = os.path.join(sys.argv[1], f"{dtype}-{with_values}-{threads}-{vec}-{first_bits}")
     os.makedirs(d)
-    fn = build(dtype, with_values, threads, vec, options="--keep-ptx --dump-dir=" + d)
+    fn = build(dtype, with_values, threads, vec, first_bits, options="--keep-ptx --dump-dir=" + d)
 ptx = [os.path.join(r, f) for r, _, fs in os.walk(sys.argv[1]) for f in fs if f.endswith(".ptx")]
 print(len(ptx), sorted({l.split()[1] for f in ptx for l in open(f) if l.startswith(".target")}))
 """
 
 
-@pytest.mark.parametrize("arch", ["sm_90a", "sm_80"])
-def test_every_variant_compiles(arch, tmp_path):
+@pytest.mark.parametrize("arch, dtypes", [("sm_90a", "float32,bfloat16,float16"), ("sm_80", "float32,float16")])
+def test_every_variant_compiles(arch, dtypes, tmp_path):
     env = dict(os.environ, CUTE_DSL_ARCH=arch, CUTE_DSL_CACHE_DIR=str(tmp_path / "cache"))
-    out = subprocess.run([sys.executable, "-c", SCRIPT, str(tmp_path)], env=env, capture_output=True,
+    out = subprocess.run([sys.executable, "-c", SCRIPT, str(tmp_path), dtypes], env=env, capture_output=True,
                          text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-3000:]
     count, targets = out.stdout.strip().split(" ", 1)
-    assert int(count) == 24
+    assert int(count) == 16 * len(dtypes.split(","))
     assert arch in targets

@@ -17,3 +17,9 @@ class TestRadixCutlass(BackendConformance, GpuConformance):
     backend = "radix_cutlass"
     device = "cuda"
     claims = Claims()  # every dtype, every k, next_n, compress_ratio, return_values
+
+    def test_every_block_plan(self):
+        """Each (threads, first-digit) plan the launcher picks, on mixed lengths and ties."""
+        for rows, n, k in ((3, 3000, 64), (3, 40000, 2048), (300, 3000, 64), (300, 40000, 512)):
+            self.run_case(rows, n, k, kind="int_ties", seed=rows + n, lens_mode="mixed")
+            self.run_case(rows, n, k, dtype="bfloat16", kind="randn", seed=rows + n + 1, lens_mode="uniform")

@@ -9,17 +9,24 @@ from topk_core.protocol import Call
 
 _INT_VIEW = {torch.float32: torch.int32, torch.bfloat16: torch.int16, torch.float16: torch.int16}
 _NAME = {torch.float32: "float32", torch.bfloat16: "bfloat16", torch.float16: "float16"}
-#: Candidate-buffer entries, vectors in flight per thread (pass 0, pass 1), first-digit bits.
-CAND, UNROLL, UNROLL1, FIRST_BITS = 4096, 4, 2, 13
-#: Few rows get 1024 threads per CTA (one CTA per SM anyway); many short rows get 512 so
-#: several CTAs share an SM. Measured 2026-11-29 (NOTES.md): 1024 wins up to 128 rows and
-#: for 512x128K; 512 wins for 4096x8K and 1024x64K.
+#: Candidate-buffer entries and vectors in flight per thread (pass 0, pass 1).
+CAND, UNROLL, UNROLL1 = 4096, 4, 2
+#: Measured 2026-11-29 on the H200 (NOTES.md):
+#: - 1024 threads win up to 128 rows (one CTA per SM anyway) and for 512x128K; 512 threads
+#:   win for many shorter rows (4096x8K, 1024x64K), where several CTAs share an SM.
+#: - a 13-bit first digit (32 KiB histogram) wins from N = 32K up (fewer shared-memory
+#:   atomic conflicts, narrower candidate bin); 11 bits win below (less to clear and scan,
+#:   more CTAs per SM).
 BIG_BLOCK_MAX_ROWS = 264
 BIG_BLOCK_MIN_N = 131072
+WIDE_DIGIT_MIN_N = 32768
 
 
-def threads_for(rows: int, n: int = 0) -> int:
-    return 1024 if rows <= BIG_BLOCK_MAX_ROWS or n >= BIG_BLOCK_MIN_N else 512
+def plan(rows: int, n: int) -> tuple[int, int]:
+    """(threads per CTA, first-digit bits) for a shape: static facts only."""
+    threads = 1024 if rows <= BIG_BLOCK_MAX_ROWS or n >= BIG_BLOCK_MIN_N else 512
+    first_bits = 13 if n >= WIDE_DIGIT_MIN_N else 11
+    return threads, first_bits
 
 
 def _arch(device: torch.device) -> str:
@@ -27,21 +34,26 @@ def _arch(device: torch.device) -> str:
     return f"sm_{major}{minor}"
 
 
-def compiled(dtype: str, with_values: bool, threads: int, vec: bool, arch: str):
+def compiled(dtype: str, with_values: bool, threads: int, vec: bool, first_bits: int, arch: str):
     """One build per code-shaping fact; it serves every rows, N, k, next_n and ratio."""
     import cutlass
 
-    key = ("radix_cutlass", "RadixTopK", 3, dtype, with_values, threads, vec, CAND, UNROLL, UNROLL1,
-           FIRST_BITS, arch, getattr(cutlass, "__version__", "?"))
-    return compile_cached(key, lambda: build(dtype, with_values, threads, vec))
+    key = ("radix_cutlass", "RadixTopK", 4, dtype, with_values, threads, vec, first_bits, CAND, UNROLL,
+           UNROLL1, arch, getattr(cutlass, "__version__", "?"))
+    return compile_cached(key, lambda: build(dtype, with_values, threads, vec, first_bits))
 
 
-def variants():
-    """Every (dtype, with_values, threads, vec) the launcher can pick."""
-    return [(d, w, t, v) for d in _NAME.values() for w in (False, True) for t in (512, 1024) for v in (False, True)]
+DTYPES = ("float32", "bfloat16", "float16")
 
 
-def build(dtype: str, with_values: bool, threads: int = 512, vec: bool = True, options: str = ""):
+def variants(dtypes=DTYPES):
+    """Every (dtype, with_values, threads, vec, first_bits) the launcher can pick."""
+    return [(d, w, t, v, f) for d in dtypes for w in (False, True) for t in (512, 1024) for v in (False, True)
+            for f in (11, 13)]
+
+
+def build(dtype: str, with_values: bool, threads: int = 512, vec: bool = True, first_bits: int = 13,
+          options: str = ""):
     """Compile the kernel from placeholder pointers (works on CPU with CUTE_DSL_ARCH set)."""
     import cuda.bindings.driver as cuda
     import cutlass
@@ -52,7 +64,7 @@ def build(dtype: str, with_values: bool, threads: int = 512, vec: bool = True, o
 
     elem = cutlass.Int32 if dtype == "float32" else cutlass.Int16
     op = RadixTopK(dtype, with_values, threads=threads, cand=CAND, unroll=UNROLL, unroll1=UNROLL1, vec=vec,
-                   first_bits=FIRST_BITS)
+                   first_bits=first_bits)
 
     def ptr(t):
         return make_ptr(t, 16, cute.AddressSpace.gmem, assumed_align=t.width // 8)
@@ -76,7 +88,8 @@ def launch(call: Call) -> None:
     with_values = call.values is not None
     # 16-byte vector loads need every row start 16-byte aligned (a host fact, no sync).
     vec = logits.data_ptr() % 16 == 0 and (logits.stride(0) * logits.element_size()) % 16 == 0
-    fn = compiled(dtype, with_values, threads_for(rows, n), vec, _arch(logits.device))
+    threads, first_bits = plan(rows, n)
+    fn = compiled(dtype, with_values, threads, vec, first_bits, _arch(logits.device))
     elem = cutlass.Int32 if dtype == "float32" else cutlass.Int16
     align = logits.element_size()
 
