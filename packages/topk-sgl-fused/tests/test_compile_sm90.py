@@ -1,9 +1,10 @@
 """Every kernel variant ``launch`` can pick compiles for a CUDA sm_90 target, on CPU.
 
-Variants: dtype x row_starts x transform (none / page_table with and without
-cu_seqlens_q / ragged) x return_values x launch config (few rows / many rows).
-The fast lane compiles 12 of them (every value of every axis); ``slow`` compiles all 96.
-The compiles run in a child process without TRITON_INTERPRET (conftest turns it on here).
+Variants: dtype x transform (none / page_table / ragged) x launch config (BLOCK, warps,
+two-pass or stream). row_starts, cu_seqlens_q and return_values are runtime flags.
+The fast lane compiles 9 (every dtype and transform); ``slow`` compiles all of them.
+The compiles run in a child process without TRITON_INTERPRET, so the test also works
+inside an interpreter run.
 Run by hand: ``python tests/test_compile_sm90.py all``.
 """
 
@@ -15,40 +16,39 @@ import sys
 import pytest
 
 DTYPES = {"fp32": 32, "bf16": 16, "fp16": 16}
-TRANSFORMS = [(0, False), (1, False), (1, True), (2, False)]
+TRANSFORMS = [0, 1, 2]
 
 
 def configs():
+    """Every launch config ``pick_config`` returns on a GPU (few / many rows, short / long rows)."""
     from topk_sgl_fused import launch
 
-    return sorted({launch.pick_config(1, 131072, 132), launch.pick_config(4096, 8192, 132)}, key=repr)
+    picks = {launch.pick_config(rows, n, 2048, 132) for rows in (1, 4096) for n in (8192, 131072)}
+    return sorted(picks, key=repr)
 
 
 def variants(which: str):
-    every = list(itertools.product(DTYPES, TRANSFORMS, (False, True), (False, True), range(2)))
+    every = list(itertools.product(DTYPES, TRANSFORMS, range(len(configs()))))
     if which == "all":
         return every
-    # Fast lane: each dtype x transform once, cycling row_starts / return_values / config.
-    return [(d, t, (i % 2) == 1, (i // 2) % 2 == 1, i % 2)
-            for i, (d, t) in enumerate(itertools.product(DTYPES, TRANSFORMS))]
+    # Fast lane: each dtype x transform once, cycling the configs.
+    return [(d, t, i % len(configs())) for i, (d, t) in enumerate(itertools.product(DTYPES, TRANSFORMS))]
 
 
-def compile_variant(dtype, transform, has_starts, return_values, config):
+def compile_variant(dtype, transform, config):
     import triton
     from triton.backends.compiler import GPUTarget
 
     from topk_sgl_fused.kernel import sgl_topk_kernel
 
-    code, has_cu = transform
     signature = {
         "logits_ptr": f"*{dtype}", "stride_row": "i32", "n": "i32", "rows": "i32",
         "seq_lens_ptr": "*i32", "next_n": "i32", "compress_ratio": "i32", "row_starts_ptr": "*i32",
-        "k": "i32", "out_idx_ptr": "*i32", "out_val_ptr": f"*{dtype}" if return_values else "*i32",
-        "page_ptr": "*i32", "page_stride": "i32", "cu_ptr": "*i32", "num_req": "i32", "offsets_ptr": "*i32",
-        "cand_ptr": "*i32", "cap": "i32",
+        "has_starts": "i32", "k": "i32", "out_idx_ptr": "*i32", "out_val_ptr": f"*{dtype}", "return_values": "i32",
+        "page_ptr": "*i32", "page_stride": "i32", "cu_ptr": "*i32", "has_cu": "i32", "num_req": "i32",
+        "offsets_ptr": "*i32", "cand_ptr": "*i32", "cap": "i32",
     }
-    constexprs = dict(KEY_BITS=DTYPES[dtype], BLOCK=config.block, HAS_STARTS=has_starts, TRANSFORM=code,
-                      HAS_CU=has_cu, RETURN_VALUES=return_values)
+    constexprs = dict(KEY_BITS=DTYPES[dtype], BLOCK=config.block, TRANSFORM=transform, STREAM=config.stream)
     signature.update({name: "constexpr" for name in constexprs})
     src = triton.compiler.ASTSource(sgl_topk_kernel, signature, constexprs)
     compiled = triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": config.num_warps})
@@ -77,6 +77,6 @@ if __name__ == "__main__":
     os.environ.pop("TRITON_INTERPRET", None)
     which = sys.argv[1] if len(sys.argv) > 1 else "fast"
     cfgs = configs()
-    for dtype, transform, has_starts, return_values, c in variants(which):
-        compile_variant(dtype, transform, has_starts, return_values, cfgs[c])
+    for dtype, transform, c in variants(which):
+        compile_variant(dtype, transform, cfgs[c])
     print(f"compiled {len(variants(which))} variants")

@@ -14,6 +14,8 @@ import torch
 from topk_core.testing import BackendConformance, Claims, GpuConformance, TransformConformance
 
 CLAIMS = Claims(transforms=("page_table", "ragged"), row_starts=True)
+# The interpreter converts program ids with a numpy call that numpy 2.x deprecates.
+pytestmark = pytest.mark.filterwarnings("ignore:Conversion of an array with ndim:DeprecationWarning")
 
 
 @pytest.mark.interpreter

@@ -1,23 +1,27 @@
 """Triton kernel: exact per-row top-k by radix select, with the SGLang index transform fused in.
 
-What it computes, for each row ``b`` (a persistent program walks rows ``pid, pid + P, ...``):
+For each row ``b`` (a persistent program walks rows ``pid, pid + P, ...``):
 
 - the valid length ``L`` (``topk_core`` formula with next_n / compress_ratio), clamped to
   the window ``[row_starts[b], N)``;
 - ``L <= k``: slots ``0..L-1`` get ``0..L-1`` (transformed), the rest ``-1`` / ``-inf``;
-- ``L > k``: the ``k`` largest by ``order_key`` (NaN on top, -0 == +0), in 8-bit radix digits:
-  1. a 256-bin histogram of the top digit over the row picks the threshold digit ``d0``;
-  2. a second pass writes every column above ``d0`` straight to the output and copies
-     the ``d0`` candidates (key, column) to per-program scratch (capacity ``cap``);
-  3. further digits are resolved over the candidates (or over the row again when they
-     overflowed ``cap``, e.g. wide plateaus), stopping early once a whole bin is taken;
-  4. a last pass over the candidates writes those above the threshold, then the first
-     ``rem`` ties in column order.
-- every selected local index ``j`` is written through the transform: ``j`` (none),
+- ``L > k``: the ``k`` largest by ``order_key`` (NaN on top, -0 == +0), with 8-bit digits.
+  Two strategies (``STREAM``, a compile-time choice made on N and k by the host):
+  - two-pass (short rows): a 256-bin histogram of the top digit over the row; a second
+    pass writes every column above the threshold digit and copies the threshold digit's
+    columns to per-program scratch (``cap`` entries; beyond that the deeper digits re-read
+    the row); deeper digits are resolved over those candidates;
+  - stream (long rows, ``k + BLOCK <= cap``): one read of the row keeps only keys above a
+    running threshold in scratch; when scratch would overflow, an exact select over it
+    keeps ``k`` and raises the threshold; the row is never read again.
+  Both finish by writing the columns above the threshold prefix and then the first
+  ``rem`` ties in column order: exactly ``k`` slots.
+- each selected local index ``j`` goes out through the transform: ``j`` (none),
   ``page_table[req(b), j]`` (req from ``cu_seqlens_q`` by counting), or ``j + offsets[b]``.
 
-Limits: ``N < 2**31``; outputs contiguous ``[rows, k]``. Interpreter (TRITON_INTERPRET=1)
-exact; compiled for sm_90 in CI. Benchmark with ``bench_quick.py`` beside the package.
+Limits: ``N, k < 2**30``; outputs contiguous ``[rows, k]``. Scratch is written before it
+is read, so it needs no zeroing and no restoring. Exact under TRITON_INTERPRET=1;
+compiled for sm_90 in CI; timed by ``bench_quick.py`` beside the package.
 """
 
 from __future__ import annotations
@@ -44,26 +48,24 @@ def _transform(local, sel, req, offset, page_ptr, page_stride, TRANSFORM: tl.con
 
 @triton.jit
 def _emit(out_idx_ptr, out_val_ptr, orow, pos, local, sel, row_ptr, req, offset, page_ptr, page_stride,
-          TRANSFORM: tl.constexpr, RETURN_VALUES: tl.constexpr):
+          return_values, TRANSFORM: tl.constexpr):
     """Write the selected lanes at output slots ``pos`` of the row (values gathered from the row)."""
     dst = _transform(local, sel, req, offset, page_ptr, page_stride, TRANSFORM)
     tl.store(out_idx_ptr + orow + pos, dst, mask=sel)
-    if RETURN_VALUES:
+    if return_values:
         tl.store(out_val_ptr + orow + pos, tl.load(row_ptr + local, mask=sel), mask=sel)
 
 
 @triton.jit
-def _source(off, lane, from_buf, n_src, cand_key_ptr, cand_idx_ptr, row_ptr, top_bin,
-            SH0: tl.constexpr):
-    """A chunk of the candidates: from scratch, or re-derived from the row (top digit == top_bin)."""
+def _source(off, lane, from_buf, n_src, buf_key, buf_idx, row_ptr, top_bin, SH0: tl.constexpr):
+    """A chunk of candidates: from scratch, or re-derived from the row (top digit == top_bin)."""
     i = off + lane
     m = i < n_src
     if from_buf:
-        key = tl.load(cand_key_ptr + i, mask=m, other=0).to(tl.uint32, bitcast=True)
-        col = tl.load(cand_idx_ptr + i, mask=m, other=0)
+        key = tl.load(buf_key + i, mask=m, other=0).to(tl.uint32, bitcast=True)
+        col = tl.load(buf_idx + i, mask=m, other=0)
     else:
-        x = tl.load(row_ptr + i, mask=m, other=0.0)
-        key = order_key(x)
+        key = order_key(tl.load(row_ptr + i, mask=m, other=0.0))
         col = i
         m = m & ((key >> SH0) == top_bin)
     return key, col, m
@@ -81,13 +83,58 @@ def _request_of_row(b, cu_ptr, num_req, lane, BLOCK: tl.constexpr):
 
 
 @triton.jit
-def _select_long(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, cand_key_ptr, cand_idx_ptr, cap,
-                 req, offset, page_ptr, page_stride, lane,
-                 KEY_BITS: tl.constexpr, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr,
-                 RETURN_VALUES: tl.constexpr):
-    """Rows with ``L > k``: radix select, writing exactly ``k`` slots."""
+def _refine(rem, prefix, from_buf, n_src, buf_key, buf_idx, row_ptr, top_bin, lane,
+            KEY_BITS: tl.constexpr, FIRST: tl.constexpr, BLOCK: tl.constexpr):
+    """Resolve digits ``FIRST..`` of the ``rem``-th largest among candidates matching ``prefix``.
+
+    Stops early once the tie class is a whole bin. Returns ``(prefix, fshift, rem)``: keys
+    with ``key >> fshift > prefix`` are in, and the first ``rem`` with ``==`` are in.
+    """
+    fshift = tl.full([], KEY_BITS - 8 * FIRST, tl.uint32)
+    done = False
+    for lvl in tl.static_range(FIRST, KEY_BITS // 8):
+        sh = KEY_BITS - 8 * (lvl + 1)  # constexpr: lvl is static
+        if not done:
+            hist = tl.zeros([NUM_BINS], dtype=tl.int32)
+            for off in range(0, n_src, BLOCK):
+                key, col, m = _source(off, lane, from_buf, n_src, buf_key, buf_idx, row_ptr, top_bin,
+                                      KEY_BITS - 8)
+                if lvl > 0:
+                    m = m & ((key >> (sh + 8)) == prefix)
+                hist += tl.histogram(((key >> sh) & 0xFF).to(tl.int32), NUM_BINS, mask=m)
+            bl, gtl, eql = select_bin(hist, rem, NUM_BINS)
+            rem -= gtl
+            prefix = (prefix << 8) | bl.to(tl.uint32)
+            fshift = tl.full([], sh, tl.uint32)
+            done = eql == rem
+    return prefix, fshift, rem
+
+
+@triton.jit
+def _emit_final(n_out, prefix, fshift, rem, from_buf, n_src, buf_key, buf_idx, row_ptr, top_bin, lane,
+                orow, out_idx_ptr, out_val_ptr, req, offset, page_ptr, page_stride, return_values,
+                KEY_BITS: tl.constexpr, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr):
+    """Write candidates above the threshold prefix, then the first ``rem`` ties, from slot ``n_out``."""
+    n_tie = 0
+    for off in range(0, n_src, BLOCK):
+        key, col, m = _source(off, lane, from_buf, n_src, buf_key, buf_idx, row_ptr, top_bin, KEY_BITS - 8)
+        hi = key >> fshift
+        tie = m & (hi == prefix)
+        ti = tie.to(tl.int32)
+        sel = (m & (hi > prefix)) | (tie & (n_tie + tl.cumsum(ti, axis=0) - ti < rem))
+        s = sel.to(tl.int32)
+        _emit(out_idx_ptr, out_val_ptr, orow, n_out + tl.cumsum(s, axis=0) - s, col, sel, row_ptr, req,
+              offset, page_ptr, page_stride, return_values, TRANSFORM)
+        n_out += tl.sum(s, axis=0)
+        n_tie += tl.sum(ti, axis=0)
+
+
+@triton.jit
+def _two_pass(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, cap,
+              req, offset, page_ptr, page_stride, return_values, lane,
+              KEY_BITS: tl.constexpr, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr):
+    """Rows with ``L > k``: histogram pass, filter pass, then candidates in scratch."""
     SH0: tl.constexpr = KEY_BITS - 8
-    # Pass 1: histogram of the top digit.
     hist = tl.zeros([NUM_BINS], dtype=tl.int32)
     for off in range(0, L, BLOCK):
         j = off + lane
@@ -99,7 +146,6 @@ def _select_long(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, cand_key_ptr, ca
     take_all = eq0 == rem
     to_buf = (eq0 <= cap) & (eq0 != rem)
     top_bin = b0.to(tl.uint32)
-    # Pass 2: write everything above the threshold digit; keep the threshold digit's columns.
     n_out = 0
     n_cand = 0
     for off in range(0, L, BLOCK):
@@ -110,79 +156,117 @@ def _select_long(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, cand_key_ptr, ca
         sel = m & ((d > top_bin) | ((d == top_bin) & take_all))
         s = sel.to(tl.int32)
         _emit(out_idx_ptr, out_val_ptr, orow, n_out + tl.cumsum(s, axis=0) - s, j, sel, row_ptr, req, offset,
-              page_ptr, page_stride, TRANSFORM, RETURN_VALUES)
+              page_ptr, page_stride, return_values, TRANSFORM)
         n_out += tl.sum(s, axis=0)
         c = m & (d == top_bin) & to_buf
         ci = c.to(tl.int32)
         cpos = n_cand + tl.cumsum(ci, axis=0) - ci
-        tl.store(cand_key_ptr + cpos, key.to(tl.int32, bitcast=True), mask=c)
-        tl.store(cand_idx_ptr + cpos, j, mask=c)
+        tl.store(buf_key + cpos, key.to(tl.int32, bitcast=True), mask=c)
+        tl.store(buf_idx + cpos, j, mask=c)
         n_cand += tl.sum(ci, axis=0)
+    tl.debug_barrier()  # scratch written by other threads is read next
     if not take_all:
         n_src = tl.where(to_buf, eq0, L)
-        prefix = top_bin
-        fshift = tl.full([], SH0, tl.uint32)
-        done = False
-        # Deeper digits over the candidates, until the tie class is a whole bin or the key is exact.
-        for lvl in tl.static_range(1, KEY_BITS // 8):
-            sh = KEY_BITS - 8 * (lvl + 1)  # constexpr: lvl is static
-            if not done:
-                hist = tl.zeros([NUM_BINS], dtype=tl.int32)
-                for off in range(0, n_src, BLOCK):
-                    key, col, m = _source(off, lane, to_buf, n_src, cand_key_ptr, cand_idx_ptr, row_ptr,
-                                          top_bin, SH0)
-                    m = m & ((key >> (sh + 8)) == prefix)
-                    hist += tl.histogram(((key >> sh) & 0xFF).to(tl.int32), NUM_BINS, mask=m)
-                bl, gtl, eql = select_bin(hist, rem, NUM_BINS)
-                rem -= gtl
-                prefix = (prefix << 8) | bl.to(tl.uint32)
-                fshift = tl.full([], sh, tl.uint32)
-                done = eql == rem
-        # Last pass: above the threshold prefix, then the first `rem` ties in order.
-        n_tie = 0
-        for off in range(0, n_src, BLOCK):
-            key, col, m = _source(off, lane, to_buf, n_src, cand_key_ptr, cand_idx_ptr, row_ptr, top_bin, SH0)
-            hi = key >> fshift
-            tie = m & (hi == prefix)
-            ti = tie.to(tl.int32)
-            sel = (m & (hi > prefix)) | (tie & (n_tie + tl.cumsum(ti, axis=0) - ti < rem))
-            s = sel.to(tl.int32)
-            _emit(out_idx_ptr, out_val_ptr, orow, n_out + tl.cumsum(s, axis=0) - s, col, sel, row_ptr, req,
-                  offset, page_ptr, page_stride, TRANSFORM, RETURN_VALUES)
-            n_out += tl.sum(s, axis=0)
-            n_tie += tl.sum(ti, axis=0)
+        prefix, fshift, rem = _refine(rem, top_bin, to_buf, n_src, buf_key, buf_idx, row_ptr, top_bin, lane,
+                                      KEY_BITS, 1, BLOCK)
+        _emit_final(n_out, prefix, fshift, rem, to_buf, n_src, buf_key, buf_idx, row_ptr, top_bin, lane,
+                    orow, out_idx_ptr, out_val_ptr, req, offset, page_ptr, page_stride, return_values,
+                    KEY_BITS, BLOCK, TRANSFORM)
 
 
-@triton.jit(do_not_specialize=["stride_row", "n", "rows", "next_n", "compress_ratio", "k", "page_stride",
-                               "num_req", "cap"])
+@triton.jit
+def _compact(nb, k, buf_key, buf_idx, row_ptr, lane, KEY_BITS: tl.constexpr, BLOCK: tl.constexpr):
+    """Keep exactly the ``k`` largest of scratch ``[0, nb)`` in place; return the smallest kept key."""
+    tl.debug_barrier()
+    zero = tl.full([], 0, tl.uint32)
+    prefix, fshift, rem = _refine(k, zero, True, nb, buf_key, buf_idx, row_ptr, zero, lane, KEY_BITS, 0, BLOCK)
+    n_keep = 0
+    n_tie = 0
+    t = tl.full([], 0xFFFFFFFF, tl.uint32)
+    for off in range(0, nb, BLOCK):
+        i = off + lane
+        m = i < nb
+        key = tl.load(buf_key + i, mask=m, other=0)
+        col = tl.load(buf_idx + i, mask=m, other=0)
+        hi = key.to(tl.uint32, bitcast=True) >> fshift
+        tie = m & (hi == prefix)
+        ti = tie.to(tl.int32)
+        sel = (m & (hi > prefix)) | (tie & (n_tie + tl.cumsum(ti, axis=0) - ti < rem))
+        s = sel.to(tl.int32)
+        pos = n_keep + tl.cumsum(s, axis=0) - s  # pos <= i: in place is safe chunk by chunk
+        tl.store(buf_key + pos, key, mask=sel)
+        tl.store(buf_idx + pos, col, mask=sel)
+        t = tl.minimum(t, tl.min(tl.where(sel, key.to(tl.uint32, bitcast=True), 0xFFFFFFFF), axis=0))
+        n_keep += tl.sum(s, axis=0)
+        n_tie += tl.sum(ti, axis=0)
+    tl.debug_barrier()
+    return t
+
+
+@triton.jit
+def _stream(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, cap,
+            req, offset, page_ptr, page_stride, return_values, lane,
+            KEY_BITS: tl.constexpr, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr):
+    """Rows with ``L > k``, one read: keep keys above a running threshold (needs k + BLOCK <= cap)."""
+    t = tl.full([], 0, tl.uint32)  # keep key > t; no real value has key 0
+    nb = 0
+    for off in range(0, L, BLOCK):
+        j = off + lane
+        m = j < L
+        key = order_key(tl.load(row_ptr + j, mask=m, other=0.0))
+        keep = m & (key > t)
+        cnt = tl.sum(keep.to(tl.int32), axis=0)
+        if nb + cnt > cap:
+            # Scratch holds >= k keys >= any dropped one; keep exactly k of them.
+            t = _compact(nb, k, buf_key, buf_idx, row_ptr, lane, KEY_BITS, BLOCK)
+            nb = k
+            keep = m & (key > t)
+            cnt = tl.sum(keep.to(tl.int32), axis=0)
+        ki = keep.to(tl.int32)
+        pos = nb + tl.cumsum(ki, axis=0) - ki
+        tl.store(buf_key + pos, key.to(tl.int32, bitcast=True), mask=keep)
+        tl.store(buf_idx + pos, j, mask=keep)
+        nb += cnt
+    tl.debug_barrier()
+    zero = tl.full([], 0, tl.uint32)
+    prefix, fshift, rem = _refine(k, zero, True, nb, buf_key, buf_idx, row_ptr, zero, lane, KEY_BITS, 0, BLOCK)
+    _emit_final(tl.full([], 0, tl.int32), prefix, fshift, rem, True, nb, buf_key, buf_idx, row_ptr, zero, lane,
+                orow, out_idx_ptr, out_val_ptr, req, offset, page_ptr, page_stride, return_values,
+                KEY_BITS, BLOCK, TRANSFORM)
+
+
+@triton.jit(do_not_specialize=["stride_row", "n", "rows", "next_n", "compress_ratio", "has_starts", "k",
+                               "return_values", "page_stride", "has_cu", "num_req", "cap"])
 def sgl_topk_kernel(
     logits_ptr, stride_row, n, rows,
-    seq_lens_ptr, next_n, compress_ratio, row_starts_ptr,
-    k, out_idx_ptr, out_val_ptr,
-    page_ptr, page_stride, cu_ptr, num_req, offsets_ptr,
+    seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, has_starts,
+    k, out_idx_ptr, out_val_ptr, return_values,
+    page_ptr, page_stride, cu_ptr, has_cu, num_req, offsets_ptr,
     cand_ptr, cap,
-    KEY_BITS: tl.constexpr, BLOCK: tl.constexpr, HAS_STARTS: tl.constexpr, TRANSFORM: tl.constexpr,
-    HAS_CU: tl.constexpr, RETURN_VALUES: tl.constexpr,
+    KEY_BITS: tl.constexpr, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr, STREAM: tl.constexpr,
 ):
-    """One persistent program per grid slot; rows ``pid, pid + P, ...``. TRANSFORM: 0 none, 1 page, 2 ragged."""
+    """Persistent programs over rows. TRANSFORM: 0 none, 1 page_table, 2 ragged.
+
+    Runtime flags (``has_starts``, ``return_values``, ``has_cu``) are uniform branches, so
+    one build serves them all; only dtype, BLOCK, TRANSFORM and STREAM change the code.
+    """
     pid = tl.program_id(0)
     nprog = tl.num_programs(0)
     lane = tl.arange(0, BLOCK)
-    cand_key_ptr = cand_ptr + pid.to(tl.int64) * 2 * cap
-    cand_idx_ptr = cand_key_ptr + cap
+    buf_key = cand_ptr + pid.to(tl.int64) * 2 * cap
+    buf_idx = buf_key + cap
     for b in range(pid, rows, nprog):
         length = row_valid_length(seq_lens_ptr, b, next_n, compress_ratio, n)
-        if HAS_STARTS:
+        s0 = 0
+        if has_starts:
             s0 = tl.load(row_starts_ptr + b)
-        else:
-            s0 = 0
         L, start = window_length(length, s0, n)
         row_ptr = logits_ptr + tl.cast(b, tl.int64) * stride_row + start
         orow = tl.cast(b, tl.int64) * k
         req = tl.cast(b, tl.int64)
         offset = 0
         if TRANSFORM == 1:
-            if HAS_CU:
+            if has_cu:
                 req = _request_of_row(b, cu_ptr, num_req, lane, BLOCK).to(tl.int64)
         if TRANSFORM == 2:
             offset = tl.load(offsets_ptr + b)
@@ -192,10 +276,13 @@ def sgl_topk_kernel(
                 sel = j < L
                 dst = _transform(j, sel, req, offset, page_ptr, page_stride, TRANSFORM)
                 tl.store(out_idx_ptr + orow + j, dst, mask=j < k)
-                if RETURN_VALUES:
+                if return_values:
                     x = tl.load(row_ptr + j, mask=sel, other=float("-inf"))
                     tl.store(out_val_ptr + orow + j, x, mask=j < k)
+        elif STREAM:
+            _stream(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, cap,
+                    req, offset, page_ptr, page_stride, return_values, lane, KEY_BITS, BLOCK, TRANSFORM)
         else:
-            _select_long(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, cand_key_ptr, cand_idx_ptr, cap,
-                         req, offset, page_ptr, page_stride, lane,
-                         KEY_BITS, BLOCK, TRANSFORM, RETURN_VALUES)
+            _two_pass(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, cap,
+                      req, offset, page_ptr, page_stride, return_values, lane, KEY_BITS, BLOCK, TRANSFORM)
+        tl.debug_barrier()  # the next row reuses this program's scratch

@@ -19,30 +19,45 @@ from topk_core.protocol import Call
 OWNER = "sgl_fused"
 TRANSFORM_CODES = {"none": 0, "page_table": 1, "ragged": 2}
 KEY_BITS = {torch.float32: 32, torch.bfloat16: 16, torch.float16: 16}
-#: Candidate capacity per program (keys + columns, 8 bytes each). Beyond it, deeper
-#: digits are resolved by re-reading the row instead (wide plateaus, huge rows).
+#: Two-pass candidate capacity per program (key + column, 8 bytes each). Beyond it, the
+#: deeper digits re-read the row instead (wide plateaus, huge rows).
 CAP = 4096
+#: The one-read stream path needs scratch for k + a chunk; it is used for N >= STREAM_MIN_RATIO * k
+#: and k <= STREAM_MAX_K (bounding scratch to 8 * (2k + 2 BLOCK) bytes per program).
+STREAM_MIN_RATIO = 8
+STREAM_MAX_K = 8192
 
 
 @dataclass(frozen=True)
 class Config:
-    """Launch shape; part of the compile key (BLOCK, num_warps) or the grid (programs per SM)."""
+    """Launch shape: BLOCK, num_warps and stream change the code; progs_per_sm only the grid."""
 
     block: int
     num_warps: int
     progs_per_sm: int
+    stream: bool = False
 
 
-def pick_config(rows: int, n: int, sm_count: int) -> Config:
+def pick_config(rows: int, n: int, k: int, sm_count: int) -> Config:
     """Few rows: wide programs (more warps per row); many rows: several programs per SM.
 
-    Under the interpreter, small chunks so that CPU tests cover the multi-chunk paths.
+    Long rows (N >= 8k) take the one-read stream path. Under the interpreter, small chunks
+    so that CPU tests cover the multi-chunk and compaction paths.
     """
+    stream = n >= STREAM_MIN_RATIO * k and k <= STREAM_MAX_K
     if interpreting():
-        return Config(block=64, num_warps=4, progs_per_sm=1)
+        return Config(block=64, num_warps=4, progs_per_sm=1, stream=stream)
     if rows <= sm_count // 2:
-        return Config(block=4096, num_warps=16, progs_per_sm=1)
-    return Config(block=2048, num_warps=8, progs_per_sm=4)
+        return Config(block=4096, num_warps=16, progs_per_sm=1, stream=stream)
+    return Config(block=2048, num_warps=8, progs_per_sm=4, stream=stream)
+
+
+def cap_for(config: Config, k: int) -> int:
+    """Scratch entries per program. The interpreter gets small ones, so that the CPU tests
+    reach the two-pass overflow path and the stream compactions."""
+    if interpreting():
+        return 2 * k + 2 * config.block if config.stream else 256
+    return max(CAP, 2 * k + 2 * config.block) if config.stream else CAP
 
 
 def interpreting() -> bool:
@@ -64,7 +79,7 @@ def scratch_bytes(grid: int, cap: int) -> int:
     return grid * 2 * cap * 4
 
 
-def launch(call: Call, config: Config | None = None, cap: int = CAP) -> None:
+def launch(call: Call, config: Config | None = None, cap: int | None = None) -> None:
     """Run the fused kernel for one validated call (outputs already allocated)."""
     from . import kernel  # imports triton; kept out of the entry point
 
@@ -72,27 +87,32 @@ def launch(call: Call, config: Config | None = None, cap: int = CAP) -> None:
     rows, n = logits.shape
     if rows == 0:
         return
+    k = call.top_k
     device = logits.device
     sms = sm_count(device)
-    config = config or pick_config(rows, n, sms)
+    config = config or pick_config(rows, n, k, sms)
+    cap = cap or cap_for(config, k)
+    if config.stream and cap < k + config.block:
+        raise ValueError(f"cap: the stream path needs at least k + BLOCK = {k + config.block}, got {cap}")
     grid = min(rows, sms * config.progs_per_sm)
-    buf = ws.scratch(OWNER, device, scratch_bytes(grid, cap), call.workspace)
-    cand = buf[: scratch_bytes(grid, cap)].view(torch.int32)
+    nbytes = scratch_bytes(grid, cap)
+    cand = ws.scratch(OWNER, device, nbytes, call.workspace)[:nbytes].view(torch.int32)
     transform = TRANSFORM_CODES[call.transform]
     indices, values = call.indices, call.values
     assert indices.is_contiguous() and (values is None or values.is_contiguous())
     page = call.page_table if transform == 1 else indices
-    cu = call.cu_seqlens_q if (transform == 1 and call.cu_seqlens_q is not None) else call.seq_lens
+    has_cu = transform == 1 and call.cu_seqlens_q is not None
+    cu = call.cu_seqlens_q if has_cu else call.seq_lens
     offsets = call.index_offsets if transform == 2 else call.seq_lens
     starts = call.row_starts if call.row_starts is not None else call.seq_lens
-    constexprs = dict(KEY_BITS=KEY_BITS[logits.dtype], BLOCK=config.block, HAS_STARTS=call.row_starts is not None,
-                      TRANSFORM=transform, HAS_CU=transform == 1 and call.cu_seqlens_q is not None,
-                      RETURN_VALUES=values is not None)
+    constexprs = dict(KEY_BITS=KEY_BITS[logits.dtype], BLOCK=config.block, TRANSFORM=transform,
+                      STREAM=config.stream)
     key = (OWNER, str(logits.dtype), tuple(sorted(constexprs.items())), config.num_warps, interpreting(),
            device.type)
-    args = (logits, logits.stride(0), n, rows, call.seq_lens, call.next_n, call.compress_ratio, starts,
-            call.top_k, indices, values if values is not None else indices,
-            page, page.stride(0), cu, (cu.numel() - 1) if transform == 1 else 0, offsets,
+    args = (logits, logits.stride(0), n, rows,
+            call.seq_lens, call.next_n, call.compress_ratio, starts, int(call.row_starts is not None),
+            k, indices, values if values is not None else logits, int(values is not None),
+            page, page.stride(0), cu, int(has_cu), (cu.numel() - 1) if has_cu else 0, offsets,
             cand, cap)
     fn = kernel.sgl_topk_kernel[(grid,)]
     ran = []

@@ -1,0 +1,99 @@
+"""Host logic without a GPU: checks, scores, launch configuration, scratch sizing, entry point."""
+
+import subprocess
+import sys
+
+import pytest
+
+from topk_core.protocol import Problem
+from topk_sgl_fused import checks, launch
+from topk_sgl_fused._plugin import backend
+
+H200 = dict(device="cuda", capability=(9, 0))
+
+
+def test_supports_what_the_readme_claims():
+    for dtype in ("float32", "bfloat16", "float16"):
+        for transform in ("none", "page_table", "ragged"):
+            p = Problem(rows=4, n=1000, k=2048, dtype=dtype, transform=transform, row_starts=True, next_n=4,
+                        compress_ratio=4, has_hint=True, return_values=True, **H200)
+            assert checks.supports(p) is None
+
+
+@pytest.mark.parametrize("facts,words", [
+    (dict(dtype="float64"), "dtype"),
+    (dict(transform="paged"), "transform"),
+    (dict(device="cpu", capability=None), "TRITON_INTERPRET"),
+    (dict(capability=(8, 0)), "sm_80"),
+    (dict(capability=(10, 0)), "sm_100"),
+    (dict(n=(1 << 30) + 1), "N="),
+    (dict(k=(1 << 30) + 1), "k="),
+    (dict(device="mps", capability=None), "CUDA"),
+])
+def test_refusals_carry_reasons(facts, words):
+    base = dict(rows=2, n=100, k=8, dtype="float32", **H200)
+    base.update(facts)
+    reason = checks.supports(Problem(**base))
+    assert isinstance(reason, str) and words in reason
+
+
+def test_cpu_only_with_the_interpreter():
+    p = Problem(rows=2, n=100, k=8, dtype="float32", device="cpu")
+    assert checks.supports(p, interpreter=True) is None
+    assert checks.supports(p, interpreter=False)
+
+
+def test_supports_never_raises():
+    class Weird:
+        dtype = "float32"
+        transform = "none"
+        device = "cuda"
+        capability = "nonsense"
+
+    assert isinstance(checks.supports(Weird()), str)
+
+
+def test_score_is_pure_and_prefers_fused_transforms():
+    plain = Problem(rows=128, n=131072, k=2048, dtype="float32", **H200)
+    fused = Problem(rows=128, n=131072, k=2048, dtype="float32", transform="page_table", **H200)
+    assert checks.score(plain) == checks.score(plain) > 0
+    assert checks.score(fused) > checks.score(plain)
+
+
+def test_configs():
+    few = launch.pick_config(1, 8192, 2048, 132)
+    many = launch.pick_config(4096, 8192, 2048, 132)
+    assert not few.stream and not many.stream  # N < 8k: two passes
+    assert launch.pick_config(8, 131072, 2048, 132).stream
+    assert not launch.pick_config(8, 131072, 16384, 132).stream  # k above STREAM_MAX_K
+    assert few.num_warps > many.num_warps and few.progs_per_sm < many.progs_per_sm
+
+
+def test_scratch_sizes(monkeypatch):
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    stream = launch.pick_config(8, 131072, 2048, 132)
+    cap = launch.cap_for(stream, 2048)
+    assert cap >= 2048 + stream.block  # a chunk always fits after a compaction
+    assert launch.cap_for(launch.pick_config(8, 8192, 2048, 132), 2048) == launch.CAP
+    assert launch.scratch_bytes(10, cap) == 10 * 2 * cap * 4
+    # Bounded by the grid, never by rows or N: one scratch per stream serves every batch.
+    assert launch.scratch_bytes(132 * 4, cap) < 64 << 20
+
+
+def test_environment_under_the_interpreter(monkeypatch):
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    assert backend.environment() is None
+    monkeypatch.setenv("TRITON_INTERPRET", "0")
+    reason = backend.environment()
+    import torch
+
+    assert (reason is None) == torch.cuda.is_available()
+
+
+def test_entry_point_does_not_import_triton():
+    code = ("import sys; from importlib.metadata import entry_points; "
+            "ep = [e for e in entry_points(group='topk.backends') if e.name == 'sgl_fused'][0]; "
+            "b = ep.load(); assert b.name == 'sgl_fused'; "
+            "assert 'triton' not in sys.modules, 'triton imported'; print('ok')")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0 and "ok" in out.stdout, out.stderr

@@ -1,0 +1,138 @@
+"""Kernel paths the conformance shapes may not reach, forced through ``launch`` options.
+
+Under TRITON_INTERPRET=1 on CPU (or compiled on a GPU). Each case compares against the
+exact answer with ``check_topk`` (transforms inverted first).
+
+| case                         | forces                                              |
+|------------------------------|-----------------------------------------------------|
+| two-pass, tiny cap           | candidates overflow: deeper digits re-read the row  |
+| stream, minimum cap          | a compaction nearly every chunk (sorted rows worst) |
+| plateau / all-equal rows     | tie class spanning the whole row, take-first-rem    |
+| k = 1, k = L, k = L - 1      | boundaries of the long path                         |
+| row_starts out of [0, N]     | window clamping, never out of bounds                |
+| cu_seqlens_q with empty reqs | req(b) by counting                                  |
+"""
+
+import os
+
+import pytest
+import torch
+
+from topk_core.protocol import Call
+from topk_core.reference import apply_transform, select_local
+from topk_core.testing import check_topk, make_logits, poison_like
+
+pytestmark = [
+    pytest.mark.interpreter,
+    pytest.mark.skipif(os.environ.get("TRITON_INTERPRET", "") in ("", "0") and not torch.cuda.is_available(),
+                       reason="needs TRITON_INTERPRET=1 or a GPU"),
+    pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+]
+
+
+def _device():
+    return torch.device("cpu" if os.environ.get("TRITON_INTERPRET", "") not in ("", "0") else "cuda")
+
+
+def _run(logits, seq_lens, k, *, config=None, cap=None, row_starts=None, transform="none", page_table=None,
+         cu=None, offsets=None, values=True, next_n=1, compress_ratio=1):
+    from topk_sgl_fused import launch
+
+    rows = logits.shape[0]
+    idx = poison_like(torch.empty(rows, k, dtype=torch.int32, device=logits.device))
+    vals = poison_like(torch.empty(rows, k, dtype=logits.dtype, device=logits.device)) if values else None
+    call = Call(logits=logits, seq_lens=seq_lens, top_k=k, indices=idx, values=vals, next_n=next_n,
+                compress_ratio=compress_ratio, row_starts=row_starts, transform=transform,
+                page_table=page_table, cu_seqlens_q=cu, index_offsets=offsets)
+    launch.launch(call, config=config, cap=cap)
+    return call, idx, vals
+
+
+def _configs():
+    from topk_sgl_fused.launch import Config
+
+    return [Config(64, 2, 1, False), Config(64, 2, 2, True)]
+
+
+@pytest.mark.parametrize("kind", ["randn", "sorted", "int_ties", "plateau", "nan"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_small_caps(kind, dtype):
+    dev = _device()
+    rows, n, k = 4, 400, 24
+    x = make_logits(kind, rows, n, dtype, dev, seed=3, k=k)
+    lens = torch.tensor([400, 25, 24, 333], dtype=torch.int32, device=dev)
+    two_pass, stream = _configs()
+    for config, cap in ((two_pass, 8), (two_pass, 40), (stream, k + stream.block), (stream, 2 * k + stream.block)):
+        _, idx, vals = _run(x, lens, k, config=config, cap=cap)
+        check_topk(x, lens, k, idx, vals)
+
+
+@pytest.mark.parametrize("k", [1, 2, 299, 300, 301])
+def test_k_boundaries(k):
+    dev = _device()
+    x = make_logits("int_ties", 3, 300, torch.float32, dev, seed=k)
+    lens = torch.tensor([300, 300, 299], dtype=torch.int32, device=dev)
+    for config in _configs():
+        cap = max(k + config.block, 64) if config.stream else 64
+        _, idx, vals = _run(x, lens, k, config=config, cap=cap)
+        check_topk(x, lens, k, idx, vals)
+
+
+def test_all_equal_rows():
+    dev = _device()
+    x = torch.full((3, 500), -0.0, device=dev)
+    x[1] = 0.0
+    x[2, ::2] = float("nan")
+    lens = torch.tensor([500, 499, 480], dtype=torch.int32, device=dev)
+    for config in _configs():
+        _, idx, vals = _run(x, lens, 37, config=config, cap=37 + config.block if config.stream else 16)
+        check_topk(x, lens, 37, idx, vals)
+
+
+def test_row_starts_clamped():
+    dev = _device()
+    rows, n, k = 6, 400, 30
+    x = make_logits("randn", rows, n, torch.float32, dev, seed=5)
+    starts = torch.tensor([-50, 0, 399, 400, 1000, 123], dtype=torch.int32, device=dev)
+    lens = torch.tensor([400, 400, 400, 5, 7, 100000], dtype=torch.int32, device=dev)
+    for config in _configs():
+        _, idx, vals = _run(x, lens, k, config=config, row_starts=starts)
+        check_topk(x, lens, k, idx, vals, row_starts=starts)
+
+
+def test_page_table_with_empty_requests():
+    dev = _device()
+    rows, n, k = 7, 300, 20
+    x = make_logits("randn", rows, n, torch.float32, dev, seed=6)
+    lens = torch.randint(0, n + 10, (rows,), dtype=torch.int32).to(dev)
+    cu = torch.tensor([0, 0, 3, 3, 3, 7], dtype=torch.int32, device=dev)  # requests 0, 2, 3 are empty
+    table = (torch.arange(n)[None, :] + 100000 * torch.arange(5)[:, None]).to(torch.int32).to(dev)
+    for config in _configs():
+        call, idx, _ = _run(x, lens, k, config=config, transform="page_table", page_table=table, cu=cu,
+                            values=False)
+        ref = apply_transform(call, select_local(call))
+        assert torch.equal(torch.sort(idx.long(), 1).values, torch.sort(ref, 1).values) or \
+            _same_up_to_ties(x, lens, k, idx, call)
+
+
+def _same_up_to_ties(x, lens, k, idx, call):
+    from topk_core.reference import request_of_row
+
+    req = request_of_row(call.cu_seqlens_q, x.shape[0], x.device)
+    local = torch.where(idx >= 0, idx - 100000 * req[:, None].to(idx.dtype), idx)
+    check_topk(x, lens, k, local.to(torch.int32))
+    return True
+
+
+def test_next_n_compress_with_ragged():
+    dev = _device()
+    next_n, cr, n, k = 3, 4, 200, 16
+    rows = 4 * next_n
+    x = make_logits("randn", rows, n, torch.float16, dev, seed=8)
+    lens = torch.tensor([0, 803, 400, 2], dtype=torch.int32, device=dev)
+    offsets = torch.randint(0, 10**6, (rows,), dtype=torch.int32).to(dev)
+    for config in _configs():
+        _, idx, vals = _run(x, lens, k, config=config, transform="ragged", offsets=offsets, next_n=next_n,
+                            compress_ratio=cr)
+        local = torch.where(idx >= 0, idx - offsets[:, None], idx)
+        check_topk(x, lens, k, local.to(torch.int32), vals, next_n=next_n, compress_ratio=cr)

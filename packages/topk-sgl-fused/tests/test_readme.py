@@ -1,0 +1,67 @@
+"""The README's Supports table says what ``checks.py`` does."""
+
+from pathlib import Path
+
+from topk_core.protocol import Problem
+from topk_sgl_fused import checks
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def _table() -> dict[str, str]:
+    lines = README.read_text().split("## Supports", 1)[1].strip().splitlines()
+    rows = [line for line in lines if line.startswith("|")]
+    header = [c.strip() for c in rows[0].strip("|").split("|")]
+    values = [c.strip() for c in rows[2].strip("|").split("|")]
+    return dict(zip(header, values))
+
+
+def _problem(**facts):
+    base = dict(rows=4, n=4096, k=64, dtype="float32", device="cuda", capability=(9, 0))
+    base.update(facts)
+    return Problem(**base)
+
+
+def test_columns():
+    assert list(_table()) == ["GPUs", "dtypes", "k", "next_n", "compress_ratio", "hint", "transforms",
+                              "graph-safe"]
+
+
+def test_gpus():
+    gpus = _table()["GPUs"]
+    for major in checks.CAPABILITY_MAJOR:
+        assert f"sm_{major}0" in gpus
+        assert checks.supports(_problem(capability=(major, 0))) is None
+    assert checks.supports(_problem(capability=(8, 0))) is not None and "sm_80" not in gpus
+
+
+def test_dtypes():
+    listed = [d.strip() for d in _table()["dtypes"].split(",")]
+    assert listed == list(checks.SUPPORTED_DTYPES)
+    for d in listed:
+        assert checks.supports(_problem(dtype=d)) is None
+
+
+def test_k():
+    assert _table()["k"] == f"1 .. 2^{checks.MAX_K.bit_length() - 1}"
+    assert checks.supports(_problem(k=1)) is None and checks.supports(_problem(k=checks.MAX_K)) is None
+    assert checks.supports(_problem(k=checks.MAX_K + 1)) is not None
+
+
+def test_next_n_compress_ratio_hint():
+    t = _table()
+    assert t["next_n"] == "any >= 1" and t["compress_ratio"] == "any >= 1"
+    assert checks.supports(_problem(next_n=4, rows=8, compress_ratio=4)) is None
+    assert t["hint"].startswith("accepted, ignored")
+    assert checks.supports(_problem(has_hint=True)) is None
+
+
+def test_transforms():
+    listed = [x.strip() for x in _table()["transforms"].split(",")]
+    assert listed == [x for x in checks.SUPPORTED_TRANSFORMS if x != "none"] + ["row_starts"]
+    for x in checks.SUPPORTED_TRANSFORMS:
+        assert checks.supports(_problem(transform=x, row_starts=True)) is None
+
+
+def test_graph_safe():
+    assert _table()["graph-safe"].startswith("yes")
