@@ -68,3 +68,10 @@ def test_plan_follows_measurements():
     assert plan(1024, 65536) == (512, 13)
     assert plan(4096, 8192) == (512, 11)
     assert plan(1, 8192) == (1024, 11)
+
+
+def test_score_follows_the_measured_table():
+    assert checks.score(P(rows=1, n=131072)) == checks.MEASURED_SPEEDUP[(1, 131072)]
+    assert checks.score(P(rows=512, n=131072)) > checks.score(P(rows=8, n=131072))
+    assert checks.score(P(rows=3, n=5)) > 0  # tiny problems still beat reference (score 0)
+    assert checks.score(P(rows=1 << 20, n=1 << 24)) > 0

@@ -1,0 +1,45 @@
+"""The README's Supports table says what checks.py does: the two cannot drift apart."""
+
+from pathlib import Path
+
+from topk_core.protocol import Problem
+from topk_radix_cutlass import checks
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def table() -> dict[str, str]:
+    text = README.read_text()
+    block = text.split("## Supports", 1)[1].split("\n\n", 2)[1]
+    rows = {}
+    for line in block.splitlines()[2:]:
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        rows[cells[0]] = cells[1]
+    return rows
+
+
+def P(**kw):
+    base = dict(rows=4, n=4096, k=64, dtype="float32", device="cuda", capability=(9, 0))
+    base.update(kw)
+    return Problem(**base)
+
+
+def test_table_matches_checks():
+    t = table()
+    assert set(t) == {"GPUs", "dtypes", "k", "next_n", "compress_ratio", "hint", "transforms", "graph-safe"}
+    major, minor = checks.MIN_CAPABILITY
+    assert t["GPUs"] == f"sm_{major}{minor}+"
+    assert checks.supports(P(capability=(major, minor))) is None
+    assert checks.supports(P(capability=(major - 1, 5))) is not None
+    assert tuple(d.strip() for d in t["dtypes"].split(",")) == checks.DTYPES
+    for d in checks.DTYPES:
+        assert checks.supports(P(dtype=d)) is None
+    assert t["k"].startswith("any k >= 1")
+    for k in (1, 2048, 5000, 1 << 20):
+        assert checks.supports(P(k=k)) is None
+    assert t["next_n"] == "yes" and checks.supports(P(rows=8, next_n=4)) is None
+    assert t["compress_ratio"] == "yes" and checks.supports(P(compress_ratio=4)) is None
+    assert t["hint"].startswith("accepted") and checks.supports(P(has_hint=True)) is None
+    assert t["transforms"] == "none"
+    assert checks.supports(P(transform="ragged")) and checks.supports(P(transform="page_table"))
+    assert t["graph-safe"] == "yes"
