@@ -2,7 +2,9 @@
 
 CUDA-graph replay of a graph that runs the op over several rotating input
 buffers (L2 stays cold), median of several replays, fp32, k=2048, seq_lens
-uniform in [N/2, N]. Prints one table. Usage: python bench_quick.py [--quick]
+uniform in [N/2, N]. Prints one table. Usage:
+python bench_quick.py [--quick] [--bf16] [--next-n] [--long] [--variant=prefix_offsets,...]
+(``--variant`` also times the default kernel with those ``launch.VARIANT`` flags on).
 """
 
 from __future__ import annotations
@@ -58,9 +60,10 @@ def main():
     next_n = 2 if "--next-n" in sys.argv else 1
     if "--long" in sys.argv:
         shapes = [(1, 262144), (1, 524288)] + ([(1, 1 << 20)] if dtype != torch.float32 else [])
-    compare = "--compare" in sys.argv
+    variant = next((a.split("=", 1)[1].split(",") for a in sys.argv if a.startswith("--variant=")), [])
+    compare = bool(variant)
     print(f"radix vs torch.topk (masked), {dtype}, k={K}, next_n={next_n}, graph replay, rotating inputs")
-    print(f"{'rows x N':>16} {'radix us':>10} {'base us':>8} {'torch us':>10} {'speedup':>8}")
+    print(f"{'rows x N':>16} {'radix us':>10} {'alt us':>8} {'torch us':>10} {'speedup':>8}   alt={variant}")
     for rows, n in shapes:
         rows *= next_n
         nbuf = max(2, min(16, (256 << 20) // (rows * n * 4)))
@@ -79,15 +82,16 @@ def main():
                      .clamp(0, n)) for _, lens in bufs]
         tbufs = [(x, rl) for (x, _), rl in zip(bufs, row_lens)]
         t0 = time.perf_counter()
-        launch.FAST = True
+        default = dict(launch.VARIANT)
         us_radix = time_graph(radix, bufs)
-        us_base = float("nan")
-        if compare:
-            launch.FAST = False
-            us_base = time_graph(radix, bufs)
-            launch.FAST = True
+        us_alt = float("nan")
+        if compare:  # the variant named by --variant=flag1,flag2 (each turned on)
+            launch.VARIANT.update({f: True for f in variant})
+            us_alt = time_graph(radix, bufs)
+            launch.VARIANT.clear()
+            launch.VARIANT.update(default)
         us_torch = time_graph(lambda x, rl: masked_topk(x, rl, K), tbufs)
-        print(f"{rows:>6} x {n:<8} {us_radix:>10.2f} {us_base:>8.2f} {us_torch:>10.2f} {us_torch / us_radix:>7.2f}x"
+        print(f"{rows:>6} x {n:<8} {us_radix:>10.2f} {us_alt:>8.2f} {us_torch:>10.2f} {us_torch / us_radix:>7.2f}x"
               f"   ({time.perf_counter() - t0:.1f}s)", flush=True)
 
 

@@ -1,7 +1,7 @@
 """Every kernel variant family compiles for sm_90a on CPU (no GPU needed).
 
-Each dtype x copy path x return_values, every cluster size and every capacity
-bucket at least once; ``-m slow`` compiles every geometry ``checks`` can pick.
+Each dtype x copy path x return_values, every cluster size, every capacity
+bucket and every ``launch.VARIANT`` flag at least once; ``-m slow`` compiles every geometry ``checks`` can pick.
 """
 
 import os
@@ -23,8 +23,10 @@ def _variants(full: bool):
                 out.append((dtype, 8, 4096, 512, v, rv))
     for cluster in checks.CLUSTER_SIZES:
         out.append(("float32", cluster, 8192, 1024, 4, True))
-    # The first measured version (launch.FAST = False), kept for comparison.
-    out += [("float32", 16, 8192, 1024, 4, True, False), ("bfloat16", 2, 4096, 512, 1, False, False)]
+    # Every launch.VARIANT flag on its own, and the measured static_slices + aggregate pair.
+    for flags in (("static_slices",), ("aggregate",), ("prefix_offsets",), ("static_slices", "aggregate")):
+        variant = tuple((f, True) for f in flags)
+        out += [("float32", 16, 8192, 1024, 4, True, variant), ("bfloat16", 2, 4096, 512, 1, False, variant)]
     for cap in checks.CAPACITIES:
         if cap * 2 <= checks.SLICE_BYTES:
             out.append(("bfloat16", 16, cap, 512 if cap <= 4096 else 1024, 8, False))
@@ -32,11 +34,15 @@ def _variants(full: bool):
         for dtype in checks.DTYPES:
             geos = {checks.geometry(r, n, dtype) for r in (1, 8, 32, 128)
                     for n in range(1024, checks.max_n(dtype) + 1, 1024)}
-            out += [(dtype, *g, checks.vector_width(dtype), True) for g in geos if g]
+            out += [(dtype, *g, checks.vector_width(dtype), True, ()) for g in geos if g]
     return sorted(set(out))
 
 
-@pytest.mark.parametrize("variant", _variants(False), ids=lambda v: "-".join(map(str, v)))
+def _id(v):
+    return "-".join("+".join(f for f, _ in x) if isinstance(x, tuple) else str(x) for x in v)
+
+
+@pytest.mark.parametrize("variant", _variants(False), ids=_id)
 def test_compiles_for_sm90a(variant):
     fn = launch.compile_kernel(*variant)
     assert fn is not None

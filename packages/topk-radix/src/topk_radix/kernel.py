@@ -51,7 +51,8 @@ class ClusterRadixTopK:
     """Compile-time specialisation only; everything else is a runtime argument."""
 
     def __init__(self, dtype: str, cluster: int, capacity: int, threads: int, vec: int,
-                 return_values: bool, static_slices: bool = True, aggregate: bool = True):
+                 return_values: bool, static_slices: bool = True, aggregate: bool = True,
+                 prefix_offsets: bool = False):
         assert dtype in NEG_INF_BITS and cluster in (1, 2, 4, 8, 16)
         assert threads % 256 == 0 and capacity % max(vec, 1) == 0
         self.dtype_name = dtype
@@ -68,10 +69,14 @@ class ClusterRadixTopK:
         self.static_slices = static_slices
         # aggregate: one shared atomic per distinct digit per warp (match.any), not per lane.
         self.aggregate = aggregate
+        # prefix_offsets: sum the counts of lower-ranked CTAs while merging, so one warp
+        # reduction per pass gives this CTA's output offset (instead of one per CTA).
+        self.prefix_offsets = prefix_offsets
 
     def __repr__(self) -> str:  # stable across processes: part of the DSL's cache key
         return (f"ClusterRadixTopK_{self.dtype_name}_c{self.cluster}_e{self.capacity}_t{self.threads}"
-                f"_v{self.vec}_rv{int(self.return_values)}_s{int(self.static_slices)}_a{int(self.aggregate)}")
+                f"_v{self.vec}_rv{int(self.return_values)}_s{int(self.static_slices)}_a{int(self.aggregate)}"
+                f"_p{int(self.prefix_offsets)}")
 
     # ------------------------------------------------------------------ host
     @cute.jit
@@ -212,11 +217,15 @@ class ClusterRadixTopK:
                 if tid < RADIX:
                     counts = []
                     total = Int32(0)
+                    low = Int32(0)  # counts of the CTAs ranked below this one
                     for c in cutlass.range_constexpr(C):
                         remote = cute.arch.map_dsmem_ptr(hist_p + tid, c)
                         v = Int32(llvm.load(mlir_t.i32(), remote.llvm_ptr))
-                        counts.append(v)
                         total = total + v
+                        if const_expr(self.prefix_offsets):
+                            low = low + cutlass.select_(Int32(c) < rank, v, Int32(0))
+                        else:
+                            counts.append(v)
                     s_tot[tid] = total
                     cute.arch.barrier(barrier_id=1, number_of_threads=RADIX)
                     if warp == 0:
@@ -224,15 +233,24 @@ class ClusterRadixTopK:
                     cute.arch.barrier(barrier_id=1, number_of_threads=RADIX)
                     chosen = s_sel[2 * p]
                     above = tid > chosen
-                    for c in cutlass.range_constexpr(C):
-                        part = cute.arch.warp_redux_sync(cutlass.select_(above, counts[c], Int32(0)), "add")
+                    if const_expr(self.prefix_offsets):
+                        part = cute.arch.warp_redux_sync(cutlass.select_(above, low, Int32(0)), "add")
                         if lane == 0:
                             if part > 0:
-                                cute.arch.atomic_add(s_gt.iterator + c, part)
-                    if const_expr(p == P - 1):
-                        if tid == chosen:
-                            for c in cutlass.range_constexpr(C):
-                                s_eq[c] = counts[c]
+                                cute.arch.atomic_add(s_gt.iterator, part)
+                        if const_expr(p == P - 1):
+                            if tid == chosen:
+                                s_eq[0] = low
+                    else:
+                        for c in cutlass.range_constexpr(C):
+                            part = cute.arch.warp_redux_sync(cutlass.select_(above, counts[c], Int32(0)), "add")
+                            if lane == 0:
+                                if part > 0:
+                                    cute.arch.atomic_add(s_gt.iterator + c, part)
+                        if const_expr(p == P - 1):
+                            if tid == chosen:
+                                for c in cutlass.range_constexpr(C):
+                                    s_eq[c] = counts[c]
                 cute.arch.sync_threads()
                 chosen_all = s_sel[2 * p]
                 need = s_sel[2 * p + 1]
@@ -244,10 +262,14 @@ class ClusterRadixTopK:
             # ---------------------------------------------------------- write
             gt_off = Int32(0)
             eq_off = Int32(0)
-            for c in cutlass.range_constexpr(C):
-                if c < rank:
-                    gt_off = gt_off + s_gt[c]
-                    eq_off = eq_off + s_eq[c]
+            if const_expr(self.prefix_offsets):
+                gt_off = s_gt[0]
+                eq_off = s_eq[0]
+            else:
+                for c in cutlass.range_constexpr(C):
+                    if c < rank:
+                        gt_off = gt_off + s_gt[c]
+                        eq_off = eq_off + s_eq[c]
             gt_total = k - need
             lane_lt = (Uint32(1) << Uint32(lane)) - Uint32(1)
             for base in cutlass.range(warp * 32, cnt, T):

@@ -14,10 +14,10 @@ from topk_core.protocol import Call, Problem
 
 from . import __about__, checks
 
-#: True selects the variant with slices of N prefetched before seq_lens and match.any
-#: histograms. It is exact but measured 10-45% slower on the H200 (NOTES.md, 2026-11-29),
-#: so the default is the slices-of-L, per-lane-atomics kernel. bench_quick --compare times both.
-FAST = False
+#: Kernel variant flags (all part of the compile key). Defaults are the version measured
+#: fastest on the H200 (NOTES.md, 2026-11-29). static_slices + aggregate together measured
+#: 10-45% slower; prefix_offsets compiles but has not run on a GPU yet.
+VARIANT = {"static_slices": False, "aggregate": False, "prefix_offsets": False}
 #: Compile-time raw-bits element type per dtype name.
 _RAW = {"float32": "Uint32", "bfloat16": "Uint16", "float16": "Uint16"}
 _FAKE_ADDRESS = 1 << 20  # any 16-byte-aligned address: compile never dereferences it
@@ -38,15 +38,16 @@ def vec_for(logits: torch.Tensor, dtype: str) -> int:
 
 
 def kernel_key(dtype: str, cluster: int, capacity: int, threads: int, vec: int, return_values: bool,
-               fast: bool = True):
+               variant: tuple = ()):
     import cutlass
 
     return ("topk_radix.cluster", __about__.__version__, getattr(cutlass, "__version__", "?"), _arch_tag(),
-            dtype, cluster, capacity, threads, vec, bool(return_values), bool(fast))
+            dtype, cluster, capacity, threads, vec, bool(return_values), tuple(variant))
 
 
 def compile_kernel(dtype: str, cluster: int, capacity: int, threads: int, vec: int, return_values: bool,
-                   fast: bool = True, options: str = ""):
+                   variant: tuple = (), options: str = ""):
+    """``variant``: ``(name, bool)`` pairs of ``VARIANT`` flags (missing ones take the defaults)."""
     """Compile one variant from placeholder pointers (works on CPU with CUTE_DSL_ARCH=sm_90a)."""
     import cutlass
     import cutlass.cute as cute
@@ -58,8 +59,8 @@ def compile_kernel(dtype: str, cluster: int, capacity: int, threads: int, vec: i
     raw = getattr(cutlass, _RAW[dtype])
     itemsize = 4 if dtype == "float32" else 2
     gmem = cute.AddressSpace.gmem
-    op = ClusterRadixTopK(dtype, cluster, capacity, threads, vec, return_values,
-                          static_slices=fast, aggregate=fast)
+    flags = {**VARIANT, **dict(variant)}
+    op = ClusterRadixTopK(dtype, cluster, capacity, threads, vec, return_values, **flags)
     args = (make_ptr(raw, _FAKE_ADDRESS, gmem, assumed_align=16 if vec > 1 else itemsize),
             Int64(1), Int32(1), make_ptr(Int32, _FAKE_ADDRESS, gmem, assumed_align=4),
             Int32(1), Int32(1), Int32(1), Int32(1),
@@ -69,10 +70,11 @@ def compile_kernel(dtype: str, cluster: int, capacity: int, threads: int, vec: i
     return cute.compile(op, *args, options=options)
 
 
-def get_kernel(dtype: str, cluster: int, capacity: int, threads: int, vec: int, return_values: bool,
-               fast: bool = True):
-    key = kernel_key(dtype, cluster, capacity, threads, vec, return_values, fast)
-    return compile_cached(key, lambda: compile_kernel(dtype, cluster, capacity, threads, vec, return_values, fast))
+def get_kernel(dtype: str, cluster: int, capacity: int, threads: int, vec: int, return_values: bool):
+    variant = tuple(sorted(VARIANT.items()))
+    key = kernel_key(dtype, cluster, capacity, threads, vec, return_values, variant)
+    return compile_cached(key, lambda: compile_kernel(dtype, cluster, capacity, threads, vec, return_values,
+                                                      variant))
 
 
 def run(problem: Problem, call: Call) -> None:
@@ -91,7 +93,7 @@ def run(problem: Problem, call: Call) -> None:
     cluster, capacity, threads = geo
     vec = vec_for(logits, dtype)
     return_values = call.values is not None
-    fn = get_kernel(dtype, cluster, capacity, threads, vec, return_values, FAST)
+    fn = get_kernel(dtype, cluster, capacity, threads, vec, return_values)
 
     raw = getattr(cutlass, _RAW[dtype])
     itemsize = logits.element_size()
