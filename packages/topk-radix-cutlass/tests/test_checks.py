@@ -75,3 +75,16 @@ def test_score_follows_the_measured_table():
     assert checks.score(P(rows=512, n=131072)) > checks.score(P(rows=8, n=131072))
     assert checks.score(P(rows=3, n=5)) > 0  # tiny problems still beat reference (score 0)
     assert checks.score(P(rows=1 << 20, n=1 << 24)) > 0
+
+
+@pytest.mark.parametrize("bits", [16, 32])
+@pytest.mark.parametrize("first", [11, 12, 13])
+def test_digits_tile_the_key(bits, first):
+    pytest.importorskip("cutlass")
+    from topk_radix_cutlass.kernel import digits
+
+    ds = digits(bits, first)
+    assert ds[0] == (bits - first, first)
+    assert all(width <= first for _, width in ds)  # the histogram is sized by the first digit
+    covered = sorted(b for shift, width in ds for b in range(shift, shift + width))
+    assert covered == list(range(bits))
