@@ -4,7 +4,7 @@ What it computes: for row ``r`` with ``L = valid_length(seq_lens[r // next_n], .
 it writes the indices (and raw-bit values) of the ``k`` largest order-preserving
 keys of ``logits[r, :L]``; rows with ``L <= k`` get ``0..L-1`` then ``-1``/-inf.
 
-How: pass 0 reads the row once and histograms the top key bits (13) in shared
+How: pass 0 reads the row once and histograms the top 11 or 13 key bits in shared
 memory; a block scan finds the bin holding the k-th key. Pass 1 reads the row
 again: keys above that bin go straight to the output, keys inside it go to a
 shared-memory candidate buffer while the next digit is histogrammed. The
