@@ -58,7 +58,7 @@ _decisions: dict[tuple, str] = {}
 
 def choose(problem: Problem) -> str:
     """The backend ``auto`` runs for ``problem`` (cached per problem and registry state)."""
-    key = (problem, registry.generation, env.disabled_backends())
+    key = (problem, registry.generation, env.dispatch_fingerprint())
     name = _decisions.get(key)
     if name is None:
         ranking = rank(problem)

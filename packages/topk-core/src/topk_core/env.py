@@ -35,3 +35,12 @@ def cache_dir() -> Path:
 def require_gpu() -> bool:
     """TOPK_REQUIRE_GPU=1: a skipped ``gpu`` test fails the pytest run instead of skipping."""
     return os.environ.get("TOPK_REQUIRE_GPU", "") not in ("", "0", "false", "False")
+
+
+#: Outside variables that change whether a backend can run here (so cached decisions expire).
+_DISPATCH_VARS = ("TOPK_DISABLED_BACKENDS", "TRITON_INTERPRET", "CUTE_DSL_ARCH")
+
+
+def dispatch_fingerprint() -> tuple:
+    """The values of every variable that can change an ``auto`` decision."""
+    return tuple(os.environ.get(name) for name in _DISPATCH_VARS)
