@@ -49,7 +49,11 @@ def use_disk_cache() -> None:
 
 
 def compile_cached(key: tuple, build: Callable[[], Any]) -> Any:
-    """Return ``build()`` once per key for the process; the DSL caches on disk beneath.
+    """Return ``build()`` once per key for the process.
+
+    Triton also caches its binaries on disk under TOPK_CACHE_DIR/triton. CuTe DSL's
+    ``cute.compile`` (4.8.1) does not reuse its file cache across processes, so a
+    new process recompiles CuTe DSL kernels (measured 3-4 s per variant on the H200).
 
     ``key`` must hold everything that changes the generated code (kernel name,
     dtype, k, block sizes, architecture, DSL version) and nothing that does not
