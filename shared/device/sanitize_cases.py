@@ -1,0 +1,49 @@
+"""Representative small calls of every installed GPU backend, for compute-sanitizer.
+
+Usage: compute-sanitizer --tool memcheck --report-api-errors no python3 shared/device/sanitize_cases.py [BACKEND...]
+Each case is checked exactly too; the exit code is the number of failures.
+"""
+
+import sys
+
+import torch
+
+import topk_core
+from topk_core.testing import check_topk, make_logits, make_seq_lens, poison_like
+
+CASES = [  # rows, n, k, dtype, kind, next_n, compress_ratio
+    (4, 3000, 64, torch.float32, "int_ties", 1, 1),
+    (4, 9000, 100, torch.bfloat16, "nan", 2, 4),
+    (2, 20000, 8, torch.float32, "plateau", 1, 1),
+    (3, 700, 1000, torch.float16, "inf", 1, 1),
+    (1, 40000, 2048, torch.float32, "randn", 1, 1),
+]
+
+
+def main(names):
+    names = names or [n for n in topk_core.available_backends() if n != "reference"]
+    failures = 0
+    for name in names:
+        for rows, n, k, dtype, kind, next_n, ratio in CASES:
+            logits = make_logits(kind, rows, n, dtype, "cuda", seed=rows * n, k=k)
+            lens = make_seq_lens(rows // next_n, n, next_n=next_n, compress_ratio=ratio, seed=n, device="cuda")
+            lens[0] = -3
+            label = f"{name} {rows}x{n} k={k} {dtype} {kind} nn={next_n} cr={ratio}"
+            try:
+                idx = poison_like(torch.empty(rows, k, dtype=torch.int32, device="cuda"))
+                val = poison_like(torch.empty(rows, k, dtype=dtype, device="cuda"))
+                topk_core.top_k_varlen(logits, lens, k, next_n=next_n, compress_ratio=ratio, return_values=True,
+                                       out_indices=idx, out_values=val, backend=name)
+                torch.cuda.synchronize()
+                check_topk(logits, lens, k, idx, val, next_n=next_n, compress_ratio=ratio)
+                print("ok     ", label, flush=True)
+            except topk_core.BackendNotSupportedError as exc:
+                print("refused", label, exc.reason, flush=True)
+            except Exception as exc:
+                failures += 1
+                print("FAIL   ", label, type(exc).__name__, str(exc)[:300], flush=True)
+    return failures
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
