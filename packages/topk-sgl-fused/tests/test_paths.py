@@ -7,6 +7,7 @@ exact answer with ``check_topk`` (transforms inverted first).
 |------------------------------|-----------------------------------------------------|
 | two-pass, tiny cap           | candidates overflow: deeper digits re-read the row  |
 | stream, minimum cap          | a compaction nearly every chunk (sorted rows worst) |
+| stream, sample misses        | the sampled threshold keeps < k: second read        |
 | plateau / all-equal rows     | tie class spanning the whole row, take-first-rem    |
 | k = 1, k = L, k = L - 1      | boundaries of the long path                         |
 | row_starts out of [0, N]     | window clamping, never out of bounds                |
@@ -54,7 +55,7 @@ def _configs():
     return [Config(64, 2, 1, False), Config(64, 2, 2, True)]
 
 
-@pytest.mark.parametrize("kind", ["randn", "sorted", "int_ties", "plateau", "nan"])
+@pytest.mark.parametrize("kind", ["randn", "sorted", "reversed", "int_ties", "plateau", "nan"])
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
 def test_small_caps(kind, dtype):
     dev = _device()
@@ -136,3 +137,17 @@ def test_next_n_compress_with_ragged():
                             compress_ratio=cr)
         local = torch.where(idx >= 0, idx - offsets[:, None], idx)
         check_topk(x, lens, k, local.to(torch.int32), vals, next_n=next_n, compress_ratio=cr)
+
+
+def test_stream_sample_misses():
+    """The first chunk holds a few huge values: the sampled threshold keeps fewer than k,
+    so the stream path must read the row again from threshold 0."""
+    dev = _device()
+    rows, n, k = 2, 1000, 20
+    x = make_logits("randn", rows, n, torch.float32, dev, seed=12)
+    x[:, :10] = 1e30
+    lens = torch.tensor([1000, 900], dtype=torch.int32, device=dev)
+    stream = _configs()[1]
+    _, idx, vals = _run(x, lens, k, config=stream, cap=k + stream.block)
+    check_topk(x, lens, k, idx, vals)
+    assert bool((idx[:, :k] >= 0).all())

@@ -204,29 +204,61 @@ def _compact(nb, k, buf_key, buf_idx, row_ptr, lane, KEY_BITS: tl.constexpr, BLO
 
 
 @triton.jit
+def _sample_threshold(row_ptr, L, k, lane, KEY_BITS: tl.constexpr, BLOCK: tl.constexpr):
+    """A guess for the stream's starting threshold from the row's first chunk (0: no guess).
+
+    Keys below the top-digit bin that holds the sample's ``2 k BLOCK / L``-th largest are
+    likely outside the top k. A wrong guess only costs a second read (see ``_stream``).
+    """
+    SH0: tl.constexpr = KEY_BITS - 8
+    t = tl.full([], 0, tl.uint32)
+    if L >= 4 * BLOCK:
+        key = order_key(tl.load(row_ptr + lane))
+        hist = tl.histogram((key >> SH0).to(tl.int32), NUM_BINS)
+        want = (2 * k * BLOCK) // L + 1
+        if want < BLOCK // 2:
+            b, above, count = select_bin(hist, want, NUM_BINS)
+            if b > 0:
+                t = (b.to(tl.uint32) << SH0) - 1
+    return t
+
+
+@triton.jit
 def _stream(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, cap,
             req, offset, page_ptr, page_stride, return_values, lane,
             KEY_BITS: tl.constexpr, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr):
-    """Rows with ``L > k``, one read: keep keys above a running threshold (needs k + BLOCK <= cap)."""
-    t = tl.full([], 0, tl.uint32)  # keep key > t; no real value has key 0
+    """Rows with ``L > k``, one read: keep keys above a running threshold (needs k + BLOCK <= cap).
+
+    The first attempt starts from a sampled threshold; if fewer than k keys beat it, a
+    second attempt starts from 0 (no real value has key 0), which always keeps enough.
+    """
+    t = _sample_threshold(row_ptr, L, k, lane, KEY_BITS, BLOCK)
     nb = 0
-    for off in range(0, L, BLOCK):
-        j = off + lane
-        m = j < L
-        key = order_key(tl.load(row_ptr + j, mask=m, other=0.0))
-        keep = m & (key > t)
-        cnt = tl.sum(keep.to(tl.int32), axis=0)
-        if nb + cnt > cap:
-            # Scratch holds >= k keys >= any dropped one; keep exactly k of them.
-            t = _compact(nb, k, buf_key, buf_idx, row_ptr, lane, KEY_BITS, BLOCK)
-            nb = k
+    attempt = 0
+    while attempt < 2:
+        nb = 0
+        x_next = tl.load(row_ptr + lane, mask=lane < L, other=0.0)
+        for off in range(0, L, BLOCK):
+            j = off + lane
+            m = j < L
+            x = x_next
+            x_next = tl.load(row_ptr + j + BLOCK, mask=j + BLOCK < L, other=0.0)  # prefetch
+            key = order_key(x)
             keep = m & (key > t)
             cnt = tl.sum(keep.to(tl.int32), axis=0)
-        ki = keep.to(tl.int32)
-        pos = nb + tl.cumsum(ki, axis=0) - ki
-        tl.store(buf_key + pos, key.to(tl.int32, bitcast=True), mask=keep)
-        tl.store(buf_idx + pos, j, mask=keep)
-        nb += cnt
+            if nb + cnt > cap:
+                # Scratch holds >= k keys >= any dropped one; keep exactly k of them.
+                t = _compact(nb, k, buf_key, buf_idx, row_ptr, lane, KEY_BITS, BLOCK)
+                nb = k
+                keep = m & (key > t)
+                cnt = tl.sum(keep.to(tl.int32), axis=0)
+            ki = keep.to(tl.int32)
+            pos = nb + tl.cumsum(ki, axis=0) - ki
+            tl.store(buf_key + pos, key.to(tl.int32, bitcast=True), mask=keep)
+            tl.store(buf_idx + pos, j, mask=keep)
+            nb += cnt
+        attempt = tl.where(nb >= k, 2, attempt + 1)
+        t = tl.full([], 0, tl.uint32)
     tl.debug_barrier()
     zero = tl.full([], 0, tl.uint32)
     prefix, fshift, rem = _refine(k, zero, True, nb, buf_key, buf_idx, row_ptr, zero, lane, KEY_BITS, 0, BLOCK)
