@@ -79,35 +79,38 @@ class RadixFilter:
         return Int32(cute.arch.popc(low - Uint32(1)))
 
     @cute.jit
-    def _count(self, hist, d: Int32, pred, lane: Int32):
-        """``hist[d] += 1`` for every lane with ``pred``. The whole warp must call it.
+    def _count(self, hist, d: Int32, take, lane: Int32):
+        """``hist[d] += 1`` for every lane with ``take``. The whole warp must call it.
 
         Aggregated per warp so that a plateau (every lane in one bin) costs one atomic.
+        Never name a variable ``pred`` in DSL code: the DSL names the condition of every
+        dynamic ``if`` ``pred``, which shadows it inside the branch (see NOTES.md).
         """
         if cutlass.const_expr(self.agg == "none"):
-            if pred:
+            if take:
                 cute.arch.atomic_add((hist.iterator + d).llvm_ptr, Int32(1))
+        elif cutlass.const_expr(self.agg == "uniform"):
+            ball = Uint32(cute.arch.vote_ballot_sync(take))
+            first = self._lowest_lane(ball)
+            d_first = cute.arch.shuffle_sync(d, first)
+            diff = Uint32(cute.arch.vote_ballot_sync(take & (d != d_first)))
+            lead = (diff == Uint32(0)) & (lane == first)
+            solo = (diff != Uint32(0)) & take
+            add = Int32(lead) * Int32(cute.arch.popc(ball)) + Int32(solo)
+            if add != 0:
+                cute.arch.atomic_add((hist.iterator + d).llvm_ptr, add)
         else:
-            ball = Uint32(cute.arch.vote_ballot_sync(pred))
-            if ball != Uint32(0):
-                if cutlass.const_expr(self.agg == "uniform"):
-                    first = self._lowest_lane(ball)
-                    d_first = cute.arch.shuffle_sync(d, first)
-                    # DSL Booleans: no Python and/or/not (they can silently drop branches).
-                    diff = Uint32(cute.arch.vote_ballot_sync(pred & (d != d_first)))
-                    if (diff == Uint32(0)) & (lane == first):
-                        cute.arch.atomic_add((hist.iterator + d).llvm_ptr, Int32(cute.arch.popc(ball)))
-                    if (diff != Uint32(0)) & pred:
-                        cute.arch.atomic_add((hist.iterator + d).llvm_ptr, Int32(1))
-                else:
-                    peers = Uint32(cute.arch.match_sync(0xFFFFFFFF, Uint32(d))) & ball
-                    if pred & (lane == self._lowest_lane(peers)):
-                        cute.arch.atomic_add((hist.iterator + d).llvm_ptr, Int32(cute.arch.popc(peers)))
+            ball = Uint32(cute.arch.vote_ballot_sync(take))
+            peers = Uint32(cute.arch.match_sync(0xFFFFFFFF, Uint32(d))) & ball
+            lead = take & (lane == self._lowest_lane(peers))
+            add = Int32(lead) * Int32(cute.arch.popc(peers))
+            if add != 0:
+                cute.arch.atomic_add((hist.iterator + d).llvm_ptr, add)
 
     @cute.jit
-    def _append(self, pred, counter_ptr, lane: Int32) -> Int32:
-        """Warp-aggregated ``atomicAdd(counter, 1)`` for lanes with ``pred``; the whole warp calls it."""
-        ball = Uint32(cute.arch.vote_ballot_sync(pred))
+    def _append(self, take, counter_ptr, lane: Int32) -> Int32:
+        """Warp-aggregated ``atomicAdd(counter, 1)`` for lanes with ``take``; the whole warp calls it."""
+        ball = Uint32(cute.arch.vote_ballot_sync(take))
         base = Int32(0)
         if (lane == 0) & (ball != Uint32(0)):
             base = cute.arch.atomic_add(counter_ptr, Int32(cute.arch.popc(ball)))
@@ -199,7 +202,7 @@ class RadixFilter:
                 self._count(hist, d, (j < length) & (d >= lo), lane)
 
     @cute.jit
-    def _filter_pass(self, xr, ir, vr, hist, ckey, cidx, ctl, length: Int32, b0: Int32, tid: Int32):
+    def _filter_pass(self, xr, ir, vr, hist, ckey, cidx, ctl, length: Int32, b0: Int32, k: Int32, tid: Int32):
         """Pass 2: keys above bin ``b0`` to the output, keys in it to the candidates + next digit."""
         T, U, C = self.threads, self.unroll, self.cand
         sh0 = self.digits[0][0]
@@ -221,7 +224,7 @@ class RadixFilter:
                     above = hot & (d0 > b0)
                     inside = hot & (d0 == b0)
                     pos = self._append(above, out_ptr, lane)
-                    if above:
+                    if above & (pos < k):  # always true; the guard keeps a miscount in bounds
                         ir[pos] = j
                         if cutlass.const_expr(self.with_values):
                             vr[pos] = self.elem(bits[u])
@@ -279,7 +282,7 @@ class RadixFilter:
             above = inside & (key > thr)
             equal = inside & (key == thr)
             pos = self._append(above, out_ptr, lane)
-            if above:
+            if above & (pos < k):
                 ir[pos] = col
                 if cutlass.const_expr(self.with_values):
                     vr[pos] = self.elem(Int32(xr[col]))
@@ -354,7 +357,7 @@ class RadixFilter:
             b0, krem = self._find_bin(hist, BINS, k, ctl, tid)
             self._clear(hist, tid)
             cute.arch.sync_threads()
-            self._filter_pass(xr, ir, vr, hist, ckey, cidx, ctl, length, b0, tid)
+            self._filter_pass(xr, ir, vr, hist, ckey, cidx, ctl, length, b0, k, tid)
             cute.arch.sync_threads()
             ncand = ctl[CAND]
             if ncand <= C:
