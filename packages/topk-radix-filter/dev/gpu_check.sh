@@ -13,8 +13,9 @@ if timeout 30 python3 $P/dev/cases.py smoke; then
   timeout 60 python3 $P/bench_quick.py --variants --shapes ${1:-all} 2>&1 | tail -20
 fi
 echo "== pytest"
-timeout 75 python3 -m pytest -q -p no:cacheprovider --maxfail=12 $P/tests 2>&1 | grep -v "^    \|^  File\|^$" | tail -60
-echo "== memcheck"
-timeout 25 compute-sanitizer --tool memcheck --error-exitcode 9 python3 $P/dev/cases.py sanitize 2>&1 | tail -8
-echo "== racecheck"
-timeout 25 compute-sanitizer --tool racecheck --error-exitcode 9 python3 $P/dev/cases.py sanitize 2>&1 | tail -8
+timeout 75 python3 -m pytest -q -p no:cacheprovider --tb=line --maxfail=12 $P/tests 2>&1 | tail -40
+for tool in memcheck racecheck; do
+  echo "== $tool"
+  timeout 25 compute-sanitizer --tool $tool --error-exitcode 9 python3 $P/dev/cases.py sanitize > /tmp/rf-$tool.log 2>&1
+  echo "$tool rc=$?"; grep -m 3 -A 6 "Invalid\|Error:\|Race\|Hazard" /tmp/rf-$tool.log; tail -3 /tmp/rf-$tool.log
+done
