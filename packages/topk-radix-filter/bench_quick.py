@@ -107,7 +107,7 @@ def main():
     if args.variants:
         for name, kw in (("agg=none", dict(agg="none")), ("agg=match", dict(agg="match")),
                          ("no-prune", dict(prune=False)), ("forward", dict(reverse=False)),
-                         ("unroll4", dict(unroll=4)), ("unroll16", dict(unroll=16)),
+                         ("unroll4", dict(unroll=4)), ("unroll8", dict(unroll=8)),
                          ("t256", dict(threads=256)), ("cand2k", dict(cand=2048))):
             variants[name] = Variant(**kw)
     shapes = {"dsa": DSA, "small": SMALL, "all": DSA + SMALL}[args.shapes]

@@ -13,9 +13,10 @@ import torch
 
 from topk_core.keys import order_keys
 from topk_core.testing import KINDS, check_topk, make_logits, make_seq_lens
+from topk_radix_filter.launch import DEFAULT
 
 DIGITS = {32: ((20, 12), (10, 10), (0, 10)), 16: ((4, 12), (0, 4))}  # as kernel.DIGITS
-CHUNK = 512 * 8  # threads * unroll
+CHUNK = DEFAULT.threads * DEFAULT.unroll
 PRUNE_AFTER = 16384
 
 

@@ -46,7 +46,7 @@ class TestRadixFilter(BackendConformance, GpuConformance):
 
 
 VARIANTS = [dict(), dict(agg="none"), dict(agg="match"), dict(prune=False), dict(reverse=False),
-            dict(unroll=4), dict(unroll=16), dict(threads=256), dict(cand=2048)]
+            dict(unroll=4), dict(unroll=8), dict(threads=256), dict(cand=2048)]
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")

@@ -48,7 +48,7 @@ class RadixFilter:
     """Compile-time specialisation only: dtype, values or not, block shape, variant."""
 
     def __init__(self, dtype: str, with_values: bool, threads: int = 512, cand: int = 4096,
-                 unroll: int = 8, agg: str = "uniform", prune: bool = True, reverse: bool = True):
+                 unroll: int = 16, agg: str = "uniform", prune: bool = True, reverse: bool = True):
         assert threads % 32 == 0 and threads <= 1024 and BINS % threads == 0
         assert agg in ("none", "uniform", "match")
         self.dtype = dtype

@@ -22,13 +22,15 @@ class Variant:
 
     threads: int = 512
     cand: int = 4096
-    unroll: int = 8
+    unroll: int = 16
     agg: str = "uniform"
     prune: bool = True
     reverse: bool = True
 
 
-#: The variant run() launches (chosen from the H200 measurements in NOTES.md).
+#: The variant run() launches. Not yet chosen by measurement (NOTES.md): 16 loads in
+#: flight per thread because 128 rows give one CTA per SM, which must then keep 32 KB
+#: in flight by itself; ptxas gives 40 registers either way (3 CTAs per SM).
 DEFAULT = Variant()
 
 
