@@ -2,7 +2,7 @@
 
 Variants: dtype x transform (none / page_table / ragged) x launch config (BLOCK, warps,
 two-pass or stream). row_starts, cu_seqlens_q and return_values are runtime flags.
-The fast lane compiles 9 (every dtype and transform); ``slow`` compiles all of them.
+The fast lane compiles 9 (every dtype and transform); ``slow`` compiles every variant.
 The compiles run in a child process without TRITON_INTERPRET, so the test also works
 inside an interpreter run.
 Run by hand: ``python tests/test_compile_sm90.py all``.

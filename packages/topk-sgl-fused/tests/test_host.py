@@ -67,6 +67,7 @@ def test_configs():
     assert launch.pick_config(8, 131072, 2048, 132).stream
     assert not launch.pick_config(8, 131072, 16384, 132).stream  # k above STREAM_MAX_K
     assert few.num_warps > many.num_warps and few.progs_per_sm < many.progs_per_sm
+    assert launch.pick_config(4096, 131072, 2048, 132).progs_per_sm == 1  # ~220 registers: one per SM
 
 
 def test_scratch_sizes(monkeypatch):

@@ -204,6 +204,16 @@ def _compact(nb, k, buf_key, buf_idx, row_ptr, lane, KEY_BITS: tl.constexpr, BLO
 
 
 @triton.jit
+def _append(nb, cnt, key, col, keep, buf_key, buf_idx):
+    """Append the kept lanes to scratch at ``nb``; returns the new fill."""
+    ki = keep.to(tl.int32)
+    pos = nb + tl.cumsum(ki, axis=0) - ki
+    tl.store(buf_key + pos, key.to(tl.int32, bitcast=True), mask=keep)
+    tl.store(buf_idx + pos, col, mask=keep)
+    return nb + cnt
+
+
+@triton.jit
 def _sample_threshold(row_ptr, L, k, lane, KEY_BITS: tl.constexpr, BLOCK: tl.constexpr):
     """A guess for the stream's starting threshold from the row's first chunk (0: no guess).
 
@@ -247,16 +257,14 @@ def _stream(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, cap
             keep = m & (key > t)
             cnt = tl.sum(keep.to(tl.int32), axis=0)
             if nb + cnt > cap:
-                # Scratch holds >= k keys >= any dropped one; keep exactly k of them.
+                # Scratch holds >= k keys >= any dropped one; keep exactly k of them. The chunk
+                # is reloaded afterwards (L1/L2) so that its registers are free during the select.
                 t = _compact(nb, k, buf_key, buf_idx, row_ptr, lane, KEY_BITS, BLOCK)
                 nb = k
+                key = order_key(tl.load(row_ptr + j, mask=m, other=0.0))
                 keep = m & (key > t)
                 cnt = tl.sum(keep.to(tl.int32), axis=0)
-            ki = keep.to(tl.int32)
-            pos = nb + tl.cumsum(ki, axis=0) - ki
-            tl.store(buf_key + pos, key.to(tl.int32, bitcast=True), mask=keep)
-            tl.store(buf_idx + pos, j, mask=keep)
-            nb += cnt
+            nb = _append(nb, cnt, key, j, keep, buf_key, buf_idx)
         attempt = tl.where(nb >= k, 2, attempt + 1)
         t = tl.full([], 0, tl.uint32)
     tl.debug_barrier()

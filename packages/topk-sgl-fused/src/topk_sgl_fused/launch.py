@@ -39,17 +39,20 @@ class Config:
 
 
 def pick_config(rows: int, n: int, k: int, sm_count: int) -> Config:
-    """Few rows: wide programs (more warps per row); many rows: several programs per SM.
+    """Launch shape from static facts (see NOTES.md for the register counts behind it).
 
-    Long rows (N >= 8k) take the one-read stream path. Under the interpreter, small chunks
-    so that CPU tests cover the multi-chunk and compaction paths.
+    Long rows (N >= 8k) take the one-read stream path with 16 warps and 16 KB chunks (the
+    stream kernel needs ~220 registers at 8 warps, so one program per SM; 16 warps double
+    the bytes in flight). Short rows take the two-pass path: 16 warps per row when rows
+    are few, else 8 warps and two programs per SM (128 registers). The interpreter gets
+    small chunks so that CPU tests cover the multi-chunk and compaction paths.
     """
     stream = n >= STREAM_MIN_RATIO * k and k <= STREAM_MAX_K
     if interpreting():
         return Config(block=64, num_warps=4, progs_per_sm=1, stream=stream)
-    if rows <= sm_count // 2:
+    if stream or rows <= sm_count // 2:
         return Config(block=4096, num_warps=16, progs_per_sm=1, stream=stream)
-    return Config(block=2048, num_warps=8, progs_per_sm=4, stream=stream)
+    return Config(block=2048, num_warps=8, progs_per_sm=2, stream=False)
 
 
 def cap_for(config: Config, k: int) -> int:
