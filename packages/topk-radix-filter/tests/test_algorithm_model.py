@@ -48,13 +48,13 @@ def model_row(keys, length, k, bits, out, cand=4096):
     e2, lo = e1, 0
     if e1 < length:
         b, _ = find_bin(hist, k)
-        lo = max(b, 0)
+        lo = max(b + 1, 0)
         e2 = min(length, e1 * 4)
         seg = d0[e1:e2]
         np.add.at(hist, seg[seg >= lo], 1)
     if e2 < length:
         b, _ = find_bin(hist, k)
-        lo = max(b, lo)
+        lo = max(b + 1, lo)
         seg = d0[e2:]
         np.add.at(hist, seg[seg >= lo], 1)
     b0, krem = find_bin(hist, k)

@@ -7,8 +7,8 @@ keys of ``logits[r, :L]``; rows with ``L <= k`` get ``0..L-1`` then ``-1``/-inf.
 How (one streaming pass, then a filtered one):
 1. Pass 1 reads the row and builds a 4096-bin histogram of the top 12 key bits in
    shared memory. After the first ``max(4k, 16K)`` columns (and again at 4x that)
-   a block scan finds a bin that already has ``k`` keys at or above it; later
-   keys below that bin cannot be selected and skip the atomic entirely.
+   a block scan finds the bin that already has ``k`` keys at or above it; later
+   keys at or below that bin skip the atomic entirely (the bin search stays exact).
    Warps whose lanes all hit one bin (plateaus) add once instead of 32 times.
 2. A block scan finds the bin holding the k-th key.
 3. Pass 2 reads the row back to front (the tail of pass 1 is still in L2):
@@ -91,14 +91,15 @@ class RadixFilter:
                 cute.arch.atomic_add((hist.iterator + d).llvm_ptr, Int32(1))
         elif cutlass.const_expr(self.agg == "uniform"):
             ball = Uint32(cute.arch.vote_ballot_sync(take))
-            first = self._lowest_lane(ball)
-            d_first = cute.arch.shuffle_sync(d, first)
-            diff = Uint32(cute.arch.vote_ballot_sync(take & (d != d_first)))
-            lead = (diff == Uint32(0)) & (lane == first)
-            solo = (diff != Uint32(0)) & take
-            add = Int32(lead) * Int32(cute.arch.popc(ball)) + Int32(solo)
-            if add != 0:
-                cute.arch.atomic_add((hist.iterator + d).llvm_ptr, add)
+            if ball != Uint32(0):  # warp-uniform: pruned warps stop here
+                first = self._lowest_lane(ball)
+                d_first = cute.arch.shuffle_sync(d, first)
+                diff = Uint32(cute.arch.vote_ballot_sync(take & (d != d_first)))
+                lead = (diff == Uint32(0)) & (lane == first)
+                solo = (diff != Uint32(0)) & take
+                add = Int32(lead) * Int32(cute.arch.popc(ball)) + Int32(solo)
+                if add != 0:
+                    cute.arch.atomic_add((hist.iterator + d).llvm_ptr, add)
         else:
             ball = Uint32(cute.arch.vote_ballot_sync(take))
             peers = Uint32(cute.arch.match_sync(0xFFFFFFFF, Uint32(d))) & ball
@@ -331,8 +332,10 @@ class RadixFilter:
             if tid < 8:
                 ctl[tid] = Int32(0)
             cute.arch.sync_threads()
-            # Pass 1, in up to three segments; after each, keys below a bin that already
-            # has k keys at or above it stop being counted.
+            # Pass 1, in up to three segments. After each, find the bin b that already has k
+            # keys at or above it; the k-th key lies in b or above, and the search below walks
+            # down from the top, so it only needs exact counts above b (bin b itself reaches k
+            # in time anyway): keys at or below b stop being counted.
             chunk = T * U
             lo = Int32(0)
             if cutlass.const_expr(self.prune):
@@ -343,13 +346,13 @@ class RadixFilter:
                 if e1 < length:
                     cute.arch.sync_threads()
                     b, r = self._find_bin(hist, BINS, k, ctl, tid)
-                    lo = cutlass.max(b, Int32(0))
+                    lo = cutlass.max(b + 1, Int32(0))
                     e2 = cutlass.min(length, e1 * 4)
                     self._histogram_pass(xr, hist, ctl, e1, e2, length, lo, tid)
                 if e2 < length:
                     cute.arch.sync_threads()
                     b, r = self._find_bin(hist, BINS, k, ctl, tid)
-                    lo = cutlass.max(b, lo)
+                    lo = cutlass.max(b + 1, lo)
                     self._histogram_pass(xr, hist, ctl, e2, length, length, lo, tid)
             else:
                 self._histogram_pass(xr, hist, ctl, 0, length, length, lo, tid)
