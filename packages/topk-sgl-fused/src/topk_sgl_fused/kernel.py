@@ -130,6 +130,58 @@ def _emit_final(n_out, prefix, fshift, rem, from_buf, n_src, buf_key, buf_idx, r
 
 
 @triton.jit
+def _select_buf(n_out, need, n_cur, buf_key, buf_idx, row_ptr, lane, orow, out_idx_ptr, out_val_ptr, req,
+                offset, page_ptr, page_stride, return_values,
+                KEY_BITS: tl.constexpr, FIRST: tl.constexpr, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr):
+    """Emit the ``need`` largest of scratch ``[0, n_cur)`` (equal in digits ``< FIRST``) from slot ``n_out``.
+
+    Per digit: a histogram over the current tie class, then one pass that emits the keys
+    above the threshold digit and moves the tie class to the front in place (a lane moves
+    to a slot <= its own, and a chunk is read whole before it is written), so deeper digits
+    only see the ties. At the last digit, or when the whole class is needed, the first
+    ``rem`` ties in order are emitted instead.
+    """
+    rem = need
+    done = False
+    for lvl in tl.static_range(FIRST, KEY_BITS // 8):
+        sh = KEY_BITS - 8 * (lvl + 1)  # constexpr: lvl is static
+        if not done:
+            tl.debug_barrier()  # the class was written by other threads
+            hist = tl.zeros([NUM_BINS], dtype=tl.int32)
+            for off in range(0, n_cur, BLOCK):
+                i = off + lane
+                m = i < n_cur
+                key = tl.load(buf_key + i, mask=m, other=0).to(tl.uint32, bitcast=True)
+                hist += tl.histogram(((key >> sh) & 0xFF).to(tl.int32), NUM_BINS, mask=m)
+            bl, gtl, eql = select_bin(hist, rem, NUM_BINS)
+            rem_tie = rem - gtl
+            last = (eql == rem_tie) | tl.full([], lvl + 1 == KEY_BITS // 8, tl.int1)
+            blu = bl.to(tl.uint32)
+            n_tie = 0
+            for off in range(0, n_cur, BLOCK):
+                i = off + lane
+                m = i < n_cur
+                raw = tl.load(buf_key + i, mask=m, other=0)
+                col = tl.load(buf_idx + i, mask=m, other=0)
+                d = (raw.to(tl.uint32, bitcast=True) >> sh) & 0xFF
+                tie = m & (d == blu)
+                ti = tie.to(tl.int32)
+                rank = n_tie + tl.cumsum(ti, axis=0) - ti
+                sel = (m & (d > blu)) | (tie & last & (rank < rem_tie))
+                s = sel.to(tl.int32)
+                _emit(out_idx_ptr, out_val_ptr, orow, n_out + tl.cumsum(s, axis=0) - s, col, sel, row_ptr, req,
+                      offset, page_ptr, page_stride, return_values, TRANSFORM)
+                n_out += tl.sum(s, axis=0)
+                move = tie & (last == 0)
+                tl.store(buf_key + rank, raw, mask=move)
+                tl.store(buf_idx + rank, col, mask=move)
+                n_tie += tl.sum(ti, axis=0)
+            n_cur = eql
+            rem = rem_tie
+            done = last
+
+
+@triton.jit
 def _two_pass(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, cap,
               req, offset, page_ptr, page_stride, return_values, lane,
               KEY_BITS: tl.constexpr, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr):
@@ -165,11 +217,13 @@ def _two_pass(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, c
         tl.store(buf_idx + cpos, j, mask=c)
         n_cand += tl.sum(ci, axis=0)
     tl.debug_barrier()  # scratch written by other threads is read next
-    if not take_all:
-        n_src = tl.where(to_buf, eq0, L)
-        prefix, fshift, rem = _refine(rem, top_bin, to_buf, n_src, buf_key, buf_idx, row_ptr, top_bin, lane,
+    if to_buf:
+        _select_buf(n_out, rem, eq0, buf_key, buf_idx, row_ptr, lane, orow, out_idx_ptr, out_val_ptr, req,
+                    offset, page_ptr, page_stride, return_values, KEY_BITS, 1, BLOCK, TRANSFORM)
+    elif not take_all:  # more ties on the top digit than scratch holds: deeper digits re-read the row
+        prefix, fshift, rem = _refine(rem, top_bin, False, L, buf_key, buf_idx, row_ptr, top_bin, lane,
                                       KEY_BITS, 1, BLOCK)
-        _emit_final(n_out, prefix, fshift, rem, to_buf, n_src, buf_key, buf_idx, row_ptr, top_bin, lane,
+        _emit_final(n_out, prefix, fshift, rem, False, L, buf_key, buf_idx, row_ptr, top_bin, lane,
                     orow, out_idx_ptr, out_val_ptr, req, offset, page_ptr, page_stride, return_values,
                     KEY_BITS, BLOCK, TRANSFORM)
 
@@ -215,21 +269,25 @@ def _append(nb, cnt, key, col, keep, buf_key, buf_idx):
 
 @triton.jit
 def _sample_threshold(row_ptr, L, k, lane, KEY_BITS: tl.constexpr, BLOCK: tl.constexpr):
-    """A guess for the stream's starting threshold from the row's first chunk (0: no guess).
+    """A starting threshold for the stream path from the row's first chunk (0: no guess).
 
-    Keys below the top-digit bin that holds the sample's ``2 k BLOCK / L``-th largest are
-    likely outside the top k. A wrong guess only costs a second read (see ``_stream``).
+    The sample's ``2 k BLOCK / L``-th largest key, to 16 bits: about 2k keys of the row
+    beat it. A guess that keeps fewer than k only costs a second read (see ``_stream``).
     """
     SH0: tl.constexpr = KEY_BITS - 8
     t = tl.full([], 0, tl.uint32)
     if L >= 4 * BLOCK:
         key = order_key(tl.load(row_ptr + lane))
-        hist = tl.histogram((key >> SH0).to(tl.int32), NUM_BINS)
         want = (2 * k * BLOCK) // L + 1
         if want < BLOCK // 2:
-            b, above, count = select_bin(hist, want, NUM_BINS)
-            if b > 0:
-                t = (b.to(tl.uint32) << SH0) - 1
+            top = key >> SH0
+            b0, above0, count0 = select_bin(tl.histogram(top.to(tl.int32), NUM_BINS), want, NUM_BINS)
+            in_bin = top == b0.to(tl.uint32)
+            second = ((key >> (SH0 - 8)) & 0xFF).to(tl.int32)
+            b1, above1, count1 = select_bin(tl.histogram(second, NUM_BINS, mask=in_bin), want - above0, NUM_BINS)
+            base = ((b0.to(tl.uint32) << 8) | b1.to(tl.uint32)) << (KEY_BITS - 16)
+            if base > 0:
+                t = base - 1
     return t
 
 
@@ -267,12 +325,8 @@ def _stream(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, cap
             nb = _append(nb, cnt, key, j, keep, buf_key, buf_idx)
         attempt = tl.where(nb >= k, 2, attempt + 1)
         t = tl.full([], 0, tl.uint32)
-    tl.debug_barrier()
-    zero = tl.full([], 0, tl.uint32)
-    prefix, fshift, rem = _refine(k, zero, True, nb, buf_key, buf_idx, row_ptr, zero, lane, KEY_BITS, 0, BLOCK)
-    _emit_final(tl.full([], 0, tl.int32), prefix, fshift, rem, True, nb, buf_key, buf_idx, row_ptr, zero, lane,
-                orow, out_idx_ptr, out_val_ptr, req, offset, page_ptr, page_stride, return_values,
-                KEY_BITS, BLOCK, TRANSFORM)
+    _select_buf(tl.full([], 0, tl.int32), k, nb, buf_key, buf_idx, row_ptr, lane, orow, out_idx_ptr, out_val_ptr,
+                req, offset, page_ptr, page_stride, return_values, KEY_BITS, 0, BLOCK, TRANSFORM)
 
 
 @triton.jit(do_not_specialize=["stride_row", "n", "rows", "next_n", "compress_ratio", "has_starts", "k",
