@@ -51,7 +51,10 @@ def compile_variant(dtype, transform, config):
     constexprs = dict(KEY_BITS=DTYPES[dtype], BLOCK=config.block, TRANSFORM=transform, STREAM=config.stream)
     signature.update({name: "constexpr" for name in constexprs})
     src = triton.compiler.ASTSource(sgl_topk_kernel, signature, constexprs)
-    compiled = triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": config.num_warps})
+    options = {"num_warps": config.num_warps}
+    if config.maxnreg:
+        options["maxnreg"] = config.maxnreg
+    compiled = triton.compile(src, target=GPUTarget("cuda", 90, 32), options=options)
     assert ".target sm_90" in compiled.asm["ptx"], "PTX is not for sm_90"
     assert compiled.metadata.num_warps == config.num_warps
     return compiled

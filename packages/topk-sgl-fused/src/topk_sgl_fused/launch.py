@@ -30,12 +30,13 @@ STREAM_MAX_K = 8192
 
 @dataclass(frozen=True)
 class Config:
-    """Launch shape: BLOCK, num_warps and stream change the code; progs_per_sm only the grid."""
+    """Launch shape: BLOCK, num_warps, stream and maxnreg change the code; progs_per_sm only the grid."""
 
     block: int
     num_warps: int
     progs_per_sm: int
     stream: bool = False
+    maxnreg: int | None = None  # cap so that progs_per_sm programs fit an SM's 64K registers
 
 
 def pick_config(rows: int, n: int, k: int, sm_count: int) -> Config:
@@ -52,7 +53,7 @@ def pick_config(rows: int, n: int, k: int, sm_count: int) -> Config:
         return Config(block=64, num_warps=4, progs_per_sm=1, stream=stream)
     if stream or rows <= sm_count // 2:
         return Config(block=4096, num_warps=16, progs_per_sm=1, stream=stream)
-    return Config(block=2048, num_warps=8, progs_per_sm=2, stream=False)
+    return Config(block=2048, num_warps=8, progs_per_sm=2, stream=False, maxnreg=128)
 
 
 def cap_for(config: Config, k: int) -> int:
@@ -110,8 +111,11 @@ def launch(call: Call, config: Config | None = None, cap: int | None = None) -> 
     starts = call.row_starts if call.row_starts is not None else call.seq_lens
     constexprs = dict(KEY_BITS=KEY_BITS[logits.dtype], BLOCK=config.block, TRANSFORM=transform,
                       STREAM=config.stream)
-    key = (OWNER, str(logits.dtype), tuple(sorted(constexprs.items())), config.num_warps, interpreting(),
-           device.type)
+    options = dict(num_warps=config.num_warps)
+    if config.maxnreg and not interpreting():
+        options["maxnreg"] = config.maxnreg
+    key = (OWNER, str(logits.dtype), tuple(sorted(constexprs.items())), tuple(sorted(options.items())),
+           interpreting(), device.type)
     args = (logits, logits.stride(0), n, rows,
             call.seq_lens, call.next_n, call.compress_ratio, starts, int(call.row_starts is not None),
             k, indices, values if values is not None else logits, int(values is not None),
@@ -121,10 +125,10 @@ def launch(call: Call, config: Config | None = None, cap: int | None = None) -> 
     ran = []
 
     def build():  # the first launch of a variant compiles it (timed by compile_cached)
-        fn(*args, **constexprs, num_warps=config.num_warps)
+        fn(*args, **constexprs, **options)
         ran.append(True)
         return fn
 
     compile_cached(key, build)
     if not ran:
-        fn(*args, **constexprs, num_warps=config.num_warps)
+        fn(*args, **constexprs, **options)
