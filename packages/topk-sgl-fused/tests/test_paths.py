@@ -151,3 +151,11 @@ def test_stream_sample_misses():
     _, idx, vals = _run(x, lens, k, config=stream, cap=k + stream.block)
     check_topk(x, lens, k, idx, vals)
     assert bool((idx[:, :k] >= 0).all())
+
+
+def test_zero_width():
+    dev = _device()
+    x = torch.empty(3, 0, device=dev)
+    lens = torch.tensor([0, 5, -1], dtype=torch.int32, device=dev)
+    _, idx, vals = _run(x, lens, 4)
+    check_topk(x, lens, 4, idx, vals)

@@ -91,6 +91,11 @@ def launch(call: Call, config: Config | None = None, cap: int | None = None) -> 
     rows, n = logits.shape
     if rows == 0:
         return
+    if n == 0:  # every row is empty; an empty tensor may have no device pointer to pass
+        call.indices.fill_(-1)
+        if call.values is not None:
+            call.values.fill_(float("-inf"))
+        return
     k = call.top_k
     device = logits.device
     sms = sm_count(device)
