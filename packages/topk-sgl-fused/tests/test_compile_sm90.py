@@ -48,7 +48,8 @@ def compile_variant(dtype, transform, config):
         "page_ptr": "*i32", "page_stride": "i32", "cu_ptr": "*i32", "has_cu": "i32", "num_req": "i32",
         "offsets_ptr": "*i32", "cand_ptr": "*i32", "cap": "i32",
     }
-    constexprs = dict(KEY_BITS=DTYPES[dtype], BLOCK=config.block, TRANSFORM=transform, STREAM=config.stream)
+    constexprs = dict(KEY_BITS=DTYPES[dtype], BLOCK=config.block, TRANSFORM=transform, STREAM=config.stream,
+                      ATOMIC=config.stream and config.atomic)
     signature.update({name: "constexpr" for name in constexprs})
     src = triton.compiler.ASTSource(sgl_topk_kernel, signature, constexprs)
     options = {"num_warps": config.num_warps}

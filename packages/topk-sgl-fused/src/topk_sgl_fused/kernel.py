@@ -57,6 +57,15 @@ def _emit(out_idx_ptr, out_val_ptr, orow, pos, local, sel, row_ptr, req, offset,
 
 
 @triton.jit
+def _ranks(a, b):
+    """Exclusive running counts of two disjoint lane masks with one scan (Triton's scan is
+    the costliest op here, ~40-60 instructions per element): (rank among a, rank among b)."""
+    packed = a.to(tl.int32) + (b.to(tl.int32) << 16)  # per-chunk counts stay below 2**16
+    excl = tl.cumsum(packed, axis=0) - packed
+    return excl & 0xFFFF, excl >> 16
+
+
+@triton.jit
 def _source(off, lane, from_buf, n_src, buf_key, buf_idx, row_ptr, top_bin, SH0: tl.constexpr):
     """A chunk of candidates: from scratch, or re-derived from the row (top digit == top_bin)."""
     i = off + lane
@@ -111,22 +120,25 @@ def _refine(rem, prefix, from_buf, n_src, buf_key, buf_idx, row_ptr, top_bin, la
 
 
 @triton.jit
-def _emit_final(n_out, prefix, fshift, rem, from_buf, n_src, buf_key, buf_idx, row_ptr, top_bin, lane,
+def _emit_final(n_out, k, prefix, fshift, rem, from_buf, n_src, buf_key, buf_idx, row_ptr, top_bin, lane,
                 orow, out_idx_ptr, out_val_ptr, req, offset, page_ptr, page_stride, return_values,
                 KEY_BITS: tl.constexpr, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr):
-    """Write candidates above the threshold prefix, then the first ``rem`` ties, from slot ``n_out``."""
+    """Write candidates above the threshold prefix to slots ``[n_out, k - rem)``, then the
+    first ``rem`` ties to ``[k - rem, k)``."""
     n_tie = 0
     for off in range(0, n_src, BLOCK):
         key, col, m = _source(off, lane, from_buf, n_src, buf_key, buf_idx, row_ptr, top_bin, KEY_BITS - 8)
         hi = key >> fshift
+        above = m & (hi > prefix)
         tie = m & (hi == prefix)
-        ti = tie.to(tl.int32)
-        sel = (m & (hi > prefix)) | (tie & (n_tie + tl.cumsum(ti, axis=0) - ti < rem))
-        s = sel.to(tl.int32)
-        _emit(out_idx_ptr, out_val_ptr, orow, n_out + tl.cumsum(s, axis=0) - s, col, sel, row_ptr, req,
-              offset, page_ptr, page_stride, return_values, TRANSFORM)
-        n_out += tl.sum(s, axis=0)
-        n_tie += tl.sum(ti, axis=0)
+        a_rank, t_rank = _ranks(above, tie)
+        t_rank += n_tie
+        take = tie & (t_rank < rem)
+        pos = tl.where(above, n_out + a_rank, k - rem + t_rank)
+        _emit(out_idx_ptr, out_val_ptr, orow, pos, col, above | take, row_ptr, req, offset, page_ptr, page_stride,
+              return_values, TRANSFORM)
+        n_out += tl.sum(above.to(tl.int32), axis=0)
+        n_tie += tl.sum(tie.to(tl.int32), axis=0)
 
 
 @triton.jit
@@ -157,6 +169,7 @@ def _select_buf(n_out, need, n_cur, buf_key, buf_idx, row_ptr, lane, orow, out_i
             rem_tie = rem - gtl
             last = (eql == rem_tie) | tl.full([], lvl + 1 == KEY_BITS // 8, tl.int1)
             blu = bl.to(tl.uint32)
+            n_above = 0
             n_tie = 0
             for off in range(0, n_cur, BLOCK):
                 i = off + lane
@@ -164,18 +177,21 @@ def _select_buf(n_out, need, n_cur, buf_key, buf_idx, row_ptr, lane, orow, out_i
                 raw = tl.load(buf_key + i, mask=m, other=0)
                 col = tl.load(buf_idx + i, mask=m, other=0)
                 d = (raw.to(tl.uint32, bitcast=True) >> sh) & 0xFF
+                above = m & (d > blu)
                 tie = m & (d == blu)
-                ti = tie.to(tl.int32)
-                rank = n_tie + tl.cumsum(ti, axis=0) - ti
-                sel = (m & (d > blu)) | (tie & last & (rank < rem_tie))
-                s = sel.to(tl.int32)
-                _emit(out_idx_ptr, out_val_ptr, orow, n_out + tl.cumsum(s, axis=0) - s, col, sel, row_ptr, req,
-                      offset, page_ptr, page_stride, return_values, TRANSFORM)
-                n_out += tl.sum(s, axis=0)
+                a_rank, t_rank = _ranks(above, tie)
+                t_rank += n_tie
+                take = tie & last & (t_rank < rem_tie)
+                # Above-threshold keys fill [n_out, n_out + gtl); taken ties follow them.
+                pos = tl.where(above, n_out + n_above + a_rank, n_out + gtl + t_rank)
+                _emit(out_idx_ptr, out_val_ptr, orow, pos, col, above | take, row_ptr, req, offset, page_ptr,
+                      page_stride, return_values, TRANSFORM)
                 move = tie & (last == 0)
-                tl.store(buf_key + rank, raw, mask=move)
-                tl.store(buf_idx + rank, col, mask=move)
-                n_tie += tl.sum(ti, axis=0)
+                tl.store(buf_key + t_rank, raw, mask=move)
+                tl.store(buf_idx + t_rank, col, mask=move)
+                n_above += tl.sum(above.to(tl.int32), axis=0)
+                n_tie += tl.sum(tie.to(tl.int32), axis=0)
+            n_out += gtl + tl.where(last, rem_tie, 0)
             n_cur = eql
             rem = rem_tie
             done = last
@@ -206,16 +222,14 @@ def _two_pass(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, c
         key = order_key(tl.load(row_ptr + j, mask=m, other=0.0))
         d = key >> SH0
         sel = m & ((d > top_bin) | ((d == top_bin) & take_all))
-        s = sel.to(tl.int32)
-        _emit(out_idx_ptr, out_val_ptr, orow, n_out + tl.cumsum(s, axis=0) - s, j, sel, row_ptr, req, offset,
-              page_ptr, page_stride, return_values, TRANSFORM)
-        n_out += tl.sum(s, axis=0)
         c = m & (d == top_bin) & to_buf
-        ci = c.to(tl.int32)
-        cpos = n_cand + tl.cumsum(ci, axis=0) - ci
-        tl.store(buf_key + cpos, key.to(tl.int32, bitcast=True), mask=c)
-        tl.store(buf_idx + cpos, j, mask=c)
-        n_cand += tl.sum(ci, axis=0)
+        s_rank, c_rank = _ranks(sel, c)
+        _emit(out_idx_ptr, out_val_ptr, orow, n_out + s_rank, j, sel, row_ptr, req, offset,
+              page_ptr, page_stride, return_values, TRANSFORM)
+        tl.store(buf_key + n_cand + c_rank, key.to(tl.int32, bitcast=True), mask=c)
+        tl.store(buf_idx + n_cand + c_rank, j, mask=c)
+        n_out += tl.sum(sel.to(tl.int32), axis=0)
+        n_cand += tl.sum(c.to(tl.int32), axis=0)
     tl.debug_barrier()  # scratch written by other threads is read next
     if to_buf:
         _select_buf(n_out, rem, eq0, buf_key, buf_idx, row_ptr, lane, orow, out_idx_ptr, out_val_ptr, req,
@@ -223,7 +237,7 @@ def _two_pass(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, c
     elif not take_all:  # more ties on the top digit than scratch holds: deeper digits re-read the row
         prefix, fshift, rem = _refine(rem, top_bin, False, L, buf_key, buf_idx, row_ptr, top_bin, lane,
                                       KEY_BITS, 1, BLOCK)
-        _emit_final(n_out, prefix, fshift, rem, False, L, buf_key, buf_idx, row_ptr, top_bin, lane,
+        _emit_final(n_out, k, prefix, fshift, rem, False, L, buf_key, buf_idx, row_ptr, top_bin, lane,
                     orow, out_idx_ptr, out_val_ptr, req, offset, page_ptr, page_stride, return_values,
                     KEY_BITS, BLOCK, TRANSFORM)
 
@@ -258,13 +272,30 @@ def _compact(nb, k, buf_key, buf_idx, row_ptr, lane, KEY_BITS: tl.constexpr, BLO
 
 
 @triton.jit
-def _append(nb, cnt, key, col, keep, buf_key, buf_idx):
-    """Append the kept lanes to scratch at ``nb``; returns the new fill."""
-    ki = keep.to(tl.int32)
-    pos = nb + tl.cumsum(ki, axis=0) - ki
+def _append(nb, cnt, key, col, keep, buf_key, buf_idx, ctr_ptr, ATOMIC: tl.constexpr):
+    """Append the kept lanes to scratch at ``nb``; returns the new fill.
+
+    ATOMIC: slots from relaxed atomic increments of a per-program counter (which holds
+    ``nb``) instead of a block scan: the stream keeps ~2k of L keys, so few lanes pay,
+    while the scan costs every lane (order among appended keys does not matter).
+    """
+    if ATOMIC:
+        pos = tl.atomic_add(ctr_ptr + tl.zeros_like(col), 1, mask=keep, sem="relaxed")
+    else:
+        ki = keep.to(tl.int32)
+        pos = nb + tl.cumsum(ki, axis=0) - ki
     tl.store(buf_key + pos, key.to(tl.int32, bitcast=True), mask=keep)
     tl.store(buf_idx + pos, col, mask=keep)
     return nb + cnt
+
+
+@triton.jit
+def _set_counter(ctr_ptr, value, ATOMIC: tl.constexpr):
+    """Reset the append counter (visible to every thread after the barrier)."""
+    if ATOMIC:
+        tl.debug_barrier()
+        tl.store(ctr_ptr, value)
+        tl.debug_barrier()
 
 
 @triton.jit
@@ -292,9 +323,9 @@ def _sample_threshold(row_ptr, L, k, lane, KEY_BITS: tl.constexpr, BLOCK: tl.con
 
 
 @triton.jit
-def _stream(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, cap,
+def _stream(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, ctr_ptr, cap,
             req, offset, page_ptr, page_stride, return_values, lane,
-            KEY_BITS: tl.constexpr, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr):
+            KEY_BITS: tl.constexpr, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr, ATOMIC: tl.constexpr):
     """Rows with ``L > k``, one read: keep keys above a running threshold (needs k + BLOCK <= cap).
 
     The first attempt starts from a sampled threshold; if fewer than k keys beat it, a
@@ -305,6 +336,7 @@ def _stream(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, cap
     attempt = 0
     while attempt < 2:
         nb = 0
+        _set_counter(ctr_ptr, 0, ATOMIC)
         x_next = tl.load(row_ptr + lane, mask=lane < L, other=0.0)
         for off in range(0, L, BLOCK):
             j = off + lane
@@ -319,10 +351,11 @@ def _stream(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, cap
                 # is reloaded afterwards (L1/L2) so that its registers are free during the select.
                 t = _compact(nb, k, buf_key, buf_idx, row_ptr, lane, KEY_BITS, BLOCK)
                 nb = k
+                _set_counter(ctr_ptr, k, ATOMIC)
                 key = order_key(tl.load(row_ptr + j, mask=m, other=0.0))
                 keep = m & (key > t)
                 cnt = tl.sum(keep.to(tl.int32), axis=0)
-            nb = _append(nb, cnt, key, j, keep, buf_key, buf_idx)
+            nb = _append(nb, cnt, key, j, keep, buf_key, buf_idx, ctr_ptr, ATOMIC)
         attempt = tl.where(nb >= k, 2, attempt + 1)
         t = tl.full([], 0, tl.uint32)
     _select_buf(tl.full([], 0, tl.int32), k, nb, buf_key, buf_idx, row_ptr, lane, orow, out_idx_ptr, out_val_ptr,
@@ -338,6 +371,7 @@ def sgl_topk_kernel(
     page_ptr, page_stride, cu_ptr, has_cu, num_req, offsets_ptr,
     cand_ptr, cap,
     KEY_BITS: tl.constexpr, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr, STREAM: tl.constexpr,
+    ATOMIC: tl.constexpr,
 ):
     """Persistent programs over rows. TRANSFORM: 0 none, 1 page_table, 2 ragged.
 
@@ -347,8 +381,9 @@ def sgl_topk_kernel(
     pid = tl.program_id(0)
     nprog = tl.num_programs(0)
     lane = tl.arange(0, BLOCK)
-    buf_key = cand_ptr + pid.to(tl.int64) * 2 * cap
+    buf_key = cand_ptr + pid.to(tl.int64) * (2 * cap + 32)  # keys, columns, then the append counter
     buf_idx = buf_key + cap
+    ctr_ptr = buf_key + 2 * cap
     for b in range(pid, rows, nprog):
         length = row_valid_length(seq_lens_ptr, b, next_n, compress_ratio, n)
         s0 = 0
@@ -374,8 +409,8 @@ def sgl_topk_kernel(
                     x = tl.load(row_ptr + j, mask=sel, other=float("-inf"))
                     tl.store(out_val_ptr + orow + j, x, mask=j < k)
         elif STREAM:
-            _stream(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, cap,
-                    req, offset, page_ptr, page_stride, return_values, lane, KEY_BITS, BLOCK, TRANSFORM)
+            _stream(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, ctr_ptr, cap,
+                    req, offset, page_ptr, page_stride, return_values, lane, KEY_BITS, BLOCK, TRANSFORM, ATOMIC)
         else:
             _two_pass(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, cap,
                       req, offset, page_ptr, page_stride, return_values, lane, KEY_BITS, BLOCK, TRANSFORM)

@@ -26,6 +26,8 @@ CAP = 4096
 #: and k <= STREAM_MAX_K (bounding scratch to 8 * (2k + 2 BLOCK) bytes per program).
 STREAM_MIN_RATIO = 8
 STREAM_MAX_K = 8192
+#: ... and for N >= STREAM_MIN_N: its sampled threshold needs rows of 4 chunks (4 x 4096).
+STREAM_MIN_N = 16384
 
 
 @dataclass(frozen=True)
@@ -37,18 +39,19 @@ class Config:
     progs_per_sm: int
     stream: bool = False
     maxnreg: int | None = None  # cap so that progs_per_sm programs fit an SM's 64K registers
+    atomic: bool = True  # stream appends by atomic counter (else by block scan)
 
 
 def pick_config(rows: int, n: int, k: int, sm_count: int) -> Config:
     """Launch shape from static facts (see NOTES.md for the register counts behind it).
 
-    Long rows (N >= 8k) take the one-read stream path with 16 warps and 16 KB chunks (the
-    stream kernel needs ~220 registers at 8 warps, so one program per SM; 16 warps double
-    the bytes in flight). Short rows take the two-pass path: 16 warps per row when rows
+    Long rows (N >= 8k and N >= 16K) take the one-read stream path with 16 warps and 16 KB
+    chunks (the stream kernel needs ~220 registers at 8 warps, so one program per SM; 16
+    warps double the bytes in flight). Short rows take the two-pass path: 16 warps per row when rows
     are few, else 8 warps and two programs per SM (128 registers). The interpreter gets
     small chunks so that CPU tests cover the multi-chunk and compaction paths.
     """
-    stream = n >= STREAM_MIN_RATIO * k and k <= STREAM_MAX_K
+    stream = n >= STREAM_MIN_RATIO * k and k <= STREAM_MAX_K and (n >= STREAM_MIN_N or interpreting())
     if interpreting():
         return Config(block=64, num_warps=4, progs_per_sm=1, stream=stream)
     if stream or rows <= sm_count // 2:
@@ -80,7 +83,8 @@ def sm_count(device: torch.device) -> int:
 
 
 def scratch_bytes(grid: int, cap: int) -> int:
-    return grid * 2 * cap * 4
+    """Per program: ``cap`` keys, ``cap`` columns and 32 words (the append counter)."""
+    return grid * (2 * cap + 32) * 4
 
 
 def launch(call: Call, config: Config | None = None, cap: int | None = None) -> None:
@@ -115,7 +119,7 @@ def launch(call: Call, config: Config | None = None, cap: int | None = None) -> 
     offsets = call.index_offsets if transform == 2 else call.seq_lens
     starts = call.row_starts if call.row_starts is not None else call.seq_lens
     constexprs = dict(KEY_BITS=KEY_BITS[logits.dtype], BLOCK=config.block, TRANSFORM=transform,
-                      STREAM=config.stream)
+                      STREAM=config.stream, ATOMIC=config.stream and config.atomic)
     options = dict(num_warps=config.num_warps)
     if config.maxnreg and not interpreting():
         options["maxnreg"] = config.maxnreg
