@@ -86,14 +86,13 @@ def ops(rows, n, k, dev):
 
 
 def sweep_configs(rows, n, k):
+    """The configs pick_config chooses between, plus neighbours (threads, programs per SM, scan appends)."""
     from topk_sgl_fused.launch import Config
 
-    out = []
-    for stream in (False, True):
-        if stream and 2 * k + 2 * 4096 > 1 << 16:
-            continue
-        for block, warps, per_sm in ((2048, 8, 4), (4096, 16, 1), (2048, 8, 2), (1024, 4, 8), (4096, 8, 2)):
-            out.append(Config(block, warps, per_sm, stream))
+    out = [Config(2048, 8, 2, False, maxnreg=128), Config(4096, 16, 1, False), Config(1024, 4, 4, False)]
+    if 2 * k + 2 * 4096 <= 1 << 16:
+        out += [Config(4096, 16, 1, True), Config(4096, 16, 1, True, atomic=False), Config(2048, 8, 1, True),
+                Config(8192, 16, 1, True), Config(2048, 8, 2, True, maxnreg=128)]
     return out
 
 

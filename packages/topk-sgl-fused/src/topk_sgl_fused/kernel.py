@@ -291,10 +291,11 @@ def _append(nb, cnt, key, col, keep, buf_key, buf_idx, ctr_ptr, ATOMIC: tl.const
 
 @triton.jit
 def _set_counter(ctr_ptr, value, ATOMIC: tl.constexpr):
-    """Reset the append counter (visible to every thread after the barrier)."""
+    """Reset the append counter, as an atomic too (all its accesses happen at L2), before
+    any thread of the program appends again (barrier)."""
     if ATOMIC:
         tl.debug_barrier()
-        tl.store(ctr_ptr, value)
+        tl.atomic_xchg(ctr_ptr, value, sem="relaxed")
         tl.debug_barrier()
 
 
