@@ -300,18 +300,18 @@ def _set_counter(ctr_ptr, value, ATOMIC: tl.constexpr):
 
 
 @triton.jit
-def _sample_threshold(row_ptr, L, k, lane, KEY_BITS: tl.constexpr, BLOCK: tl.constexpr):
-    """A starting threshold for the stream path from the row's first chunk (0: no guess).
+def _sample_threshold(row_ptr, L, k, KEY_BITS: tl.constexpr, BLOCK: tl.constexpr, SAMPLE: tl.constexpr):
+    """A starting threshold for the stream path from the row's first ``SAMPLE`` keys (0: no guess).
 
-    The sample's ``2 k BLOCK / L``-th largest key, to 16 bits: about 2k keys of the row
+    The sample's ``2 k SAMPLE / L``-th largest key, to 16 bits: about 2k keys of the row
     beat it. A guess that keeps fewer than k only costs a second read (see ``_stream``).
     """
     SH0: tl.constexpr = KEY_BITS - 8
     t = tl.full([], 0, tl.uint32)
     if L >= 4 * BLOCK:
-        key = order_key(tl.load(row_ptr + lane))
-        want = (2 * k * BLOCK) // L + 1
-        if want < BLOCK // 2:
+        key = order_key(tl.load(row_ptr + tl.arange(0, SAMPLE)))
+        want = (2 * k * SAMPLE) // L + 1
+        if want < SAMPLE // 2:
             top = key >> SH0
             b0, above0, count0 = select_bin(tl.histogram(top.to(tl.int32), NUM_BINS), want, NUM_BINS)
             in_bin = top == b0.to(tl.uint32)
@@ -332,7 +332,8 @@ def _stream(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, ctr
     The first attempt starts from a sampled threshold; if fewer than k keys beat it, a
     second attempt starts from 0 (no real value has key 0), which always keeps enough.
     """
-    t = _sample_threshold(row_ptr, L, k, lane, KEY_BITS, BLOCK)
+    SAMPLE: tl.constexpr = min(BLOCK, 1024)  # ~2 histograms of 1024 keys per row
+    t = _sample_threshold(row_ptr, L, k, KEY_BITS, BLOCK, SAMPLE)
     nb = 0
     attempt = 0
     while attempt < 2:
