@@ -303,14 +303,17 @@ def _set_counter(ctr_ptr, value, ATOMIC: tl.constexpr):
 def _sample_threshold(row_ptr, L, k, KEY_BITS: tl.constexpr, BLOCK: tl.constexpr, SAMPLE: tl.constexpr):
     """A starting threshold for the stream path from the row's first ``SAMPLE`` keys (0: no guess).
 
-    The sample's ``2 k SAMPLE / L``-th largest key, to 16 bits: about 2k keys of the row
-    beat it. A guess that keeps fewer than k only costs a second read (see ``_stream``).
+    The sample holds ``e = k SAMPLE / L`` of the row's top k on average; its
+    ``e + 4 sqrt(e) + 4``-th largest key (to 16 bits) is beaten by at least k keys of the
+    row unless the sample is ~4 sigma off. A guess that keeps fewer than k only costs a
+    second read (see ``_stream``).
     """
     SH0: tl.constexpr = KEY_BITS - 8
     t = tl.full([], 0, tl.uint32)
     if L >= 4 * BLOCK:
         key = order_key(tl.load(row_ptr + tl.arange(0, SAMPLE)))
-        want = (2 * k * SAMPLE) // L + 1
+        expect = (k * SAMPLE).to(tl.float32) / L.to(tl.float32)
+        want = (expect + 4.0 * tl.sqrt(expect) + 4.0).to(tl.int32)
         if want < SAMPLE // 2:
             top = key >> SH0
             b0, above0, count0 = select_bin(tl.histogram(top.to(tl.int32), NUM_BINS), want, NUM_BINS)
