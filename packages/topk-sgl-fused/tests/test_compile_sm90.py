@@ -49,7 +49,7 @@ def compile_variant(dtype, transform, config):
         "offsets_ptr": "*i32", "cand_ptr": "*i32", "cap": "i32",
     }
     constexprs = dict(KEY_BITS=DTYPES[dtype], BLOCK=config.block, TRANSFORM=transform, STREAM=config.stream,
-                      ATOMIC=config.stream and config.atomic)
+                      ATOMIC=config.atomic)
     signature.update({name: "constexpr" for name in constexprs})
     src = triton.compiler.ASTSource(sgl_topk_kernel, signature, constexprs)
     options = {"num_warps": config.num_warps}

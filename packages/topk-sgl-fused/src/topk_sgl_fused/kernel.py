@@ -198,10 +198,14 @@ def _select_buf(n_out, need, n_cur, buf_key, buf_idx, row_ptr, lane, orow, out_i
 
 
 @triton.jit
-def _two_pass(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, cap,
+def _two_pass(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, ctr_ptr, cap,
               req, offset, page_ptr, page_stride, return_values, lane,
-              KEY_BITS: tl.constexpr, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr):
-    """Rows with ``L > k``: histogram pass, filter pass, then candidates in scratch."""
+              KEY_BITS: tl.constexpr, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr, ATOMIC: tl.constexpr):
+    """Rows with ``L > k``: histogram pass, filter pass, then candidates in scratch.
+
+    ATOMIC: the filter pass takes output and scratch slots from two atomic counters
+    (warp-aggregated by the compiler) instead of a block scan.
+    """
     SH0: tl.constexpr = KEY_BITS - 8
     hist = tl.zeros([NUM_BINS], dtype=tl.int32)
     for off in range(0, L, BLOCK):
@@ -216,6 +220,8 @@ def _two_pass(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, c
     top_bin = b0.to(tl.uint32)
     n_out = 0
     n_cand = 0
+    _set_counter(ctr_ptr, 0, ATOMIC)
+    _set_counter(ctr_ptr + 1, 0, ATOMIC)
     for off in range(0, L, BLOCK):
         j = off + lane
         m = j < L
@@ -223,11 +229,18 @@ def _two_pass(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, c
         d = key >> SH0
         sel = m & ((d > top_bin) | ((d == top_bin) & take_all))
         c = m & (d == top_bin) & to_buf
-        s_rank, c_rank = _ranks(sel, c)
-        _emit(out_idx_ptr, out_val_ptr, orow, n_out + s_rank, j, sel, row_ptr, req, offset,
+        if ATOMIC:
+            zeros = tl.zeros_like(j)
+            s_pos = tl.atomic_add(ctr_ptr + zeros, 1, mask=sel, sem="relaxed")
+            c_pos = tl.atomic_add(ctr_ptr + 1 + zeros, 1, mask=c, sem="relaxed")
+        else:
+            s_rank, c_rank = _ranks(sel, c)
+            s_pos = n_out + s_rank
+            c_pos = n_cand + c_rank
+        _emit(out_idx_ptr, out_val_ptr, orow, s_pos, j, sel, row_ptr, req, offset,
               page_ptr, page_stride, return_values, TRANSFORM)
-        tl.store(buf_key + n_cand + c_rank, key.to(tl.int32, bitcast=True), mask=c)
-        tl.store(buf_idx + n_cand + c_rank, j, mask=c)
+        tl.store(buf_key + c_pos, key.to(tl.int32, bitcast=True), mask=c)
+        tl.store(buf_idx + c_pos, j, mask=c)
         n_out += tl.sum(sel.to(tl.int32), axis=0)
         n_cand += tl.sum(c.to(tl.int32), axis=0)
     tl.debug_barrier()  # scratch written by other threads is read next
@@ -417,6 +430,6 @@ def sgl_topk_kernel(
             _stream(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, ctr_ptr, cap,
                     req, offset, page_ptr, page_stride, return_values, lane, KEY_BITS, BLOCK, TRANSFORM, ATOMIC)
         else:
-            _two_pass(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, cap,
-                      req, offset, page_ptr, page_stride, return_values, lane, KEY_BITS, BLOCK, TRANSFORM)
+            _two_pass(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, ctr_ptr, cap,
+                      req, offset, page_ptr, page_stride, return_values, lane, KEY_BITS, BLOCK, TRANSFORM, ATOMIC)
         tl.debug_barrier()  # the next row reuses this program's scratch

@@ -39,7 +39,7 @@ class Config:
     progs_per_sm: int
     stream: bool = False
     maxnreg: int | None = None  # cap so that progs_per_sm programs fit an SM's 64K registers
-    atomic: bool = True  # stream appends by atomic counter (else by block scan)
+    atomic: bool = True  # scratch/output slots of sparse passes by atomic counters (else by block scan)
 
 
 def pick_config(rows: int, n: int, k: int, sm_count: int) -> Config:
@@ -119,7 +119,7 @@ def launch(call: Call, config: Config | None = None, cap: int | None = None) -> 
     offsets = call.index_offsets if transform == 2 else call.seq_lens
     starts = call.row_starts if call.row_starts is not None else call.seq_lens
     constexprs = dict(KEY_BITS=KEY_BITS[logits.dtype], BLOCK=config.block, TRANSFORM=transform,
-                      STREAM=config.stream, ATOMIC=config.stream and config.atomic)
+                      STREAM=config.stream, ATOMIC=config.atomic)
     options = dict(num_warps=config.num_warps)
     if config.maxnreg and not interpreting():
         options["maxnreg"] = config.maxnreg
