@@ -11,16 +11,18 @@ For each row ``b`` (a persistent program walks rows ``pid, pid + P, ...``):
     pass writes every column above the threshold digit and copies the threshold digit's
     columns to per-program scratch (``cap`` entries; beyond that the deeper digits re-read
     the row); deeper digits are resolved over those candidates;
-  - stream (long rows, ``k + BLOCK <= cap``): one read of the row keeps only keys above a
-    running threshold in scratch; when scratch would overflow, an exact select over it
-    keeps ``k`` and raises the threshold; the row is never read again.
-  Both finish by writing the columns above the threshold prefix and then the first
-  ``rem`` ties in column order: exactly ``k`` slots.
+  - stream (long rows, ``k + BLOCK <= cap``): a threshold sampled from the row's first
+    keys, then one read of the row that keeps only keys above the running threshold in
+    scratch; when scratch would overflow, an exact select over it keeps ``k`` and raises
+    the threshold; if the sampled threshold kept fewer than ``k``, one more read from 0.
+  Both finish with a select over scratch that writes the keys above the threshold, then
+  ``rem`` of the ties (in scratch order; ties are interchangeable): exactly ``k`` slots.
+  Sparse passes take their slots from atomic counters, dense ones from a block scan.
 - each selected local index ``j`` goes out through the transform: ``j`` (none),
   ``page_table[req(b), j]`` (req from ``cu_seqlens_q`` by counting), or ``j + offsets[b]``.
 
-Limits: ``N, k < 2**30``; outputs contiguous ``[rows, k]``. Scratch is written before it
-is read, so it needs no zeroing and no restoring. Exact under TRITON_INTERPRET=1;
+Limits: ``N, k <= 2**30``; outputs contiguous ``[rows, k]``. Scratch is written before
+it is read (its counters are reset before use), so it needs no zeroing and no restoring. Exact under TRITON_INTERPRET=1;
 compiled for sm_90 in CI; timed by ``bench_quick.py`` beside the package.
 """
 
@@ -151,7 +153,7 @@ def _select_buf(n_out, need, n_cur, buf_key, buf_idx, row_ptr, lane, orow, out_i
     above the threshold digit and moves the tie class to the front in place (a lane moves
     to a slot <= its own, and a chunk is read whole before it is written), so deeper digits
     only see the ties. At the last digit, or when the whole class is needed, the first
-    ``rem`` ties in order are emitted instead.
+    ``rem`` ties in scratch order are emitted instead.
     """
     rem = need
     done = False
