@@ -171,28 +171,30 @@ def _select_buf(n_out, need, n_cur, buf_key, buf_idx, row_ptr, lane, orow, out_i
             rem_tie = rem - gtl
             last = (eql == rem_tie) | tl.full([], lvl + 1 == KEY_BITS // 8, tl.int1)
             blu = bl.to(tl.uint32)
-            n_above = 0
-            n_tie = 0
-            for off in range(0, n_cur, BLOCK):
-                i = off + lane
-                m = i < n_cur
-                raw = tl.load(buf_key + i, mask=m, other=0)
-                col = tl.load(buf_idx + i, mask=m, other=0)
-                d = (raw.to(tl.uint32, bitcast=True) >> sh) & 0xFF
-                above = m & (d > blu)
-                tie = m & (d == blu)
-                a_rank, t_rank = _ranks(above, tie)
-                t_rank += n_tie
-                take = tie & last & (t_rank < rem_tie)
-                # Above-threshold keys fill [n_out, n_out + gtl); taken ties follow them.
-                pos = tl.where(above, n_out + n_above + a_rank, n_out + gtl + t_rank)
-                _emit(out_idx_ptr, out_val_ptr, orow, pos, col, above | take, row_ptr, req, offset, page_ptr,
-                      page_stride, return_values, TRANSFORM)
-                move = tie & (last == 0)
-                tl.store(buf_key + t_rank, raw, mask=move)
-                tl.store(buf_idx + t_rank, col, mask=move)
-                n_above += tl.sum(above.to(tl.int32), axis=0)
-                n_tie += tl.sum(tie.to(tl.int32), axis=0)
+            # Skipped when the whole class shares this digit: nothing to emit, nothing moves.
+            if (eql != n_cur) | last:
+                n_above = 0
+                n_tie = 0
+                for off in range(0, n_cur, BLOCK):
+                    i = off + lane
+                    m = i < n_cur
+                    raw = tl.load(buf_key + i, mask=m, other=0)
+                    col = tl.load(buf_idx + i, mask=m, other=0)
+                    d = (raw.to(tl.uint32, bitcast=True) >> sh) & 0xFF
+                    above = m & (d > blu)
+                    tie = m & (d == blu)
+                    a_rank, t_rank = _ranks(above, tie)
+                    t_rank += n_tie
+                    take = tie & last & (t_rank < rem_tie)
+                    # Above-threshold keys fill [n_out, n_out + gtl); taken ties follow them.
+                    pos = tl.where(above, n_out + n_above + a_rank, n_out + gtl + t_rank)
+                    _emit(out_idx_ptr, out_val_ptr, orow, pos, col, above | take, row_ptr, req, offset, page_ptr,
+                          page_stride, return_values, TRANSFORM)
+                    move = tie & (last == 0)
+                    tl.store(buf_key + t_rank, raw, mask=move)
+                    tl.store(buf_idx + t_rank, col, mask=move)
+                    n_above += tl.sum(above.to(tl.int32), axis=0)
+                    n_tie += tl.sum(tie.to(tl.int32), axis=0)
             n_out += gtl + tl.where(last, rem_tie, 0)
             n_cur = eql
             rem = rem_tie
