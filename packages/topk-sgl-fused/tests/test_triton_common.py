@@ -8,7 +8,10 @@ import os
 
 import pytest
 import torch
+import triton
+import triton.language as tl
 
+from topk_core.kernels.triton_common import order_key, select_bin, valid_length, window_length
 from topk_core.keys import order_keys, valid_lengths
 
 pytestmark = [
@@ -16,12 +19,6 @@ pytestmark = [
     pytest.mark.skipif(os.environ.get("TRITON_INTERPRET", "") in ("", "0"), reason="needs TRITON_INTERPRET=1"),
     pytest.mark.filterwarnings("ignore::DeprecationWarning"),
 ]
-
-
-import triton  # noqa: E402
-import triton.language as tl  # noqa: E402
-
-from topk_core.kernels.triton_common import order_key, select_bin, valid_length, window_length  # noqa: E402
 
 
 @triton.jit
