@@ -162,3 +162,18 @@ def test_zero_width():
     lens = torch.tensor([0, 5, -1], dtype=torch.int32, device=dev)
     _, idx, vals = _run(x, lens, 4)
     check_topk(x, lens, 4, idx, vals)
+
+
+@pytest.mark.slow
+def test_million_columns():
+    """1M-column rows through the GPU launch shapes (stream with its sampled threshold, and
+    two-pass), k = 2048; under the interpreter too (large chunks keep it to seconds)."""
+    from topk_sgl_fused.launch import Config
+
+    dev = _device()
+    n, k = 1 << 20, 2048
+    x = make_logits("randn", 2, n, torch.float32, dev, seed=13)
+    lens = torch.tensor([n, 700001], dtype=torch.int32, device=dev)
+    for config in (Config(4096, 16, 1, True), Config(4096, 16, 1, False)):
+        _, idx, vals = _run(x, lens, k, config=config)
+        check_topk(x, lens, k, idx, vals)
