@@ -79,3 +79,36 @@ def test_cli_info_explain_bench(capsys, tmp_path):
     out = capsys.readouterr().out
     assert "reference" in out and "torch.topk" in out
     assert list(tmp_path.glob("*.json")) and list(tmp_path.glob("*.csv"))
+
+
+def test_sgl_composes_when_a_plain_backend_outranks_fused_ones():
+    """A fast backend without fused transforms selects; the transform runs as a torch pass."""
+    from topk_core import registry
+    from topk_core.reference import ReferenceBackend
+
+    calls = []
+
+    class PlainOnly(ReferenceBackend):
+        name = "plain_only"
+
+        def supports(self, p):
+            return None if p.transform == "none" else "no fused transforms"
+
+        def score(self, p):
+            return 5.0
+
+        def run(self, p, call):
+            calls.append(call.transform)
+            super().run(p, call)
+
+    registry.register(PlainOnly())
+    try:
+        score, lens = torch.randn(4, 64), torch.tensor([10, 64, 0, 99], dtype=torch.int32)
+        offsets = torch.tensor([100, 200, 300, 400], dtype=torch.int32)
+        out = sgl.fast_topk_transform_ragged_fused(score, lens, offsets, 8)
+        assert calls == ["none"]
+        local = torch.where(out >= 0, out - offsets[:, None], out)
+        check_topk(score, lens, 8, local.to(torch.int32))
+        assert (out[2] == -1).all()
+    finally:
+        registry.entries(refresh=True)

@@ -43,8 +43,9 @@ def _select(score, lengths, topk, row_starts, out, backend, transform="none", **
         return out
     best_fused = auto.choose(fused)
     best_plain = auto.choose(plain)
-    # Compose only when a backend without the fused transform would win the selection.
-    if transform != "none" and best_fused == "reference" and best_plain != "reference":
+    # Compose (selection, then a torch pass over the [rows, k] indices) when a backend
+    # without the fused transform ranks higher than the best fused one.
+    if transform != "none" and best_plain != best_fused and _score(best_plain, plain) > _score(best_fused, fused):
         local = torch.empty_like(out)
         dispatch(plain, Call(indices=local, **call_args), best_plain)
         composed = Call(indices=out, transform=transform, **call_args, **tensors)
@@ -52,6 +53,11 @@ def _select(score, lengths, topk, row_starts, out, backend, transform="none", **
         return out
     dispatch(fused, Call(indices=out, transform=transform, **call_args, **tensors), best_fused)
     return out
+
+
+def _score(name: str, problem) -> float:
+    verdict = auto.judge(name, problem)
+    return verdict.score if verdict.usable and name != "reference" else 0.0
 
 
 def fast_topk_v2(score: torch.Tensor, lengths: torch.Tensor, topk: int, row_starts: torch.Tensor | None = None,

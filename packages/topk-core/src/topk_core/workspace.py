@@ -23,37 +23,31 @@ def _stream_key(device: torch.device) -> int:
     return torch.cuda.current_stream(device).stream_id
 
 
+def _get_or_create(store: dict, key, owner: str, device: torch.device, nbytes: int, where: str) -> torch.Tensor:
+    buf = store.get(key)
+    if buf is not None and buf.numel() >= nbytes and buf.device == device:
+        return buf
+    if device.type == "cuda" and torch.cuda.is_current_stream_capturing():
+        raise RuntimeError(
+            f"{owner}: {where} needs {nbytes} bytes on {device} and does not exist yet; run one eager "
+            "call with the same shape on the capturing stream before capturing a CUDA graph"
+        )
+    buf = torch.zeros(nbytes, dtype=torch.uint8, device=device)
+    store[key] = buf
+    return buf
+
+
 def scratch(owner: str, device: torch.device, nbytes: int, workspace: dict | None = None) -> torch.Tensor:
     """A zeroed uint8 buffer of at least ``nbytes`` for ``owner`` on the current stream.
 
     With a caller ``workspace`` dict, the buffer lives in it under ``owner`` (grown
     when too small, which must not happen during capture).
     """
-    capturing = device.type == "cuda" and torch.cuda.is_current_stream_capturing()
     if workspace is not None:
-        buf = workspace.get(owner)
-        if buf is None or buf.numel() < nbytes or buf.device != device:
-            if capturing:
-                raise RuntimeError(
-                    f"workspace[{owner!r}] needs {nbytes} bytes on {device}; run one eager call "
-                    "with this workspace before capturing a CUDA graph"
-                )
-            buf = torch.zeros(nbytes, dtype=torch.uint8, device=device)
-            workspace[owner] = buf
-        return buf
+        return _get_or_create(workspace, owner, owner, device, nbytes, f"workspace[{owner!r}]")
     key = (owner, str(device), _stream_key(device))
     with _lock:
-        buf = _scratch.get(key)
-        if buf is not None and buf.numel() >= nbytes:
-            return buf
-        if capturing:
-            raise RuntimeError(
-                f"{owner}: default scratch of {nbytes} bytes does not exist yet on this stream; "
-                "run one eager call with the same shape on the capturing stream before capture"
-            )
-        buf = torch.zeros(nbytes, dtype=torch.uint8, device=device)
-        _scratch[key] = buf
-        return buf
+        return _get_or_create(_scratch, key, owner, device, nbytes, "the default per-stream scratch")
 
 
 def release_resources(device=None) -> int:
