@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..protocol import Problem
+
 
 @dataclass(frozen=True)
 class Shape:
@@ -22,12 +24,9 @@ class Shape:
         return f"{self.rows}x{n}{extra}"
 
     @property
-    def itemsize(self) -> int:
-        return 4 if self.dtype == "float32" else 2
-
-    @property
     def nbytes(self) -> int:
-        return self.rows * self.n * self.itemsize
+        """Bytes of logits a one-read pass touches (the floor's numerator)."""
+        return Problem(rows=self.rows, n=self.n, k=self.k, dtype=self.dtype).nbytes
 
 
 K = 1024
