@@ -84,7 +84,7 @@ def cmd_bench(args) -> int:
     candidates = cands.default_candidates(device, args.only, args.sgl)
     copy_gbs = copy_bandwidth_gbs() if device == "cuda" else None
     rows = run_grid(shapes, candidates, device, copy_gbs, replays=args.replays)
-    names = [c.name for c in candidates if any(c.name in r.times or c.name in r.notes for r in rows)]
+    names = [c.name for c in candidates if any(c.name in r.times for r in rows)]
     now = dt.datetime.now(dt.UTC)
     meta = dict(
         date=now.strftime("%Y-%m-%d %H:%M UTC"), command="topk " + " ".join(sys.argv[1:]), grid=grid,

@@ -30,9 +30,14 @@ def table(rows: list[Row], names: list[str], lead: str = "auto") -> str:
     widths = [max(len(line[i]) for line in lines) for i in range(len(head))]
     out = ["  ".join(c.rjust(w) for c, w in zip(line, widths)) for line in lines]
     out.insert(1, "-" * len(out[0]))
-    notes = [f"  {row.shape.label} {name}: {why}" for row in rows for name, why in row.notes.items()]
-    if notes:
-        out += ["", "not timed:"] + notes
+    grouped: dict[tuple[str, str], list[str]] = {}
+    for row in rows:
+        for name, why in row.notes.items():
+            grouped.setdefault((name, why), []).append(row.shape.label)
+    if grouped:
+        out += ["", "not timed:"]
+        out += [f"  {name} on {', '.join(shapes) if len(shapes) < len(rows) else 'every shape'}: {why}"
+                for (name, why), shapes in grouped.items()]
     return "\n".join(out)
 
 
@@ -67,10 +72,12 @@ def _plot(rows: list[Row], names: list[str], meta: dict, path: Path) -> Path | N
         return None
     fig, ax = plt.subplots(figsize=(max(8, len(rows) * 0.9), 5))
     width = 0.8 / max(len(names), 1)
+    colors = plt.get_cmap("tab20").colors
     for j, name in enumerate(names):
         xs = [i + j * width for i, r in enumerate(rows) if name in r.times]
         ys = [r.times[name] for r in rows if name in r.times]
-        ax.bar(xs, ys, width, label=name)
+        ax.bar(xs, ys, width, label=name, color=colors[j % len(colors)],
+               hatch="//" if name in PEERS else None, edgecolor="white", linewidth=0)
     floors = [(i + 0.4, r.floor_us) for i, r in enumerate(rows) if r.floor_us]
     if floors:
         ax.scatter(*zip(*floors), marker="_", s=400, color="black", label="one-read floor", zorder=3)
