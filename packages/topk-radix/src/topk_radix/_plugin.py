@@ -3,39 +3,19 @@ cutlass is imported only inside ``run()`` (through ``launch``)."""
 
 from __future__ import annotations
 
-from topk_core.kernels.toolchain import have_module
-from topk_core.protocol import PROTOCOL_VERSION, Call, Problem
+from topk_core.kernels.backend_base import CUDA_PYTHON, CUTE_DSL, KernelBackend
 
 from . import checks
 
 
-class RadixBackend:
+class RadixBackend(KernelBackend):
     """Single-pass cluster radix top-k for decode-sized batches (Hopper clusters)."""
 
     name = "radix"
-    protocol = PROTOCOL_VERSION
-
-    def environment(self) -> str | None:
-        if not have_module("cutlass"):
-            return "CuTe DSL (nvidia-cutlass-dsl) is not installed"
-        if not have_module("cuda.bindings"):
-            return "cuda-python (cuda.bindings) is not installed"
-        import torch
-
-        if not torch.cuda.is_available():
-            return "no CUDA GPU visible"
-        return None
-
-    def supports(self, problem: Problem) -> str | None:
-        return checks.supports(problem)
-
-    def score(self, problem: Problem) -> float:
-        return checks.score(problem)
-
-    def run(self, problem: Problem, call: Call) -> None:
-        from . import launch
-
-        launch.run(problem, call)
+    requires = (CUTE_DSL, CUDA_PYTHON)
+    checks = checks
+    launcher = "topk_radix.launch:run"
+    launch_takes_problem = True
 
 
 backend = RadixBackend()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 
-from topk_core.kernels.toolchain import have_module
-from topk_core.protocol import PROTOCOL_VERSION, Call, Problem
+from topk_core.kernels.backend_base import TRITON, KernelBackend
+from topk_core.protocol import Problem
 
 from . import checks
 
@@ -14,33 +14,20 @@ def _interpreting() -> bool:
     return os.environ.get("TRITON_INTERPRET", "") not in ("", "0")
 
 
-class SglFusedBackend:
+class SglFusedBackend(KernelBackend):
     """Triton radix select with the SGLang page-table / ragged transforms fused in."""
 
     name = "sgl_fused"
-    protocol = PROTOCOL_VERSION
+    requires = (TRITON,)
+    no_gpu_reason = "no CUDA GPU (set TRITON_INTERPRET=1 to run on CPU through the Triton interpreter)"
+    checks = checks
+    launcher = "topk_sgl_fused.launch:launch"
 
-    def environment(self) -> str | None:
-        if not have_module("triton"):
-            return "triton is not installed"
-        if _interpreting():
-            return None
-        import torch
-
-        if not torch.cuda.is_available():
-            return "no CUDA GPU (set TRITON_INTERPRET=1 to run on CPU through the Triton interpreter)"
-        return None
+    def runs_without_gpu(self) -> bool:
+        return _interpreting()
 
     def supports(self, problem: Problem) -> str | None:
         return checks.supports(problem, interpreter=_interpreting())
-
-    def score(self, problem: Problem) -> float:
-        return checks.score(problem)
-
-    def run(self, problem: Problem, call: Call) -> None:
-        from .launch import launch
-
-        launch(call)
 
 
 backend = SglFusedBackend()
