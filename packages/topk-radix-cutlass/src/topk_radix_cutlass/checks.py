@@ -7,6 +7,7 @@ the page_table/ragged transforms and has no per-row window starts.
 
 from __future__ import annotations
 
+from topk_core.kernels.scores import measured_score
 from topk_core.protocol import Problem
 
 #: Lowest compute capability, and why: only sm_80 features are used (no TMA, no clusters).
@@ -52,7 +53,8 @@ MEASURED_SPEEDUP = {
 
 
 def score(p: Problem) -> float:
-    """Estimated speed-up over torch.topk (masked): the nearest measured shape in log2 space.
+    """Estimated speed-up over torch.topk (masked): the nearest measured shape in log2 space,
+    halved per octave beyond the first (``topk_core.kernels.scores``).
 
     The portable fallback: positive everywhere it runs, so ``auto`` prefers it to
     ``reference``; specialised backends outrank it where they measured faster.
@@ -60,7 +62,4 @@ def score(p: Problem) -> float:
     """
     if supports(p) is not None:
         return 0.0
-    rows = max(p.rows, 1).bit_length()
-    n = max(p.n, 1).bit_length()
-    nearest = min(MEASURED_SPEEDUP, key=lambda s: (s[0].bit_length() - rows) ** 2 + (s[1].bit_length() - n) ** 2)
-    return MEASURED_SPEEDUP[nearest]
+    return measured_score(MEASURED_SPEEDUP, p)

@@ -2,13 +2,13 @@
 
 Each refusal is a short reason. Scores are the measured speedup over torch.topk on
 masked logits (H200, fp32 unless noted, CUDA-graph replay, cold L2; see NOTES.md),
-interpolated in log(rows) and log(N); higher wins under ``auto``.
+the nearest measured shape in log2(rows), log2(N), halved per octave beyond the first
+(``topk_core.kernels.scores``); higher wins under ``auto``.
 """
 
 from __future__ import annotations
 
-import math
-
+from topk_core.kernels.scores import measured_score
 from topk_core.kernels.toolchain import cuda_reason
 from topk_core.protocol import DTYPES, Problem
 
@@ -48,19 +48,10 @@ def supports(p: Problem) -> str | None:
         return f"checker error: {type(exc).__name__}: {exc}"
 
 
-def _nearest(rows: int, n: int) -> float | None:
-    if not MEASURED:
-        return None
-    def dist(key):
-        return (math.log2(max(key[0], 1)) - math.log2(max(rows, 1))) ** 2 + (
-            math.log2(max(key[1], 1)) - math.log2(max(n, 1))) ** 2
-    return MEASURED[min(MEASURED, key=dist)]
-
-
 def score(p: Problem) -> float:
     """Estimated speedup over masked torch.topk; only meaningful where supports() is None."""
     try:
-        measured = _nearest(p.rows, p.n)
+        measured = measured_score(MEASURED, p)
         if measured is not None:
             return float(measured)
         return PRIOR_MANY_ROWS if p.rows >= 32 else PRIOR_FEW_ROWS

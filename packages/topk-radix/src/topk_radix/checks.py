@@ -8,6 +8,7 @@ cluster size and per-CTA capacity come from static facts only (rows, N, dtype):
 
 from __future__ import annotations
 
+from topk_core.kernels.scores import measured_score
 from topk_core.protocol import Problem
 
 #: Thread-block clusters and distributed shared memory need sm_90 (Hopper) or newer.
@@ -106,20 +107,13 @@ def score(p: Problem) -> float:
     """Estimated speed-up over torch.topk (masked): the nearest measured cell.
 
     Nearest in (log2 rows, log2 N), halved for every factor of 2 beyond 2x away
-    on either axis. Unmeasured shapes whose clusters do not fit the GPU at once
-    score 0.9, below the portable ``radix_cutlass`` (1.0): many rows belong to
-    one-CTA-per-row kernels.
+    on either axis (``topk_core.kernels.scores``). Unmeasured shapes whose clusters
+    do not fit the GPU at once score 0.9, below the portable ``radix_cutlass`` (1.0):
+    many rows belong to one-CTA-per-row kernels.
     """
     if supports(p) is not None:
         return 0.0
-    import math
-
-    lr, ln = math.log2(max(p.rows, 1)), math.log2(max(p.n, 1))
-    (rows, n), speedup = min(MEASURED_SPEEDUP.items(),
-                             key=lambda kv: (math.log2(kv[0][0]) - lr) ** 2 + (math.log2(kv[0][1]) - ln) ** 2)
-    far = max(abs(math.log2(rows) - lr), abs(math.log2(n) - ln))
-    if far > 1:
-        speedup /= 2 ** (far - 1)
+    speedup = measured_score(MEASURED_SPEEDUP, p)
     geo = geometry(p.rows, p.n, p.dtype)
     if geo is not None and p.rows * geo[0] > RESIDENT_CTAS and (p.rows, p.n) not in MEASURED_SPEEDUP:
         speedup = min(speedup, 0.9)
