@@ -53,11 +53,16 @@ def test_supports_never_raises():
     assert isinstance(checks.supports(Weird()), str)
 
 
-def test_score_is_pure_and_prefers_fused_transforms():
+def test_score_is_pure_and_follows_the_measured_tables():
     plain = Problem(rows=128, n=131072, k=2048, dtype="float32", **H200)
     fused = Problem(rows=128, n=131072, k=2048, dtype="float32", transform="page_table", **H200)
-    assert checks.score(plain) == checks.score(plain) > 0
-    assert checks.score(fused) > checks.score(plain)
+    assert checks.score(plain) == checks.score(plain) == checks.MEASURED["none"][(128, 131072)]
+    assert checks.score(fused) == checks.MEASURED["page_table"][(128, 131072)]
+    windows = Problem(rows=8, n=32768, k=2048, dtype="float32", transform="ragged", row_starts=True, **H200)
+    assert checks.score(windows) == checks.MEASURED["ragged"][(8, 32768)]
+    for transform in ("none", "page_table", "ragged"):  # positive far from the grid too: above reference
+        assert checks.score(Problem(rows=3, n=5, k=2, dtype="float32", transform=transform, **H200)) > 0
+        assert checks.score(Problem(rows=1 << 20, n=1 << 24, k=2048, dtype="float32", transform=transform)) > 0
 
 
 def test_configs(monkeypatch):

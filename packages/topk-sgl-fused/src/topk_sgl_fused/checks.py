@@ -1,12 +1,13 @@
 """What the ``sgl_fused`` backend runs, and how well: pure functions of a ``Problem``.
 
 ``supports`` returns None or a short reason and never raises; ``score`` ranks it under
-``auto`` (priors for now: no H200 measurement yet, see NOTES.md).
+``auto`` from the H200 measurements below (NOTES.md).
 The README's Supports table is checked against the constants here.
 """
 
 from __future__ import annotations
 
+from topk_core.kernels.scores import measured_score
 from topk_core.protocol import DTYPES, TRANSFORMS, Problem
 
 #: Compute capabilities the kernels are compiled and tested for (Triton, H200).
@@ -47,16 +48,37 @@ def supports(problem: Problem, interpreter: bool = False) -> str | None:
         return f"unusual problem ({type(exc).__name__}: {exc})"
 
 
-#: Prior scores (estimated speed-up over masked torch.topk). Not yet measured on the H200
-#: (the team's device budget ran out before this backend's turn; see NOTES.md), so they sit
-#: below every measured backend for plain selection, and above ``reference`` (0) only.
-PRIOR_PLAIN = 0.5
-#: With a fused transform or row_starts windows no other kernel backend runs the call.
-PRIOR_FUSED = 1.0
+#: Measured speed-up over masked torch.topk by (rows, N), per fused transform: H200, fp32,
+#: k=2048, next_n=1; torch.topk us / sgl_fused us from the committed run of 2026-11-29,
+#: benchmarks/results/2026-11-29-cuda-dsa.json (columns sgl_fused, sgl_fused:page,
+#: sgl_fused:ragged; the decode.json run adds 1x256K and 1x1M without a transform).
+MEASURED = {
+    "none": {
+        (1, 8192): 1.47, (1, 32768): 0.99, (1, 131072): 0.53, (8, 32768): 0.99, (8, 131072): 0.59,
+        (32, 32768): 1.29, (32, 131072): 0.87, (128, 32768): 2.08, (128, 131072): 2.36,
+        (512, 32768): 1.64, (512, 131072): 2.20, (4096, 8192): 1.10, (1024, 65536): 1.93,
+        (1, 262144): 0.43, (1, 1048576): 0.24,
+    },
+    "page_table": {
+        (1, 8192): 1.42, (1, 32768): 0.97, (1, 131072): 0.52, (8, 32768): 0.98, (8, 131072): 0.58,
+        (32, 32768): 1.26, (32, 131072): 0.84, (128, 32768): 2.01, (128, 131072): 2.30,
+        (512, 32768): 1.57, (512, 131072): 2.24, (4096, 8192): 1.02, (1024, 65536): 1.86,
+    },
+    "ragged": {
+        (1, 8192): 1.46, (1, 32768): 0.99, (1, 131072): 0.52, (8, 32768): 0.99, (8, 131072): 0.58,
+        (32, 32768): 1.29, (32, 131072): 0.85, (128, 32768): 2.08, (128, 131072): 2.32,
+        (512, 32768): 1.64, (512, 131072): 2.23, (4096, 8192): 1.11, (1024, 65536): 1.93,
+    },
+}
 
 
 def score(problem: Problem) -> float:
-    """Higher wins under auto (reference scores 0). Pure; priors until H200 numbers exist."""
-    if problem.transform != "none" or problem.row_starts:
-        return PRIOR_FUSED
-    return PRIOR_PLAIN
+    """Estimated speed-up over masked torch.topk: the nearest measured shape of the problem's
+    transform (``topk_core.kernels.scores``). Pure; positive wherever it runs, so it outranks
+    ``reference`` (0); without a transform the CuTe DSL backends measured faster. row_starts
+    windows were not timed separately: they score as the same transform without them."""
+    try:
+        table = MEASURED.get(problem.transform) or MEASURED["none"]
+        return measured_score(table, problem)
+    except Exception:
+        return 0.0
