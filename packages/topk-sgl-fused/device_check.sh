@@ -1,11 +1,11 @@
 #!/bin/bash
-# One H200 call (<= 300 s): GPU tests, sanitizers, startup times, benchmark, config sweep.
+# One H200 call (<= 300 s): GPU tests, sanitizers, startup times, benchmark.
 # From the repo root, via the device tool (no carry needed: Triton only):
-#   bash shared/device/run.sh bash packages/topk-sgl-fused/device_check.sh [tests|sanitize|startup|bench|sweep ...]
+#   bash shared/device/run.sh bash packages/topk-sgl-fused/device_check.sh [tests|sanitize|startup|bench ...]
 # With no argument every step runs, each under its own timeout; logs go to stdout (run.sh tees them to $OUT).
 set -u
 P=packages/topk-sgl-fused
-steps=${*:-tests sanitize startup bench sweep}
+steps=${*:-tests sanitize startup bench}
 step() { echo "=== $* ($(date +%T))"; }
 for s in $steps; do
   case $s in
@@ -23,10 +23,7 @@ for s in $steps; do
         "unset TRITON_CACHE_DIR; timeout 15 python3 $P/startup_quick.py; timeout 10 python3 $P/startup_quick.py" ;;
     bench)
       step bench
-      timeout 60 python3 $P/bench_quick.py ${BENCH_ARGS:-} 2>&1 ;;
-    sweep)
-      step sweep
-      timeout 40 python3 $P/bench_quick.py --sweep --shapes ${SWEEP_SHAPES:-8x32768,128x131072,512x131072,4096x8192} 2>&1 ;;
+      timeout 60 topk bench --grid ${BENCH_GRID:-dsa} --only sgl_fused sgl_fused:page sgl_fused:ragged torch.topk --sgl --no-save 2>&1 ;;
   esac
 done
 step done

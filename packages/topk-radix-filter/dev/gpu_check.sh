@@ -1,6 +1,6 @@
 #!/bin/bash
 # Dev-only: the whole device cycle in one call (about 250 s). From the repo root:
-#   bash shared/device/run.sh bash packages/topk-radix-filter/dev/gpu_check.sh [dsa|small|all]
+#   bash shared/device/run.sh bash packages/topk-radix-filter/dev/gpu_check.sh [dsa|decode|small]
 # When the smoke cases fail, the benchmark is skipped and the failures get the time.
 set -u
 P=packages/topk-radix-filter
@@ -10,7 +10,7 @@ TOPK_CACHE_DIR=/tmp/rf-cold timeout 30 python3 $P/dev/startup.py
 echo "== smoke"
 if timeout 30 python3 $P/dev/cases.py smoke; then
   echo "== bench"
-  timeout 60 python3 $P/bench_quick.py --variants --shapes ${1:-all} 2>&1 | tail -20
+  timeout 60 topk bench --grid ${1:-dsa} --only radix_filter torch.topk --no-save 2>&1 | tail -20
 fi
 echo "== pytest"
 timeout 75 python3 -m pytest -q -p no:cacheprovider --tb=line --maxfail=12 $P/tests 2>&1 | tail -40

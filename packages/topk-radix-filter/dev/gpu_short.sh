@@ -11,7 +11,7 @@ TOPK_CACHE_DIR=/tmp/rf-cold timeout 20 python3 $P/dev/startup.py
 echo "== smoke"
 if timeout 30 python3 $P/dev/cases.py smoke; then
   echo "== bench"
-  timeout 30 python3 $P/bench_quick.py --shapes dsa 2>&1 | tail -12
+  timeout 30 topk bench --grid dsa --only radix_filter torch.topk --no-save 2>&1 | tail -12
 fi
 echo "== pytest"
 timeout 60 python3 -m pytest -q -p no:cacheprovider --tb=line --maxfail=10 $P/tests/test_conformance.py \

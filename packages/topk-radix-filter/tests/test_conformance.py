@@ -52,7 +52,7 @@ VARIANTS = [dict(), dict(agg="none"), dict(agg="match"), dict(prune=False), dict
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")
 @pytest.mark.parametrize("kind", ["randn", "plateau", "int_ties"])
 def test_every_benchmarked_variant_is_exact(variant, kind):
-    """The variants bench_quick.py compares are all exact (only the default ships)."""
+    """Every launch.Variant that was benchmarked is exact (only the default ships)."""
     if not torch.cuda.is_available():
         pytest.skip("needs a CUDA GPU")
     from topk_radix_filter.launch import Variant, launch
@@ -62,7 +62,7 @@ def test_every_benchmarked_variant_is_exact(variant, kind):
         logits = make_logits(kind, rows, n, torch.float32, dev, seed=rows, k=k)
         seq_lens = make_seq_lens(rows, n, seed=rows, mode="mixed", device=dev)
         idx = torch.full((rows, k), -7, dtype=torch.int32, device=dev)
-        # No values: the same builds as bench_quick.py (values go through the shared code path).
+        # No values: the builds that were timed (values go through the shared code path).
         launch(Call(logits=logits, seq_lens=seq_lens, top_k=k, indices=idx), Variant(**variant))
         check_topk(logits, seq_lens, k, idx)
 

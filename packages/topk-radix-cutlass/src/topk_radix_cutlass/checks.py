@@ -44,7 +44,8 @@ def supports(p: Problem) -> str | None:
 
 
 #: Measured speed-up over torch.topk (masked) by (rows, N): H200, fp32, k=2048, seq_lens
-#: uniform in [N/2, N], CUDA-graph replay over rotating inputs (bench_quick.py, 2026-11-29).
+#: uniform in [N/2, N], CUDA-graph replay over rotating inputs (2026-11-29, NOTES.md; the same
+#: method as ``topk bench --grid dsa --only radix_cutlass torch.topk``).
 MEASURED_SPEEDUP = {
     (1, 8192): 7.31, (1, 32768): 4.10, (1, 131072): 1.98, (8, 32768): 4.05, (8, 131072): 2.04,
     (32, 32768): 4.86, (32, 131072): 3.06, (128, 32768): 7.34, (128, 131072): 7.44,
