@@ -7,6 +7,7 @@ the page_table/ragged transforms and has no per-row window starts.
 
 from __future__ import annotations
 
+from topk_core.kernels.backend_base import plain_kernel_reason
 from topk_core.kernels.scores import measured_score
 from topk_core.protocol import Problem
 
@@ -21,17 +22,9 @@ MAX_K = (1 << 31) - 1
 def supports(p: Problem) -> str | None:
     """None when the kernel runs ``p`` exactly, else a short reason."""
     try:
-        if p.device != "cuda":
-            return f"needs a CUDA device, got {p.device}"
-        if p.capability is not None and tuple(p.capability) < MIN_CAPABILITY:
-            return (f"needs compute capability >= {MIN_CAPABILITY[0]}.{MIN_CAPABILITY[1]}, "
-                    f"got {p.capability[0]}.{p.capability[1]}")
-        if p.dtype not in DTYPES:
-            return f"dtype {p.dtype} not supported (float32, bfloat16, float16)"
-        if p.transform != "none":
-            return f"transform {p.transform!r} is not fused (only 'none')"
-        if p.row_starts:
-            return "per-row window starts (row_starts) are not supported"
+        reason = plain_kernel_reason(p, MIN_CAPABILITY)
+        if reason:
+            return reason
         if p.n > MAX_N:
             return f"N={p.n} exceeds {MAX_N}"
         if p.k > MAX_K:

@@ -8,6 +8,7 @@ cluster size and per-CTA capacity come from static facts only (rows, N, dtype):
 
 from __future__ import annotations
 
+from topk_core.kernels.backend_base import plain_kernel_reason
 from topk_core.kernels.scores import measured_score
 from topk_core.protocol import Problem
 
@@ -69,17 +70,9 @@ def geometry(rows: int, n: int, dtype: str) -> tuple[int, int, int] | None:
 def supports(p: Problem) -> str | None:
     """None when the kernel runs ``p`` exactly, else a short reason."""
     try:
-        if p.device != "cuda":
-            return f"needs a CUDA device, got {p.device}"
-        if p.capability is not None and tuple(p.capability) < MIN_CAPABILITY:
-            return (f"needs thread-block clusters (compute capability >= 9.0), "
-                    f"got {p.capability[0]}.{p.capability[1]}")
-        if p.dtype not in DTYPES:
-            return f"dtype {p.dtype} not supported (float32, bfloat16, float16)"
-        if p.transform != "none":
-            return f"transform {p.transform!r} is not fused (only 'none')"
-        if p.row_starts:
-            return "per-row window starts (row_starts) are not supported"
+        reason = plain_kernel_reason(p, MIN_CAPABILITY, "thread-block clusters (compute capability >= 9.0)")
+        if reason:
+            return reason
         if p.k < 1 or p.next_n < 1 or p.compress_ratio < 1:
             return "needs k, next_n and compress_ratio >= 1"
         if p.k > MAX_K:

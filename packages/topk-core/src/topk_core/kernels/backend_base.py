@@ -1,4 +1,5 @@
-"""A base class for kernel backends: the environment checks and the supports/score/run wiring.
+"""A base class for kernel backends: the environment checks and the supports/score/run wiring,
+and the refusals that select-only CUDA kernels share (:func:`plain_kernel_reason`).
 
 A backend package's ``_plugin.py`` subclasses :class:`KernelBackend`, names its checks
 module and its launcher, and lists the modules it needs::
@@ -9,9 +10,9 @@ module and its launcher, and lists the modules it needs::
         checks = checks                      # supports(problem) and score(problem)
         launcher = "topk_radix.launch:launch"  # imported on the first run() only
 
-Importing this module never imports torch, cutlass or triton (the entry point stays cheap):
+Importing this module never imports cutlass or triton (the entry point stays cheap):
 ``environment()`` imports torch only after the required modules are found, and ``run()``
-imports the launcher only when a call runs.
+imports the launcher (and with it the DSL) only when a call runs.
 """
 
 from __future__ import annotations
@@ -20,13 +21,34 @@ import importlib
 import sys
 from types import ModuleType
 
-from ..protocol import PROTOCOL_VERSION, Call, Problem
+from ..protocol import DTYPES, PROTOCOL_VERSION, Call, Problem
 from .toolchain import have_module
 
 #: ``(module, reason when missing)`` pairs for :attr:`KernelBackend.requires`.
 CUTE_DSL = ("cutlass", "CuTe DSL (nvidia-cutlass-dsl) is not installed")
 CUDA_PYTHON = ("cuda.bindings", "cuda-python (cuda.bindings) is not installed")
 TRITON = ("triton", "triton is not installed")
+
+
+def plain_kernel_reason(p: Problem, min_capability: tuple[int, int], need: str | None = None) -> str | None:
+    """The refusals shared by CUDA kernels that select only: None, or the first reason of
+    device, compute capability, dtype, fused transform and row_starts windows (in that order).
+
+    ``need`` words the capability reason (default ``"compute capability >= X.Y"``).
+    Pure; the caller catches exceptions (a checker never raises).
+    """
+    if p.device != "cuda":
+        return f"needs a CUDA device, got {p.device}"
+    if p.capability is not None and tuple(p.capability) < tuple(min_capability):
+        need = need or f"compute capability >= {min_capability[0]}.{min_capability[1]}"
+        return f"needs {need}, got {p.capability[0]}.{p.capability[1]}"
+    if p.dtype not in DTYPES:
+        return f"dtype {p.dtype} not supported (float32, bfloat16, float16)"
+    if p.transform != "none":
+        return f"transform {p.transform!r} is not fused (only 'none')"
+    if p.row_starts:
+        return "per-row window starts (row_starts) are not supported"
+    return None
 
 
 class KernelBackend:
