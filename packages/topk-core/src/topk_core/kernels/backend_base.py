@@ -4,11 +4,12 @@ and the refusals that select-only CUDA kernels share (:func:`plain_kernel_reason
 A backend package's ``_plugin.py`` subclasses :class:`KernelBackend`, names its checks
 module and its launcher, and lists the modules it needs::
 
-    class RadixBackend(KernelBackend):
-        name = "radix"
+    class RadixCutlassBackend(KernelBackend):
+        name = "radix_cutlass"
         requires = (CUTE_DSL,)
-        checks = checks                      # supports(problem) and score(problem)
-        launcher = "topk_radix.launch:launch"  # imported on the first run() only
+        min_capability = checks.MIN_CAPABILITY
+        checks = checks                                # supports(problem), score(problem)
+        launcher = "topk_radix_cutlass.launch:launch"  # imported on the first run() only
 
 Importing this module never imports cutlass or triton (the entry point stays cheap):
 ``environment()`` imports torch only after the required modules are found, and ``run()``
