@@ -76,7 +76,8 @@ def test_score_prefers_decode():
     assert checks.score(P(rows=1, n=131072)) == checks.MEASURED_SPEEDUP[(1, 131072)]
     assert checks.score(P(transform="ragged")) == 0.0
     assert 0.0 < checks.score(P(rows=65535, n=1024)) < 1.0
-    assert checks.score(P(rows=512, n=131072)) < 1.0  # many waves, not measured
+    assert checks.score(P(rows=512, n=131072)) == checks.MEASURED_SPEEDUP[(512, 131072)]
+    assert checks.score(P(rows=2048, n=131072)) < 1.0  # many waves, not measured
     assert checks.score(P(rows=4, n=65536)) > 2.0  # inside the measured decode grid
 
 

@@ -39,10 +39,12 @@ def supports(p: Problem) -> str | None:
 #: Measured speed-up over torch.topk (masked) by (rows, N): H200, fp32, k=2048, seq_lens
 #: uniform in [N/2, N], CUDA-graph replay over rotating inputs (2026-11-29, NOTES.md; the same
 #: method as ``topk bench --grid dsa --only radix_cutlass torch.topk``).
+#: torch.topk (masked) µs / radix_cutlass µs, fp32 k=2048, H200, 2026-11-29, from the committed
+#: one-process run benchmarks/results/2026-11-29-cuda-{dsa,decode}.json.
 MEASURED_SPEEDUP = {
-    (1, 8192): 7.31, (1, 32768): 4.10, (1, 131072): 1.98, (8, 32768): 4.05, (8, 131072): 2.04,
-    (32, 32768): 4.86, (32, 131072): 3.06, (128, 32768): 7.34, (128, 131072): 7.44,
-    (512, 32768): 6.15, (512, 131072): 7.98, (4096, 8192): 6.93, (1024, 65536): 7.67,
+    (1, 8192): 5.80, (1, 32768): 3.41, (1, 131072): 1.73, (1, 262144): 1.14, (1, 1048576): 0.56,
+    (8, 32768): 3.38, (8, 131072): 1.85, (32, 32768): 4.40, (32, 131072): 2.80, (128, 32768): 6.88,
+    (128, 131072): 7.25, (512, 32768): 5.97, (512, 131072): 7.86, (4096, 8192): 6.13, (1024, 65536): 7.51,
 }
 
 

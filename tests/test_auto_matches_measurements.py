@@ -1,0 +1,39 @@
+"""auto's ranking (scores from each backend's measured table) picks, on every cell of the
+committed H200 run, the backend that was fastest there. Fails when a table drifts from
+the results or a new run changes the winner without the scores following."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from topk_core import registry
+from topk_core.protocol import Problem
+
+RESULTS = sorted((Path(__file__).resolve().parents[1] / "benchmarks" / "results").glob("*-cuda-*.json"))
+KERNELS = ("radix", "radix_cutlass", "radix_filter", "sgl_fused")
+
+
+def _cells():
+    for path in RESULTS:
+        for cell in json.loads(path.read_text())["results"]:
+            yield pytest.param(cell, id=f"{path.stem}:{cell['shape']}")
+
+
+@pytest.mark.parametrize("cell", list(_cells()))
+def test_best_score_is_fastest_measured(cell):
+    problem = Problem(rows=cell["rows"], n=cell["n"], k=cell["k"], dtype=cell["dtype"], device="cuda",
+                      capability=(9, 0), next_n=cell["next_n"])
+    scores = {}
+    for name in KERNELS:
+        entry = registry.get(name)
+        if entry is None or entry.backend is None or entry.backend.supports(problem) is not None:
+            continue
+        scores[name] = entry.backend.score(problem)
+    times = {n: t for n, t in cell["times_us"].items() if n in scores}
+    if len(times) < 2:
+        pytest.skip("fewer than two of our backends timed here")
+    chosen = max(scores, key=scores.get)
+    fastest = min(times, key=times.get)
+    # A pick within 3% of the fastest is a tie at this measurement's noise.
+    assert times[chosen] <= times[fastest] * 1.03, (chosen, times)
