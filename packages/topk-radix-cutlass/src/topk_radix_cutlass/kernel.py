@@ -22,7 +22,17 @@ import cutlass
 import cutlass.cute as cute
 from cutlass import Int32, Int64, Uint32
 
-from topk_core.kernels.cute_common import KEY_BITS, NEG_INF_BITS, order_key, valid_length
+from topk_core.kernels.cute_common import (
+    KEY_BITS,
+    RAW_TYPE,
+    RowTopK,
+    alloc_row_buffers,
+    find_bin,
+    order_key,
+    row_views,
+    warp_append,
+    write_short_row,
+)
 
 
 def digits(bits: int, first: int) -> tuple[tuple[int, int], ...]:
@@ -37,12 +47,11 @@ def digits(bits: int, first: int) -> tuple[tuple[int, int], ...]:
     second = (rest + 1) // 2
     return ((rest, first), (rest - second, second), (0, rest - second))
 
-# Slots of the control block in shared memory.
-GT, EQ, CAND, BIN, KREM = 0, 1, 2, 3, 4
-WSUM = 32  # 32 warp partial sums from here
+# This kernel's slots of the control block in shared memory (cute_common: BIN, KREM, WSUM).
+GT, EQ, CAND = 0, 1, 2
 
 
-class RadixTopK:
+class RadixTopK(RowTopK):
     """Compile-time specialisation: dtype, whether values are written, block shape."""
 
     def __init__(self, dtype: str, with_values: bool, threads: int = 512, cand: int = 4096, unroll: int = 4,
@@ -56,64 +65,10 @@ class RadixTopK:
         self.bits = KEY_BITS[dtype]
         self.digits = digits(self.bits, first_bits)
         self.bins = 1 << first_bits  # histogram size: the first digit is the widest
-        self.elem = Int32 if self.bits == 32 else cutlass.Int16
+        self.elem = RAW_TYPE[dtype]
         self.vec = (16 * 8 // self.bits) if vec else 1  # elements per 16-byte load
 
-    # ------------------------------------------------------------------ host entry
-    @cute.jit
-    def __call__(self, x_ptr: cute.Pointer, seq_ptr: cute.Pointer, idx_ptr: cute.Pointer,
-                 val_ptr: cute.Pointer, rows: Int32, n: Int32, stride: Int32, k: Int32,
-                 next_n: Int32, compress_ratio: Int32, stream):
-        self.kernel(x_ptr, seq_ptr, idx_ptr, val_ptr, n, stride, k, next_n, compress_ratio).launch(
-            grid=[rows, 1, 1], block=[self.threads, 1, 1], stream=stream)
-
     # ------------------------------------------------------------------ device
-    @cute.jit
-    def _find_bin(self, hist, nbins: cutlass.Constexpr, krem: Int32, ctl, tid: Int32):
-        """Bin ``b`` with ``sum(hist[b+1:]) < krem <= sum(hist[b:])``; returns (b, krem - sum(hist[b+1:]))."""
-        T = self.threads
-        c = max(1, nbins // T)
-        hi = nbins - tid * c  # this thread's bins are [hi - c, hi), walked downwards
-        s = Int32(0)
-        if hi > 0:
-            for q in cutlass.range_constexpr(c):
-                s += hist[hi - 1 - q]
-        lane = tid % 32
-        warp = tid // 32
-        incl = s
-        for sh in cutlass.range_constexpr(5):
-            y = cute.arch.shuffle_sync_up(incl, 1 << sh)
-            if lane >= (1 << sh):
-                incl += y
-        if lane == 31:
-            ctl[WSUM + warp] = incl
-        cute.arch.sync_threads()
-        excl = incl - s
-        for w in cutlass.range(warp):
-            excl += ctl[WSUM + w]
-        if excl < krem and krem <= excl + s:
-            acc = excl
-            done = Int32(0)
-            for q in cutlass.range_constexpr(c):
-                h = hist[hi - 1 - q]
-                if done == 0 and acc + h >= krem:
-                    ctl[BIN] = hi - 1 - q
-                    ctl[KREM] = krem - acc
-                    done = Int32(1)
-                acc += h
-        cute.arch.sync_threads()
-        return ctl[BIN], ctl[KREM]
-
-    @cute.jit
-    def _append(self, pred, counter_ptr, lane: Int32) -> Int32:
-        """Warp-aggregated ``atomicAdd(counter, 1)`` for lanes with ``pred``; the whole warp calls it."""
-        mask = Uint32(cute.arch.vote_ballot_sync(pred))
-        base = Int32(0)
-        if lane == 0 and mask != Uint32(0):
-            base = cute.arch.atomic_add(counter_ptr, Int32(cute.arch.popc(mask)))
-        base = cute.arch.shuffle_sync(base, 0)
-        return base + Int32(cute.arch.popc(mask & cute.arch.lanemask_lt()))
-
     @cute.jit
     def _clear(self, hist, tid: Int32):
         for j in cutlass.range(tid, self.bins, self.threads):
@@ -129,7 +84,7 @@ class RadixTopK:
         pref = Uint32(b0) << sh0
         for p in cutlass.range_constexpr(1, len(self.digits)):
             sh, width = self.digits[p]
-            b, krem = self._find_bin(hist, 1 << width, krem, ctl, tid)
+            b, krem = find_bin(hist, 1 << width, krem, ctl, tid, T)
             pref = pref | (Uint32(b) << sh)
             if cutlass.const_expr(p + 1 < len(self.digits)):
                 nsh, nwidth = self.digits[p + 1]
@@ -167,14 +122,14 @@ class RadixTopK:
             inside = j < count and (key >> sh0) == Uint32(b0)
             above = inside and key > thr
             equal = inside and key == thr
-            pos = self._append(above, gt_ptr, lane)
+            pos = warp_append(above, gt_ptr, lane)
             if above:
                 ir[pos] = col
                 if cutlass.const_expr(self.with_values):
                     if cutlass.const_expr(from_cand):
                         bits = Int32(xr[col])
                     vr[pos] = self.elem(bits)
-            slot = self._append(equal, eq_ptr, lane)
+            slot = warp_append(equal, eq_ptr, lane)
             if equal and slot < krem:
                 ir[base_eq + slot] = col
                 if cutlass.const_expr(self.with_values):
@@ -192,12 +147,12 @@ class RadixTopK:
         d0 = Int32(key >> sh0)
         above = valid and d0 > b0
         inside = valid and d0 == b0
-        pos = self._append(above, (ctl.iterator + GT).llvm_ptr, lane)
+        pos = warp_append(above, (ctl.iterator + GT).llvm_ptr, lane)
         if above:
             ir[pos] = col
             if cutlass.const_expr(self.with_values):
                 vr[pos] = self.elem(bits)
-        slot = self._append(inside, (ctl.iterator + CAND).llvm_ptr, lane)
+        slot = warp_append(inside, (ctl.iterator + CAND).llvm_ptr, lane)
         if inside:
             d1 = (key >> sh1) & Uint32((1 << w1) - 1)
             cute.arch.atomic_add((hist.iterator + Int32(d1)).llvm_ptr, Int32(1))
@@ -213,32 +168,10 @@ class RadixTopK:
         tid, _, _ = cute.arch.thread_idx()
         row, _, _ = cute.arch.block_idx()
         lane = tid % 32
-
-        smem = cutlass.memory.SmemAllocator()
-        hist = smem.allocate_tensor(Int32, cute.make_layout(self.bins), byte_alignment=16)
-        ckey = smem.allocate_tensor(Uint32, cute.make_layout(C), byte_alignment=16)
-        cidx = smem.allocate_tensor(Int32, cute.make_layout(C), byte_alignment=16)
-        ctl = smem.allocate_tensor(Int32, cute.make_layout(64), byte_alignment=16)
-
-        req = row // next_n
-        seq = cute.make_tensor(seq_ptr + req, cute.make_layout(1))
-        length = valid_length(seq[0], row - req * next_n, next_n, compress_ratio, n)
-        xr = cute.make_tensor(x_ptr + Int64(row) * Int64(stride), cute.make_layout(n))
-        ir = cute.make_tensor(idx_ptr + Int64(row) * Int64(k), cute.make_layout(k))
-        vr = cute.make_tensor(val_ptr + Int64(row) * Int64(k), cute.make_layout(k))
-
+        hist, ckey, cidx, ctl = alloc_row_buffers(self.bins, C)
+        length, xr, ir, vr = row_views(x_ptr, seq_ptr, idx_ptr, val_ptr, row, n, stride, k, next_n, compress_ratio)
         if length <= k:
-            # Short row: every valid column, then padding.
-            for j in cutlass.range(tid, k, T):
-                col = Int32(-1)
-                if j < length:
-                    col = j
-                ir[j] = col
-                if cutlass.const_expr(self.with_values):
-                    bits = Int32(NEG_INF_BITS[self.dtype])
-                    if j < length:
-                        bits = Int32(xr[j])
-                    vr[j] = self.elem(bits)
+            write_short_row(xr, ir, vr, length, k, tid, T, self.with_values, self.dtype)
         else:
             sh0 = self.digits[0][0]
             self._clear(hist, tid)
@@ -273,7 +206,7 @@ class RadixTopK:
                     key = order_key(Int32(xr[tail + tid]), self.dtype)
                     cute.arch.atomic_add((hist.iterator + Int32(key >> sh0)).llvm_ptr, Int32(1))
             cute.arch.sync_threads()
-            b0, krem = self._find_bin(hist, self.bins, k, ctl, tid)
+            b0, krem = find_bin(hist, self.bins, k, ctl, tid, T)
             self._clear(hist, tid)
             cute.arch.sync_threads()
             # Pass 1: keys above bin b0 are selected; keys in it become candidates.

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import torch
 
+from topk_core.kernels.cute_launch import DTYPE_NAME, compile_row_topk, launch_row_topk
 from topk_core.kernels.toolchain import compile_cached
 from topk_core.protocol import Call
 
-_INT_VIEW = {torch.float32: torch.int32, torch.bfloat16: torch.int16, torch.float16: torch.int16}
-_NAME = {torch.float32: "float32", torch.bfloat16: "bfloat16", torch.float16: "float16"}
 #: Candidate-buffer entries and vectors in flight per thread (pass 0, pass 1).
 CAND, UNROLL, UNROLL1 = 4096, 4, 2
 #: Measured 2026-11-29 on the H200 (NOTES.md):
@@ -55,49 +54,22 @@ def variants(dtypes=DTYPES):
 def build(dtype: str, with_values: bool, threads: int = 512, vec: bool = True, first_bits: int = 13,
           options: str = ""):
     """Compile the kernel from placeholder pointers (works on CPU with CUTE_DSL_ARCH set)."""
-    import cuda.bindings.driver as cuda
-    import cutlass
-    import cutlass.cute as cute
-    from cutlass.cute.runtime import make_ptr
-
     from .kernel import RadixTopK
 
-    elem = cutlass.Int32 if dtype == "float32" else cutlass.Int16
     op = RadixTopK(dtype, with_values, threads=threads, cand=CAND, unroll=UNROLL, unroll1=UNROLL1, vec=vec,
                    first_bits=first_bits)
-
-    def ptr(t):
-        return make_ptr(t, 16, cute.AddressSpace.gmem, assumed_align=t.width // 8)
-
-    one = cutlass.Int32(1)
-    return cute.compile(op, ptr(elem), ptr(cutlass.Int32), ptr(cutlass.Int32), ptr(elem),
-                        one, one, one, one, one, one, cuda.CUstream(0), options=options)
+    return compile_row_topk(op, dtype, options)
 
 
 def launch(call: Call) -> None:
-    import cuda.bindings.driver as cuda
-    import cutlass
-    import cutlass.cute as cute
-    from cutlass.cute.runtime import make_ptr
-
     logits = call.logits
     rows, n = logits.shape
     if rows == 0:
         return
-    dtype = _NAME[logits.dtype]
+    dtype = DTYPE_NAME[logits.dtype]
     with_values = call.values is not None
     # 16-byte vector loads need every row start 16-byte aligned (a host fact, no sync).
     vec = logits.data_ptr() % 16 == 0 and (logits.stride(0) * logits.element_size()) % 16 == 0
     threads, first_bits = plan(rows, n)
     fn = compiled(dtype, with_values, threads, vec, first_bits, _arch(logits.device))
-    elem = cutlass.Int32 if dtype == "float32" else cutlass.Int16
-    align = logits.element_size()
-
-    def ptr(t, tensor, a):
-        return make_ptr(t, tensor.data_ptr(), cute.AddressSpace.gmem, assumed_align=a)
-
-    values = call.values if with_values else logits
-    stream = cuda.CUstream(torch.cuda.current_stream(logits.device).cuda_stream)
-    fn(ptr(elem, logits, align), ptr(cutlass.Int32, call.seq_lens, 4), ptr(cutlass.Int32, call.indices, 4),
-       ptr(elem, values, align), rows, n, logits.stride(0), call.top_k, call.next_n,
-       call.compress_ratio, stream)
+    launch_row_topk(fn, call)

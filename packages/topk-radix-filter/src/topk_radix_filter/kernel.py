@@ -29,22 +29,30 @@ from __future__ import annotations
 
 import cutlass
 import cutlass.cute as cute
-from cutlass import Int32, Int64, Uint32
-from cutlass.memory import SmemAllocator
+from cutlass import Int32, Uint32
 
-from topk_core.kernels.cute_common import KEY_BITS, NEG_INF_BITS, order_key, valid_length
+from topk_core.kernels.cute_common import (
+    KEY_BITS,
+    RAW_TYPE,
+    RowTopK,
+    alloc_row_buffers,
+    find_bin,
+    order_key,
+    row_views,
+    warp_append,
+    write_short_row,
+)
 
 #: Digits (shift, width) of the key, most significant first; the first is 12 bits.
 DIGITS = {32: ((20, 12), (10, 10), (0, 10)), 16: ((4, 12), (0, 4))}
 BINS = 4096
-#: Slots of the control block in shared memory.
-OUT, TIE, CAND, BIN, KREM = 0, 1, 2, 3, 4
-WSUM = 32  # warp partial sums live at [WSUM, WSUM + warps)
+#: This kernel's slots of the control block in shared memory (cute_common: BIN, KREM, WSUM).
+OUT, TIE, CAND = 0, 1, 2
 #: Columns pass 1 reads before it first prunes (the bound is max(4k, this)).
 PRUNE_AFTER = 16384
 
 
-class RadixFilter:
+class RadixFilter(RowTopK):
     """Compile-time specialisation only: dtype, values or not, block shape, variant."""
 
     def __init__(self, dtype: str, with_values: bool, threads: int = 512, cand: int = 4096,
@@ -61,15 +69,7 @@ class RadixFilter:
         self.reverse = reverse
         self.bits = KEY_BITS[dtype]
         self.digits = DIGITS[self.bits]
-        self.elem = Int32 if self.bits == 32 else cutlass.Int16
-
-    # ------------------------------------------------------------------ host entry
-    @cute.jit
-    def __call__(self, x_ptr: cute.Pointer, seq_ptr: cute.Pointer, idx_ptr: cute.Pointer,
-                 val_ptr: cute.Pointer, rows: Int32, n: Int32, stride: Int32, k: Int32,
-                 next_n: Int32, compress_ratio: Int32, stream):
-        self.kernel(x_ptr, seq_ptr, idx_ptr, val_ptr, n, stride, k, next_n, compress_ratio).launch(
-            grid=[rows, 1, 1], block=[self.threads, 1, 1], stream=stream)
+        self.elem = RAW_TYPE[dtype]
 
     # ------------------------------------------------------------------ warp helpers
     @cute.jit
@@ -108,71 +108,11 @@ class RadixFilter:
             if add != 0:
                 cute.arch.atomic_add((hist.iterator + d).llvm_ptr, add)
 
-    @cute.jit
-    def _append(self, take, counter_ptr, lane: Int32) -> Int32:
-        """Warp-aggregated ``atomicAdd(counter, 1)`` for lanes with ``take``; the whole warp calls it."""
-        ball = Uint32(cute.arch.vote_ballot_sync(take))
-        base = Int32(0)
-        if (lane == 0) & (ball != Uint32(0)):
-            base = cute.arch.atomic_add(counter_ptr, Int32(cute.arch.popc(ball)))
-        base = cute.arch.shuffle_sync(base, 0)
-        return base + Int32(cute.arch.popc(ball & Uint32(cute.arch.lanemask_lt())))
-
     # ------------------------------------------------------------------ block helpers
     @cute.jit
     def _clear(self, hist, tid: Int32):
         for q in cutlass.range_constexpr(BINS // self.threads):
             hist[tid + q * self.threads] = Int32(0)
-
-    @cute.jit
-    def _find_bin(self, hist, nbins: cutlass.Constexpr, krem: Int32, ctl, tid: Int32):
-        """The bin ``b`` with ``sum(hist[b+1:]) < krem <= sum(hist[b:])`` and ``krem - sum(hist[b+1:])``.
-
-        Returns bin -1 when the histogram holds fewer than ``krem`` keys. Every thread calls it;
-        it starts and ends with a barrier's worth of ordering (reads hist after the caller's sync).
-        """
-        T = self.threads
-        per = max(1, nbins // T)
-        hi = nbins - tid * per  # this thread walks bins [hi - per, hi) downwards
-        s = Int32(0)
-        if hi > 0:
-            for q in cutlass.range_constexpr(per):
-                s += hist[hi - 1 - q]
-        lane = tid % 32
-        warp = tid // 32
-        incl = s
-        for sh in cutlass.range_constexpr(5):
-            y = cute.arch.shuffle_sync_up(incl, 1 << sh)
-            if lane >= (1 << sh):
-                incl += y
-        if lane == 31:
-            ctl[WSUM + warp] = incl
-        cute.arch.sync_threads()
-        excl = Int32(0)
-        total = Int32(0)
-        for w in cutlass.range_constexpr(T // 32):
-            part = ctl[WSUM + w]
-            if w < warp:
-                excl += part
-            total += part
-        excl += incl - s
-        if (excl < krem) & (krem <= excl + s):
-            acc = excl
-            done = Int32(0)
-            for q in cutlass.range_constexpr(per):
-                h = hist[hi - 1 - q]
-                if (done == 0) & (acc + h >= krem):
-                    ctl[BIN] = hi - 1 - q
-                    ctl[KREM] = krem - acc
-                    done = Int32(1)
-                acc += h
-        cute.arch.sync_threads()
-        b = Int32(-1)
-        r = Int32(0)
-        if total >= krem:
-            b = ctl[BIN]
-            r = ctl[KREM]
-        return b, r
 
     @cute.jit
     def _load_keys(self, xr, base: Int32, length: Int32, tid: Int32):
@@ -224,12 +164,12 @@ class RadixFilter:
                 if cute.arch.vote_any_sync(hot):
                     above = hot & (d0 > b0)
                     inside = hot & (d0 == b0)
-                    pos = self._append(above, out_ptr, lane)
+                    pos = warp_append(above, out_ptr, lane)
                     if above & (pos < k):  # always true; the guard keeps a miscount in bounds
                         ir[pos] = j
                         if cutlass.const_expr(self.with_values):
                             vr[pos] = self.elem(bits[u])
-                    slot = self._append(inside, cand_ptr, lane)
+                    slot = warp_append(inside, cand_ptr, lane)
                     if inside & (slot < C):
                         ckey[slot] = keys[u]
                         cidx[slot] = j
@@ -246,7 +186,7 @@ class RadixFilter:
         pref = Uint32(b0) << sh0
         for p in cutlass.range_constexpr(1, len(self.digits)):
             sh, width = self.digits[p]
-            b, krem = self._find_bin(hist, 1 << width, krem, ctl, tid)
+            b, krem = find_bin(hist, 1 << width, krem, ctl, tid, T, may_fall_short=True)
             pref = pref | (Uint32(b) << sh)
             if cutlass.const_expr(p + 1 < len(self.digits)):
                 nsh, nwidth = self.digits[p + 1]
@@ -282,12 +222,12 @@ class RadixFilter:
             inside = (j < count) & ((key >> sh0) == Uint32(b0))
             above = inside & (key > thr)
             equal = inside & (key == thr)
-            pos = self._append(above, out_ptr, lane)
+            pos = warp_append(above, out_ptr, lane)
             if above & (pos < k):
                 ir[pos] = col
                 if cutlass.const_expr(self.with_values):
                     vr[pos] = self.elem(Int32(xr[col]))
-            slot = self._append(equal, tie_ptr, lane)
+            slot = warp_append(equal, tie_ptr, lane)
             if equal & (slot < krem):
                 ir[base_tie + slot] = col
                 if cutlass.const_expr(self.with_values):
@@ -301,32 +241,10 @@ class RadixFilter:
         T, U, C = self.threads, self.unroll, self.cand
         tid, _, _ = cute.arch.thread_idx()
         row, _, _ = cute.arch.block_idx()
-
-        smem = SmemAllocator()
-        hist = smem.allocate_tensor(Int32, cute.make_layout(BINS), byte_alignment=16)
-        ckey = smem.allocate_tensor(Uint32, cute.make_layout(C), byte_alignment=16)
-        cidx = smem.allocate_tensor(Int32, cute.make_layout(C), byte_alignment=16)
-        ctl = smem.allocate_tensor(Int32, cute.make_layout(64), byte_alignment=16)
-
-        req = row // next_n
-        seq = cute.make_tensor(seq_ptr + req, cute.make_layout(1))
-        length = valid_length(seq[0], row - req * next_n, next_n, compress_ratio, n)
-        xr = cute.make_tensor(x_ptr + Int64(row) * Int64(stride), cute.make_layout(n))
-        ir = cute.make_tensor(idx_ptr + Int64(row) * Int64(k), cute.make_layout(k))
-        vr = cute.make_tensor(val_ptr + Int64(row) * Int64(k), cute.make_layout(k))
-
+        hist, ckey, cidx, ctl = alloc_row_buffers(BINS, C)
+        length, xr, ir, vr = row_views(x_ptr, seq_ptr, idx_ptr, val_ptr, row, n, stride, k, next_n, compress_ratio)
         if length <= k:
-            # Short row: every valid column, then padding.
-            for j in cutlass.range(tid, k, T):
-                col = Int32(-1)
-                if j < length:
-                    col = j
-                ir[j] = col
-                if cutlass.const_expr(self.with_values):
-                    bits = Int32(NEG_INF_BITS[self.dtype])
-                    if j < length:
-                        bits = Int32(xr[j])
-                    vr[j] = self.elem(bits)
+            write_short_row(xr, ir, vr, length, k, tid, T, self.with_values, self.dtype)
         else:
             self._clear(hist, tid)
             if tid < 8:
@@ -345,19 +263,19 @@ class RadixFilter:
                 e2 = e1
                 if e1 < length:
                     cute.arch.sync_threads()
-                    b, r = self._find_bin(hist, BINS, k, ctl, tid)
+                    b, r = find_bin(hist, BINS, k, ctl, tid, T, may_fall_short=True)
                     lo = cutlass.max(b + 1, Int32(0))
                     e2 = cutlass.min(length, e1 * 4)
                     self._histogram_pass(xr, hist, ctl, e1, e2, length, lo, tid)
                 if e2 < length:
                     cute.arch.sync_threads()
-                    b, r = self._find_bin(hist, BINS, k, ctl, tid)
+                    b, r = find_bin(hist, BINS, k, ctl, tid, T, may_fall_short=True)
                     lo = cutlass.max(b + 1, lo)
                     self._histogram_pass(xr, hist, ctl, e2, length, length, lo, tid)
             else:
                 self._histogram_pass(xr, hist, ctl, 0, length, length, lo, tid)
             cute.arch.sync_threads()
-            b0, krem = self._find_bin(hist, BINS, k, ctl, tid)
+            b0, krem = find_bin(hist, BINS, k, ctl, tid, T, may_fall_short=True)
             self._clear(hist, tid)
             cute.arch.sync_threads()
             self._filter_pass(xr, ir, vr, hist, ckey, cidx, ctl, length, b0, k, tid)

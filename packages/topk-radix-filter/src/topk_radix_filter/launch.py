@@ -10,10 +10,9 @@ from dataclasses import asdict, dataclass
 
 import torch
 
+from topk_core.kernels.cute_launch import DTYPE_NAME, compile_row_topk, launch_row_topk
 from topk_core.kernels.toolchain import compile_cached
 from topk_core.protocol import Call
-
-_NAME = {torch.float32: "float32", torch.bfloat16: "bfloat16", torch.float16: "float16"}
 
 
 @dataclass(frozen=True)
@@ -50,45 +49,14 @@ def compiled(dtype: str, with_values: bool, arch: str, variant: Variant = DEFAUL
 
 def build(dtype: str, with_values: bool, variant: Variant = DEFAULT, options: str = ""):
     """Compile from placeholder pointers (works without a GPU when CUTE_DSL_ARCH is set)."""
-    import cuda.bindings.driver as cuda
-    import cutlass
-    import cutlass.cute as cute
-    from cutlass.cute.runtime import make_ptr
-
     from .kernel import RadixFilter
 
-    elem = cutlass.Int32 if dtype == "float32" else cutlass.Int16
-    op = RadixFilter(dtype, with_values, **asdict(variant))
-
-    def ptr(t):
-        return make_ptr(t, 16, cute.AddressSpace.gmem, assumed_align=t.width // 8)
-
-    one = cutlass.Int32(1)
-    return cute.compile(op, ptr(elem), ptr(cutlass.Int32), ptr(cutlass.Int32), ptr(elem),
-                        one, one, one, one, one, one, cuda.CUstream(0), options=options)
+    return compile_row_topk(RadixFilter(dtype, with_values, **asdict(variant)), dtype, options)
 
 
 def launch(call: Call, variant: Variant = DEFAULT) -> None:
-    import cuda.bindings.driver as cuda
-    import cutlass
-    import cutlass.cute as cute
-    from cutlass.cute.runtime import make_ptr
-
     logits = call.logits
-    rows, n = logits.shape
-    if rows == 0:
+    if logits.shape[0] == 0:
         return
-    dtype = _NAME[logits.dtype]
-    with_values = call.values is not None
-    fn = compiled(dtype, with_values, _arch(logits.device), variant)
-    elem = cutlass.Int32 if dtype == "float32" else cutlass.Int16
-    align = logits.element_size()
-
-    def ptr(t, tensor, a):
-        return make_ptr(t, tensor.data_ptr(), cute.AddressSpace.gmem, assumed_align=a)
-
-    values = call.values if with_values else logits  # never written without values
-    stream = cuda.CUstream(torch.cuda.current_stream(logits.device).cuda_stream)
-    fn(ptr(elem, logits, align), ptr(cutlass.Int32, call.seq_lens, 4), ptr(cutlass.Int32, call.indices, 4),
-       ptr(elem, values, align), rows, n, logits.stride(0), call.top_k, call.next_n,
-       call.compress_ratio, stream)
+    fn = compiled(DTYPE_NAME[logits.dtype], call.values is not None, _arch(logits.device), variant)
+    launch_row_topk(fn, call)

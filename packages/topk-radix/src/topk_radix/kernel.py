@@ -42,6 +42,8 @@ from cutlass._mlir.dialects import llvm, nvvm
 from cutlass.cute.nvgpu import cpasync
 from cutlass.cutlass_dsl import T as mlir_t
 
+from topk_core.kernels.cute_common import warp_inclusive_sum
+
 RADIX = 256
 #: Raw bits of -inf per key width (fp32, bf16, fp16).
 NEG_INF_BITS = {"float32": 0xFF800000, "bfloat16": 0xFF80, "float16": 0xFC00}
@@ -358,11 +360,7 @@ class ClusterRadixTopK:
         own = Int32(0)
         for j in cutlass.range_constexpr(8):
             own = own + s_tot[RADIX - 1 - lane * 8 - j]
-        incl = own
-        for d in cutlass.range_constexpr(5):
-            up = cute.arch.shuffle_sync_up(incl, 1 << d)
-            if lane >= (1 << d):
-                incl = incl + up
+        incl = warp_inclusive_sum(own, lane)
         acc = incl - own
         if acc < need:
             if need <= incl:

@@ -12,6 +12,19 @@ twins) bit for bit:
   ``clamp((seq_len - next_n + t + 1) // compress_ratio, 0, n)`` without overflow
   for any int32 ``seq_len`` and without unsigned reinterpretation.
 
+
+Building blocks of the one-CTA-per-row radix kernels (radix_cutlass, radix_filter):
+
+- ``warp_inclusive_sum(x, lane)``: inclusive prefix sum over a warp.
+- ``warp_append(take, counter_ptr, lane)``: warp-aggregated ``atomicAdd(counter, 1)``.
+- ``find_bin(...)``: block scan of a shared-memory histogram from the top bin down.
+- ``RowTopK``: base class with the host entry (one CTA per row); its kernels call
+  ``alloc_row_buffers``, ``row_views`` and ``write_short_row`` for the shared
+  prologue (buffers, row views, rows with ``L <= k``).
+
+Never name a variable or argument ``pred`` in DSL code: CuTe DSL 4.8.1 names the
+condition of every dynamic ``if`` ``pred``, which shadows it inside the branch.
+
 Stable names (other packages import them): ``KEY_BITS``, ``NAN_EXP_MASK``,
 ``NEG_INF_BITS``, ``order_key``, ``order_key_f32``, ``order_key_f16``,
 ``order_key_bf16``, ``valid_length``.
@@ -21,7 +34,8 @@ from __future__ import annotations
 
 import cutlass
 import cutlass.cute as cute
-from cutlass import Int32, Uint32
+from cutlass import Int16, Int32, Int64, Uint32
+from cutlass.memory import SmemAllocator
 
 #: Key width per dtype name.
 KEY_BITS = {"float32": 32, "bfloat16": 16, "float16": 16}
@@ -29,6 +43,15 @@ KEY_BITS = {"float32": 32, "bfloat16": 16, "float16": 16}
 NAN_EXP_MASK = {"float32": 0x7F800000, "bfloat16": 0x7F80, "float16": 0x7C00}
 #: Raw bits of -inf (the padding value), as the signed integer the int view holds.
 NEG_INF_BITS = {"float32": -0x00800000, "bfloat16": -0x0080, "float16": -0x0400}
+#: Signed integer type of the raw-bits view the kernels read the logits through.
+RAW_TYPE = {"float32": Int32, "bfloat16": Int16, "float16": Int16}
+
+#: Control block of the row kernels: ``CTL_WORDS`` Int32 words of shared memory. Slots
+#: 0-2 are the kernel's own counters; ``find_bin`` writes its answer to ``BIN``/``KREM``
+#: and the warp partial sums to ``[WSUM, WSUM + warps)``.
+CTL_WORDS = 64
+BIN, KREM = 3, 4
+WSUM = 32
 
 
 @cute.jit
@@ -80,3 +103,153 @@ def valid_length(seq_len: Int32, t: Int32, next_n: Int32, compress_ratio: Int32,
         if length > n:
             length = n
     return length
+
+
+# ---------------------------------------------------------------------- warp helpers
+@cute.jit
+def warp_inclusive_sum(x: Int32, lane: Int32) -> Int32:
+    """Inclusive prefix sum of ``x`` over the lanes of a warp (the whole warp calls it)."""
+    incl = x
+    for sh in cutlass.range_constexpr(5):
+        y = cute.arch.shuffle_sync_up(incl, 1 << sh)
+        if lane >= (1 << sh):
+            incl += y
+    return incl
+
+
+@cute.jit
+def warp_append(take, counter_ptr, lane: Int32) -> Int32:
+    """Warp-aggregated ``atomicAdd(counter, 1)`` for lanes with ``take``; the whole warp calls it.
+
+    Returns each taking lane's slot: the counter's old value plus the number of
+    taking lanes below it.
+    """
+    ball = Uint32(cute.arch.vote_ballot_sync(take))
+    base = Int32(0)
+    if (lane == 0) & (ball != Uint32(0)):
+        base = cute.arch.atomic_add(counter_ptr, Int32(cute.arch.popc(ball)))
+    base = cute.arch.shuffle_sync(base, 0)
+    return base + Int32(cute.arch.popc(ball & Uint32(cute.arch.lanemask_lt())))
+
+
+# ---------------------------------------------------------------------- block helpers
+@cute.jit
+def find_bin(hist, nbins: cutlass.Constexpr, krem: Int32, ctl, tid: Int32, threads: cutlass.Constexpr,
+             may_fall_short: cutlass.Constexpr = False):
+    """The bin ``b`` with ``sum(hist[b+1:]) < krem <= sum(hist[b:])``, and ``krem - sum(hist[b+1:])``.
+
+    Every thread of the block calls it, after a barrier that publishes ``hist``; it
+    ends with one. Thread ``t`` sums its ``max(1, nbins // threads)`` bins from the
+    top down, a warp scan and the warp sums in ``ctl[WSUM:]`` give each thread the
+    count above its bins, and the thread whose bins straddle ``krem`` writes the
+    answer to ``ctl[BIN]``/``ctl[KREM]``.
+
+    ``may_fall_short``: the histogram may hold fewer than ``krem`` keys; then the
+    answer is bin -1 (every thread adds all warp sums). Without it the caller
+    guarantees enough keys (each thread adds only the warps below it).
+    """
+    per = max(1, nbins // threads)
+    hi = nbins - tid * per  # this thread walks bins [hi - per, hi) downwards
+    s = Int32(0)
+    if hi > 0:
+        for q in cutlass.range_constexpr(per):
+            s += hist[hi - 1 - q]
+    lane = tid % 32
+    warp = tid // 32
+    incl = warp_inclusive_sum(s, lane)
+    if lane == 31:
+        ctl[WSUM + warp] = incl
+    cute.arch.sync_threads()
+    if cutlass.const_expr(may_fall_short):
+        excl = Int32(0)
+        total = Int32(0)
+        for w in cutlass.range_constexpr(threads // 32):
+            part = ctl[WSUM + w]
+            if w < warp:
+                excl += part
+            total += part
+        excl += incl - s
+    else:
+        excl = incl - s
+        for w in cutlass.range(warp):
+            excl += ctl[WSUM + w]
+    if (excl < krem) & (krem <= excl + s):
+        acc = excl
+        done = Int32(0)
+        for q in cutlass.range_constexpr(per):
+            h = hist[hi - 1 - q]
+            if (done == 0) & (acc + h >= krem):
+                ctl[BIN] = hi - 1 - q
+                ctl[KREM] = krem - acc
+                done = Int32(1)
+            acc += h
+    cute.arch.sync_threads()
+    if cutlass.const_expr(may_fall_short):
+        b = Int32(-1)
+        r = Int32(0)
+        if total >= krem:
+            b = ctl[BIN]
+            r = ctl[KREM]
+    else:
+        b = ctl[BIN]
+        r = ctl[KREM]
+    return b, r
+
+
+# ---------------------------------------------------------------------- one CTA per row
+@cute.jit
+def alloc_row_buffers(bins: cutlass.Constexpr, cand: cutlass.Constexpr):
+    """Shared memory of a row kernel: histogram, candidate keys and columns, control block."""
+    smem = SmemAllocator()
+    hist = smem.allocate_tensor(Int32, cute.make_layout(bins), byte_alignment=16)
+    ckey = smem.allocate_tensor(Uint32, cute.make_layout(cand), byte_alignment=16)
+    cidx = smem.allocate_tensor(Int32, cute.make_layout(cand), byte_alignment=16)
+    ctl = smem.allocate_tensor(Int32, cute.make_layout(CTL_WORDS), byte_alignment=16)
+    return hist, ckey, cidx, ctl
+
+
+@cute.jit
+def row_views(x_ptr: cute.Pointer, seq_ptr: cute.Pointer, idx_ptr: cute.Pointer, val_ptr: cute.Pointer,
+              row: Int32, n: Int32, stride: Int32, k: Int32, next_n: Int32, compress_ratio: Int32):
+    """``(length, logits row, index row, value row)`` of ``row``; ``length`` is its valid length."""
+    req = row // next_n
+    seq = cute.make_tensor(seq_ptr + req, cute.make_layout(1))
+    length = valid_length(seq[0], row - req * next_n, next_n, compress_ratio, n)
+    xr = cute.make_tensor(x_ptr + Int64(row) * Int64(stride), cute.make_layout(n))
+    ir = cute.make_tensor(idx_ptr + Int64(row) * Int64(k), cute.make_layout(k))
+    vr = cute.make_tensor(val_ptr + Int64(row) * Int64(k), cute.make_layout(k))
+    return length, xr, ir, vr
+
+
+@cute.jit
+def write_short_row(xr, ir, vr, length: Int32, k: Int32, tid: Int32, threads: cutlass.Constexpr,
+                    with_values: cutlass.Constexpr, dtype: cutlass.Constexpr):
+    """A row with ``length <= k``: every valid column, then ``-1`` (values: their bits, then -inf)."""
+    for j in cutlass.range(tid, k, threads):
+        col = Int32(-1)
+        if j < length:
+            col = j
+        ir[j] = col
+        if cutlass.const_expr(with_values):
+            bits = Int32(NEG_INF_BITS[dtype])
+            if j < length:
+                bits = Int32(xr[j])
+            vr[j] = RAW_TYPE[dtype](bits)
+
+
+class RowTopK:
+    """Base of the one-CTA-per-row kernels: subclasses set ``threads`` and define ``kernel``.
+
+    ``kernel(x_ptr, seq_ptr, idx_ptr, val_ptr, n, stride, k, next_n, compress_ratio)``
+    reads the logits as raw bits (``RAW_TYPE``) and writes ``k`` indices (and values)
+    per row; ``topk_core.kernels.cute_launch`` compiles and launches it.
+    """
+
+    threads: int
+
+    @cute.jit
+    def __call__(self, x_ptr: cute.Pointer, seq_ptr: cute.Pointer, idx_ptr: cute.Pointer,
+                 val_ptr: cute.Pointer, rows: Int32, n: Int32, stride: Int32, k: Int32,
+                 next_n: Int32, compress_ratio: Int32, stream):
+        self.kernel(x_ptr, seq_ptr, idx_ptr, val_ptr, n, stride, k, next_n, compress_ratio).launch(
+            grid=[rows, 1, 1], block=[self.threads, 1, 1], stream=stream)
