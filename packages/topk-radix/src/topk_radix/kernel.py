@@ -42,7 +42,7 @@ from cutlass._mlir.dialects import llvm, nvvm
 from cutlass.cute.nvgpu import cpasync
 from cutlass.cutlass_dsl import T as mlir_t
 
-from topk_core.kernels.cute_common import warp_inclusive_sum
+from topk_core.kernels.cute_common import order_key, warp_inclusive_sum
 
 RADIX = 256
 #: Raw bits of -inf per key width (fp32, bf16, fp16).
@@ -88,25 +88,6 @@ class ClusterRadixTopK:
         self.kernel(logits, ld, n, seq_lens, next_n, compress_ratio, k, out_idx, out_val).launch(
             grid=[self.cluster, rows, 1], block=[self.threads, 1, 1],
             cluster=[self.cluster, 1, 1], stream=stream)
-
-    # ------------------------------------------------------------------ device helpers
-    @cute.jit
-    def key_of(self, raw) -> Uint32:
-        """Order-preserving key: NaN highest, -0 == +0 (keys.order_keys on device)."""
-        u = Uint32(raw)
-        if const_expr(self.bits == 32):
-            sign = Uint32(0x80000000)
-            full = Uint32(0xFFFFFFFF)
-            inf = Uint32(0x7F800000)
-            mag = Uint32(0x7FFFFFFF)
-        else:
-            sign = Uint32(0x8000)
-            full = Uint32(0xFFFF)
-            inf = Uint32(0x7F80 if self.dtype_name == "bfloat16" else 0x7C00)
-            mag = Uint32(0x7FFF)
-        u = cutlass.select_(u == sign, Uint32(0), u)
-        key = cutlass.select_((u & sign) != Uint32(0), u ^ full, u | sign)
-        return cutlass.select_((u & mag) > inf, full, key)
 
     # ------------------------------------------------------------------ kernel
     @cute.kernel
@@ -210,7 +191,7 @@ class ClusterRadixTopK:
                     self.histogram_warp(s_data, hist_p, cnt, prefix, mask, shift, warp, lane)
                 else:
                     for i in cutlass.range(tid, cnt, T):
-                        key = self.key_of(s_data[i])
+                        key = order_key(s_data[i], self.dtype_name)
                         if (key & mask) == prefix:
                             digit = Int32((key >> shift) & Uint32(RADIX - 1))
                             cute.arch.atomic_add(hist_p + digit, Int32(1))
@@ -279,7 +260,7 @@ class ClusterRadixTopK:
                 raw = self.raw(0)
                 if i < cnt:
                     raw = s_data[i]
-                key = self.key_of(raw)
+                key = order_key(raw, self.dtype_name)
                 is_gt = Boolean(i < cnt) & (key > prefix)
                 is_eq = Boolean(i < cnt) & (key == prefix)
                 bal_gt = Uint32(cute.arch.vote_ballot_sync(is_gt))
@@ -339,7 +320,7 @@ class ClusterRadixTopK:
             raw = self.raw(0)
             if i < cnt:
                 raw = s_data[i]
-            key = self.key_of(raw)
+            key = order_key(raw, self.dtype_name)
             hit = Boolean(i < cnt) & ((key & mask) == prefix)
             if cute.arch.vote_any_sync(hit):
                 digit = cutlass.select_(hit, Int32((key >> shift) & Uint32(RADIX - 1)), Int32(-1))
