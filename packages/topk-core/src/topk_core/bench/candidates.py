@@ -82,9 +82,10 @@ class SglTransform(Candidate):
         if shape.next_n != 1:
             return "SGLang functions take per-row lengths (next_n 1)"
         logits = inputs.logits[0]
-        verdict = judge(self.backend, make_problem(logits, shape.k, transform=self.transform))
-        if not verdict.usable:
-            return verdict.reason
+        if self.backend != "auto":
+            verdict = judge(self.backend, make_problem(logits, shape.k, transform=self.transform))
+            if not verdict.usable:
+                return verdict.reason
         dev = logits.device
         rows, n = shape.rows, shape.n
         table = torch.arange(n, dtype=torch.int32, device=dev).repeat(rows, 1)
@@ -178,8 +179,8 @@ def flashinfer_version() -> str | None:
 def default_candidates(device: str, include: list[str] | None = None, sgl_transforms: bool = False) -> list[Candidate]:
     ours = [name for name in registry.available_backends()]
     cands: list[Candidate] = [Ours("auto")] + [Ours(name) for name in ours]
-    if sgl_transforms:
-        for name in ours:
+    if sgl_transforms:  # auto may compose selection + transform; named backends run fused or refuse
+        for name in ["auto"] + ours:
             if name != "reference":
                 cands += [SglTransform(name, t) for t in ("none", "page_table", "ragged")]
     if device == "cuda" or device == "cpu":
