@@ -17,7 +17,8 @@ KERNELS = ("radix", "radix_cutlass", "radix_filter", "sgl_fused")
 def _cells():
     for path in RESULTS:
         for cell in json.loads(path.read_text())["results"]:
-            yield pytest.param(cell, id=f"{path.stem}:{cell['shape']}")
+            if sum(name in cell["times_us"] for name in KERNELS) >= 2:  # a choice to check
+                yield pytest.param(cell, id=f"{path.stem}:{cell['shape']}")
 
 
 @pytest.mark.parametrize("cell", list(_cells()))
@@ -31,8 +32,7 @@ def test_best_score_is_fastest_measured(cell):
             continue
         scores[name] = entry.backend.score(problem)
     times = {n: t for n, t in cell["times_us"].items() if n in scores}
-    if len(times) < 2:
-        pytest.skip("fewer than two of our backends timed here")
+    assert len(times) >= 2
     chosen = max(scores, key=scores.get)
     fastest = min(times, key=times.get)
     # A pick within 3% of the fastest is a tie at this measurement's noise.

@@ -31,9 +31,15 @@ def apply_transform(call: Call, local: torch.Tensor) -> torch.Tensor:
     if call.transform == "ragged":
         mapped = local + call.index_offsets.to(torch.int64)[:, None]
     elif call.transform == "page_table":
-        req = request_of_row(call.cu_seqlens_q, local.shape[0], local.device)
-        table = call.page_table.to(torch.int64)
-        mapped = table[req[:, None], local.clamp(min=0)]
+        # Index the table as it is: converting a wide table to int64 would cost more than the gather.
+        table = call.page_table
+        cols = local.clamp(min=0)
+        if call.cu_seqlens_q is None:
+            mapped = table.gather(1, cols)
+        else:
+            req = request_of_row(call.cu_seqlens_q, local.shape[0], local.device)
+            mapped = table[req[:, None], cols]
+        mapped = mapped.to(local.dtype)
     else:
         raise ValueError(f"transform: expected one of none/page_table/ragged, got {call.transform!r}")
     return torch.where(selected, mapped, torch.full_like(local, -1))
