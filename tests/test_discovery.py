@@ -65,3 +65,12 @@ def test_usable_backends_agree_with_reference(dtype):
         check_topk(logits, lens, 40, idx, vals, next_n=2)
         ran.append(name)
     assert "reference" in ran
+
+
+@pytest.mark.parametrize("pkg", PACKAGES, ids=lambda p: p.name)
+def test_readme_has_supports_table(pkg):
+    from topk_core.testing.readme import ROWS, supports_table
+
+    table = supports_table(pkg / "README.md")
+    missing = [row for row in ROWS if not table.get(row)]
+    assert not missing, f"{pkg.name} README Supports table lacks {missing}"

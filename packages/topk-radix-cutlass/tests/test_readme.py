@@ -3,19 +3,14 @@
 from pathlib import Path
 
 from topk_core.protocol import Problem
+from topk_core.testing.readme import supports_table
 from topk_radix_cutlass import checks
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
 
 def table() -> dict[str, str]:
-    text = README.read_text()
-    block = text.split("## Supports", 1)[1].split("\n\n", 2)[1]
-    rows = {}
-    for line in block.splitlines()[2:]:
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        rows[cells[0]] = cells[1]
-    return rows
+    return supports_table(README)
 
 
 def P(**kw):

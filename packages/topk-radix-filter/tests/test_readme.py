@@ -4,20 +4,14 @@ import re
 from pathlib import Path
 
 from topk_core.protocol import DTYPES, Problem
+from topk_core.testing.readme import supports_table
 from topk_radix_filter import checks
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
 
 def table() -> dict[str, str]:
-    text = README.read_text()
-    section = text.split("## Supports", 1)[1].split("\n## ", 1)[0]
-    rows = {}
-    for line in section.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == 2 and cells[0] not in ("what", "---"):
-            rows[cells[0]] = cells[1]
-    return rows
+    return supports_table(README)
 
 
 def P(**kw):

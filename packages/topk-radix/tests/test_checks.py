@@ -1,6 +1,5 @@
 """Host logic: supports/score/geometry as pure functions, the plugin's import cost, the README table."""
 
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -8,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from topk_core.protocol import Problem
+from topk_core.testing.readme import supports_table
 from topk_radix import checks
 
 H200 = (9, 0)
@@ -89,14 +89,7 @@ def test_plugin_import_is_cheap():
 
 
 def _readme_table():
-    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    section = text.split("## Supports", 1)[1].split("\n## ", 1)[0]
-    rows = {}
-    for line in section.splitlines():
-        m = re.match(r"\|\s*([^|]+?)\s*\|\s*([^|]+?)\s*\|$", line.strip())
-        if m and m.group(1) not in ("feature", "---"):
-            rows[m.group(1)] = m.group(2)
-    return rows
+    return supports_table(Path(__file__).resolve().parents[1] / "README.md")
 
 
 def test_readme_supports_table_matches_checks():

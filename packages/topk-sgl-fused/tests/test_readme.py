@@ -3,17 +3,14 @@
 from pathlib import Path
 
 from topk_core.protocol import Problem
+from topk_core.testing.readme import supports_table
 from topk_sgl_fused import checks
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
 
 def _table() -> dict[str, str]:
-    lines = README.read_text().split("## Supports", 1)[1].strip().splitlines()
-    rows = [line for line in lines if line.startswith("|")]
-    header = [c.strip() for c in rows[0].strip("|").split("|")]
-    values = [c.strip() for c in rows[2].strip("|").split("|")]
-    return dict(zip(header, values))
+    return supports_table(README)
 
 
 def _problem(**facts):
