@@ -23,7 +23,7 @@ for s in $steps; do
         "unset TRITON_CACHE_DIR; timeout 15 python3 $P/startup_quick.py; timeout 10 python3 $P/startup_quick.py" ;;
     bench)
       step bench
-      timeout 60 topk bench --grid ${BENCH_GRID:-dsa} --only sgl_fused sgl_fused:page sgl_fused:ragged torch.topk --sgl --no-save 2>&1 ;;
+      timeout 60 python3 -m topk_core bench --grid ${BENCH_GRID:-dsa} --only sgl_fused sgl_fused:page sgl_fused:ragged torch.topk --sgl --no-save 2>&1 ;;
   esac
 done
 step done

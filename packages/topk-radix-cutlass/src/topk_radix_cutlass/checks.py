@@ -36,9 +36,6 @@ def supports(p: Problem) -> str | None:
         return f"cannot judge problem: {type(exc).__name__}: {exc}"
 
 
-#: Measured speed-up over torch.topk (masked) by (rows, N): H200, fp32, k=2048, seq_lens
-#: uniform in [N/2, N], CUDA-graph replay over rotating inputs (2026-11-29, NOTES.md; the same
-#: method as ``topk bench --grid dsa --only radix_cutlass torch.topk``).
 #: torch.topk (masked) µs / radix_cutlass µs, fp32 k=2048, H200, 2026-11-29, from the committed
 #: one-process run benchmarks/results/2026-11-29-cuda-{dsa,decode}.json.
 MEASURED_SPEEDUP = {
