@@ -17,6 +17,10 @@ CASES = [  # rows, n, k, dtype, kind, next_n, compress_ratio
     (2, 20000, 8, torch.float32, "plateau", 1, 1),
     (3, 700, 1000, torch.float16, "inf", 1, 1),
     (1, 40000, 2048, torch.float32, "randn", 1, 1),
+    # split paths (radix_cutlass: chunks + merge; radix: clusters)
+    (2, 131072, 2048, torch.float32, "int_ties", 1, 1),
+    (4, 70001, 300, torch.bfloat16, "plateau", 2, 1),
+    (1, 1 << 20, 2048, torch.float16, "randn", 1, 1),
 ]
 
 

@@ -1,4 +1,5 @@
-"""Every kernel variant radix_cutlass can launch compiles for sm_90a (and sm_80: fp32, fp16) from placeholders.
+"""Every kernel variant radix_cutlass can launch (row and split paths) compiles for sm_90a
+(and sm_80: fp32, fp16) from placeholders.
 
 Runs without a GPU: CUTE_DSL_ARCH picks the target (without it the DSL targets sm_100a).
 """
@@ -13,12 +14,16 @@ pytest.importorskip("cutlass")
 
 SCRIPT = """
 import os, sys
-from topk_radix_cutlass.launch import build, variants
+from topk_radix_cutlass.launch import build, build_split, split_variants, variants
 dtypes = sys.argv[2].split(",")
 for dtype, with_values, threads, vec, first_bits in variants(dtypes):
     d = os.path.join(sys.argv[1], f"{dtype}-{with_values}-{threads}-{vec}-{first_bits}")
     os.makedirs(d)
     fn = build(dtype, with_values, threads, vec, first_bits, options="--keep-ptx --dump-dir=" + d)
+for dtype, with_values, vec in split_variants(dtypes):
+    d = os.path.join(sys.argv[1], f"split-{dtype}-{with_values}-{vec}")
+    os.makedirs(d)
+    fn = build_split(dtype, with_values, vec, options="--keep-ptx --dump-dir=" + d)
 ptx = [os.path.join(r, f) for r, _, fs in os.walk(sys.argv[1]) for f in fs if f.endswith(".ptx")]
 print(len(ptx), sorted({l.split()[1] for f in ptx for l in open(f) if l.startswith(".target")}))
 """
@@ -31,5 +36,5 @@ def test_every_variant_compiles(arch, dtypes, tmp_path):
                          text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-3000:]
     count, targets = out.stdout.strip().split(" ", 1)
-    assert int(count) == 16 * len(dtypes.split(","))
+    assert int(count) == (16 + 4) * len(dtypes.split(","))  # row kernels + split (one PTX for both kernels)
     assert arch in targets

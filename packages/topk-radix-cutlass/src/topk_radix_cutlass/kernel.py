@@ -14,6 +14,10 @@ the threshold key and then fills the remaining slots with keys equal to it.
 
 Limits: only sm_80+ features (no TMA, no clusters); any k >= 1 and any N < 2**31.
 Logits come in as an int32/int16 view so values are copied back bit for bit.
+
+The selection itself (``RadixTopK._select``) is shared with the split path
+(``split.py``): its subclasses only change where a row comes from (a chunk of a
+row, or a row of candidate keys) and where a selected key goes (``_emit``).
 """
 
 from __future__ import annotations
@@ -65,8 +69,28 @@ class RadixTopK(RowTopK):
         self.bits = KEY_BITS[dtype]
         self.digits = digits(self.bits, first_bits)
         self.bins = 1 << first_bits  # histogram size: the first digit is the widest
-        self.elem = RAW_TYPE[dtype]
-        self.vec = (16 * 8 // self.bits) if vec else 1  # elements per 16-byte load
+        self.elem = RAW_TYPE[dtype]  # raw type of the logits (and of written values)
+        self.raw = self.elem  # raw type of the rows _select reads (split.MergeTopK reads keys)
+        self.vec = (16 * 8 // self.raw.width) if vec else 1  # elements per 16-byte load
+
+    # ------------------------------------------------------------------ hooks
+    @cute.jit
+    def _key(self, bits: Int32) -> Uint32:
+        """The order key of one element of the rows ``_select`` reads."""
+        return order_key(bits, self.dtype)
+
+    @cute.jit
+    def _emit(self, out, pos: Int32, col: Int32, bits: Int32, key: Uint32, have_bits: cutlass.Constexpr):
+        """Write selected column ``col`` (raw ``bits`` when ``have_bits``, and ``key``) to slot ``pos``.
+
+        ``out`` = (index row, value row, logits row).
+        """
+        ir, vr, xr = out
+        ir[pos] = col
+        if cutlass.const_expr(self.with_values):
+            if cutlass.const_expr(not have_bits):
+                bits = Int32(xr[col])
+            vr[pos] = self.elem(bits)
 
     # ------------------------------------------------------------------ device
     @cute.jit
@@ -75,7 +99,7 @@ class RadixTopK(RowTopK):
             hist[j] = Int32(0)
 
     @cute.jit
-    def _refine(self, from_cand: cutlass.Constexpr, xr, ir, vr, hist, ckey, cidx, ctl, count: Int32,
+    def _refine(self, from_cand: cutlass.Constexpr, xr, out, hist, ckey, cidx, ctl, count: Int32,
                 b0: Int32, krem: Int32, k: Int32, tid: Int32):
         """Resolve the digits after the first on a source (candidates or the row), then gather."""
         T = self.threads
@@ -95,7 +119,7 @@ class RadixTopK(RowTopK):
                     if cutlass.const_expr(from_cand):
                         key = ckey[j]
                     else:
-                        key = order_key(Int32(xr[j]), self.dtype)
+                        key = self._key(Int32(xr[j]))
                     if (key >> sh) == (pref >> sh):
                         d = (key >> nsh) & Uint32((1 << nwidth) - 1)
                         cute.arch.atomic_add((hist.iterator + Int32(d)).llvm_ptr, Int32(1))
@@ -117,41 +141,31 @@ class RadixTopK(RowTopK):
                     col = cidx[j]
                 else:
                     bits = Int32(xr[j])
-                    key = order_key(bits, self.dtype)
+                    key = self._key(bits)
                     col = j
             inside = j < count and (key >> sh0) == Uint32(b0)
             above = inside and key > thr
             equal = inside and key == thr
             pos = warp_append(above, gt_ptr, lane)
             if above:
-                ir[pos] = col
-                if cutlass.const_expr(self.with_values):
-                    if cutlass.const_expr(from_cand):
-                        bits = Int32(xr[col])
-                    vr[pos] = self.elem(bits)
+                self._emit(out, pos, col, bits, key, not from_cand)
             slot = warp_append(equal, eq_ptr, lane)
             if equal and slot < krem:
-                ir[base_eq + slot] = col
-                if cutlass.const_expr(self.with_values):
-                    if cutlass.const_expr(from_cand):
-                        bits = Int32(xr[col])
-                    vr[base_eq + slot] = self.elem(bits)
+                self._emit(out, base_eq + slot, col, bits, key, not from_cand)
 
     @cute.jit
-    def _select_or_keep(self, bits: Int32, col: Int32, valid, b0: Int32, ir, vr, hist, ckey, cidx, ctl,
+    def _select_or_keep(self, bits: Int32, col: Int32, valid, b0: Int32, out, hist, ckey, cidx, ctl,
                         lane: Int32):
         """Pass-1 step for one column; the whole warp calls it (``valid`` masks the tail)."""
         sh0 = self.digits[0][0]
         sh1, w1 = self.digits[1]
-        key = order_key(bits, self.dtype)
+        key = self._key(bits)
         d0 = Int32(key >> sh0)
         above = valid and d0 > b0
         inside = valid and d0 == b0
         pos = warp_append(above, (ctl.iterator + GT).llvm_ptr, lane)
         if above:
-            ir[pos] = col
-            if cutlass.const_expr(self.with_values):
-                vr[pos] = self.elem(bits)
+            self._emit(out, pos, col, bits, key, True)
         slot = warp_append(inside, (ctl.iterator + CAND).llvm_ptr, lane)
         if inside:
             d1 = (key >> sh1) & Uint32((1 << w1) - 1)
@@ -160,75 +174,79 @@ class RadixTopK(RowTopK):
                 ckey[slot] = key
                 cidx[slot] = col
 
+    @cute.jit
+    def _select(self, xstart: cute.Pointer, length: Int32, k: Int32, out, hist, ckey, cidx, ctl, tid: Int32):
+        """Top-``k`` (``k < length``) of the ``length`` elements from ``xstart`` (type ``self.raw``) into ``out``."""
+        T, U, C = self.threads, self.unroll, self.cand
+        lane = tid % 32
+        sh0 = self.digits[0][0]
+        xr = cute.make_tensor(xstart, cute.make_layout(length))
+        self._clear(hist, tid)
+        if tid == 0:
+            ctl[GT] = Int32(0)
+            ctl[EQ] = Int32(0)
+            ctl[CAND] = Int32(0)
+        cute.arch.sync_threads()
+        # The row as V-wide vectors (16-byte loads when aligned) plus a scalar tail.
+        V = self.vec
+        xbase = xstart
+        if cutlass.const_expr(V > 1):
+            xbase = cute.make_ptr(self.raw, xstart.toint(), cute.AddressSpace.gmem, assumed_align=16)
+        nv = length // V
+        xv = cute.make_tensor(xbase, cute.make_layout((V, nv), stride=(1, V)))
+        tail = nv * V
+        # Pass 0: histogram of the first digit over the row.
+        for start in cutlass.range(0, nv, T * U):
+            # Clamped loads keep U vectors in flight; repeats past the end are not counted.
+            vs = []
+            for u in cutlass.range_constexpr(U):
+                vs.append(xv[None, cutlass.min(start + u * T + tid, nv - 1)].load())
+            for u in cutlass.range_constexpr(U):
+                if start + u * T + tid < nv:
+                    for e in cutlass.range_constexpr(V):
+                        key = self._key(Int32(vs[u][e]))
+                        cute.arch.atomic_add((hist.iterator + Int32(key >> sh0)).llvm_ptr, Int32(1))
+        if cutlass.const_expr(V > 1):
+            if tail + tid < length:
+                key = self._key(Int32(xr[tail + tid]))
+                cute.arch.atomic_add((hist.iterator + Int32(key >> sh0)).llvm_ptr, Int32(1))
+        cute.arch.sync_threads()
+        b0, krem = find_bin(hist, self.bins, k, ctl, tid, T)
+        self._clear(hist, tid)
+        cute.arch.sync_threads()
+        # Pass 1: keys above bin b0 are selected; keys in it become candidates.
+        U1 = self.unroll1
+        for start in cutlass.range(0, nv, T * U1):
+            vs = []
+            for u in cutlass.range_constexpr(U1):
+                vs.append(xv[None, cutlass.min(start + u * T + tid, nv - 1)].load())
+            for u in cutlass.range_constexpr(U1):
+                jv = start + u * T + tid
+                for e in cutlass.range_constexpr(V):
+                    self._select_or_keep(Int32(vs[u][e]), jv * V + e, jv < nv, b0, out, hist, ckey, cidx, ctl,
+                                         lane)
+        if cutlass.const_expr(V > 1):
+            j = tail + tid
+            bits = Int32(0)
+            if j < length:
+                bits = Int32(xr[j])
+            self._select_or_keep(bits, j, j < length, b0, out, hist, ckey, cidx, ctl, lane)
+        cute.arch.sync_threads()
+        ncand = ctl[CAND]
+        if ncand <= C:
+            self._refine(True, xr, out, hist, ckey, cidx, ctl, ncand, b0, krem, k, tid)
+        else:
+            self._refine(False, xr, out, hist, ckey, cidx, ctl, length, b0, krem, k, tid)
+
     @cute.kernel
     def kernel(self, x_ptr: cute.Pointer, seq_ptr: cute.Pointer, idx_ptr: cute.Pointer,
                val_ptr: cute.Pointer, n: Int32, stride: Int32, k: Int32, next_n: Int32,
                compress_ratio: Int32):
-        T, U, C = self.threads, self.unroll, self.cand
         tid, _, _ = cute.arch.thread_idx()
         row, _, _ = cute.arch.block_idx()
-        lane = tid % 32
-        hist, ckey, cidx, ctl = alloc_row_buffers(self.bins, C)
+        hist, ckey, cidx, ctl = alloc_row_buffers(self.bins, self.cand)
         length, xr, ir, vr = row_views(x_ptr, seq_ptr, idx_ptr, val_ptr, row, n, stride, k, next_n, compress_ratio)
         if length <= k:
-            write_short_row(xr, ir, vr, length, k, tid, T, self.with_values, self.dtype)
+            write_short_row(xr, ir, vr, length, k, tid, self.threads, self.with_values, self.dtype)
         else:
-            sh0 = self.digits[0][0]
-            self._clear(hist, tid)
-            if tid == 0:
-                ctl[GT] = Int32(0)
-                ctl[EQ] = Int32(0)
-                ctl[CAND] = Int32(0)
-            cute.arch.sync_threads()
-            # The row as V-wide vectors (16-byte loads when aligned) plus a scalar tail.
-            V = self.vec
-            row_off = Int64(row) * Int64(stride)
-            xbase = x_ptr + row_off
-            if cutlass.const_expr(V > 1):
-                xbase = cute.make_ptr(self.elem, (x_ptr + row_off).toint(), cute.AddressSpace.gmem,
-                                      assumed_align=16)
-            nv = length // V
-            xv = cute.make_tensor(xbase, cute.make_layout((V, nv), stride=(1, V)))
-            tail = nv * V
-            # Pass 0: histogram of the first digit over the row.
-            for start in cutlass.range(0, nv, T * U):
-                # Clamped loads keep U vectors in flight; repeats past the end are not counted.
-                vs = []
-                for u in cutlass.range_constexpr(U):
-                    vs.append(xv[None, cutlass.min(start + u * T + tid, nv - 1)].load())
-                for u in cutlass.range_constexpr(U):
-                    if start + u * T + tid < nv:
-                        for e in cutlass.range_constexpr(V):
-                            key = order_key(Int32(vs[u][e]), self.dtype)
-                            cute.arch.atomic_add((hist.iterator + Int32(key >> sh0)).llvm_ptr, Int32(1))
-            if cutlass.const_expr(V > 1):
-                if tail + tid < length:
-                    key = order_key(Int32(xr[tail + tid]), self.dtype)
-                    cute.arch.atomic_add((hist.iterator + Int32(key >> sh0)).llvm_ptr, Int32(1))
-            cute.arch.sync_threads()
-            b0, krem = find_bin(hist, self.bins, k, ctl, tid, T)
-            self._clear(hist, tid)
-            cute.arch.sync_threads()
-            # Pass 1: keys above bin b0 are selected; keys in it become candidates.
-            U1 = self.unroll1
-            for start in cutlass.range(0, nv, T * U1):
-                vs = []
-                for u in cutlass.range_constexpr(U1):
-                    vs.append(xv[None, cutlass.min(start + u * T + tid, nv - 1)].load())
-                for u in cutlass.range_constexpr(U1):
-                    jv = start + u * T + tid
-                    for e in cutlass.range_constexpr(V):
-                        self._select_or_keep(Int32(vs[u][e]), jv * V + e, jv < nv, b0, ir, vr, hist, ckey,
-                                             cidx, ctl, lane)
-            if cutlass.const_expr(V > 1):
-                j = tail + tid
-                bits = Int32(0)
-                if j < length:
-                    bits = Int32(xr[j])
-                self._select_or_keep(bits, j, j < length, b0, ir, vr, hist, ckey, cidx, ctl, lane)
-            cute.arch.sync_threads()
-            ncand = ctl[CAND]
-            if ncand <= C:
-                self._refine(True, xr, ir, vr, hist, ckey, cidx, ctl, ncand, b0, krem, k, tid)
-            else:
-                self._refine(False, xr, ir, vr, hist, ckey, cidx, ctl, length, b0, krem, k, tid)
+            self._select(x_ptr + Int64(row) * Int64(stride), length, k, (ir, vr, xr), hist, ckey, cidx, ctl, tid)

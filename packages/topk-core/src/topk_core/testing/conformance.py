@@ -56,6 +56,8 @@ class BackendConformance:
     claims: Claims = Claims()
     #: "small" keeps shapes tiny (Triton interpreter); "full" adds GPU-sized rows.
     scale: str = "full"
+    #: Passed to every call: run the suite once per path of a backend that has both.
+    load_balance: bool = True
 
     # ------------------------------------------------------------------ helpers
     def _device(self) -> torch.device:
@@ -90,7 +92,8 @@ class BackendConformance:
         out_v = poison_like(torch.empty(shape, dtype=tdtype, device=device)) if return_values else None
         idx, vals = top_k_varlen(logits, seq_lens, k, pre_idx=pre_idx, next_n=next_n,
                                  compress_ratio=compress_ratio, return_values=return_values,
-                                 out_indices=out_i, out_values=out_v, backend=self.backend)
+                                 out_indices=out_i, out_values=out_v, backend=self.backend,
+                                 load_balance=self.load_balance)
         assert idx.data_ptr() == out_i.data_ptr()
         check_topk(logits, seq_lens, k, idx, vals, next_n=next_n, compress_ratio=compress_ratio)
         return "ok"

@@ -16,6 +16,7 @@ from .inputs import make_logits, make_seq_lens
 class GpuConformance:
     backend: str
     graph_shapes = ((4, 8192, 2048), (3, 5000, 64))
+    load_balance: bool = True
 
     def _cuda(self):
         if not torch.cuda.is_available():
@@ -35,7 +36,8 @@ class GpuConformance:
 
             def step(logits=logits, seq_lens=seq_lens, k=k, out_i=out_i, out_v=out_v):
                 top_k_varlen(logits, seq_lens, k, next_n=next_n, return_values=True,
-                             out_indices=out_i, out_values=out_v, backend=self.backend)
+                             out_indices=out_i, out_values=out_v, backend=self.backend,
+                             load_balance=self.load_balance)
 
             with torch.cuda.stream(stream):
                 step()  # eager warm-up on the capturing stream: compile + scratch
@@ -68,7 +70,8 @@ class GpuConformance:
             results = []
             for stream, (logits, lens) in zip(streams, inputs):
                 with torch.cuda.stream(stream):
-                    results.append(top_k_varlen(logits, lens, k, return_values=True, backend=self.backend))
+                    results.append(top_k_varlen(logits, lens, k, return_values=True, backend=self.backend,
+                                                load_balance=self.load_balance))
             torch.cuda.synchronize()
         for (logits, lens), (idx, vals) in zip(inputs, results):
             check_topk(logits, lens, k, idx, vals)
