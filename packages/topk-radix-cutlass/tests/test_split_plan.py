@@ -22,7 +22,8 @@ def test_chunks_cover_the_row_and_stay_aligned(rows, n, k):
 
 @pytest.mark.parametrize("rows, n, k", [
     (128, 131072, 2048), (1, 32768, 2048), (1, 65535, 1), (1, 16383, 1), (4096, 8192, 2048), (1, 8191, 2048),
-                                        (8, 131072, 131072), (0, 100, 1)])
+    (8, 131072, 131072), (0, 100, 1),
+])
 def test_no_split_where_it_cannot_pay(rows, n, k):
     assert split_plan(rows, n, k) == (1, n)
 
