@@ -24,8 +24,9 @@ CELLS = [Shape(1, 8 * K), Shape(1, 32 * K), Shape(1, 128 * K), Shape(8, 32 * K),
          Shape(1, 1024 * K), Shape(64, 128 * K)]
 CHUNK_PLANS = [(1024, 11), (512, 11), (1024, 13)]
 MERGE_PLANS = [(1024, 13), (1024, 11), (512, 11)]
-if len(sys.argv) > 1 and sys.argv[1] == "quick":
-    CHUNK_PLANS, MERGE_PLANS = CHUNK_PLANS[:1], MERGE_PLANS[:1]
+QUICK = len(sys.argv) > 1 and sys.argv[1] == "quick"  # the launcher's plans, chunk counts near its pick
+if QUICK:
+    CHUNK_PLANS, MERGE_PLANS = [launch.CHUNK_PLAN], [launch.MERGE_PLAN]
 real_plan = launch.split_plan
 
 
@@ -58,6 +59,9 @@ def main() -> None:
         best = (base, "one-cta")
         for chunks in (2, 4, 8, 16, 32):
             if shape.rows * chunks > 512 or chunks * 2048 > shape.n:
+                continue
+            if QUICK and chunks not in (real_plan(shape.rows, shape.n, shape.k)[0], 2 * real_plan(shape.rows, shape.n,
+                                                                                               shape.k)[0]):
                 continue
             width = (shape.n + chunks * 8 - 1) // (chunks * 8) * 8
             launch.split_plan = lambda *a, c=chunks, w=width: (c, w)
