@@ -1,4 +1,5 @@
-"""A numpy model of the kernel's bookkeeping, checked against the reference on CPU.
+"""A numpy model of the histogram design's bookkeeping (kernel.py, launch.HISTOGRAM),
+checked against the reference on CPU.
 
 It follows kernel.py step by step at block level (not per thread): the pruned pass-1
 histogram in chunk-aligned segments, the bin search, the filtered pass, the candidate
@@ -13,10 +14,10 @@ import torch
 
 from topk_core.keys import order_keys
 from topk_core.testing import KINDS, check_topk, make_logits, make_seq_lens
-from topk_radix_filter.launch import DEFAULT
+from topk_radix_filter.launch import HISTOGRAM
 
 DIGITS = {32: ((20, 12), (10, 10), (0, 10)), 16: ((4, 12), (0, 4))}  # as kernel.DIGITS
-CHUNK = DEFAULT.threads * DEFAULT.unroll
+CHUNK = HISTOGRAM.threads * HISTOGRAM.unroll
 PRUNE_AFTER = 16384
 
 

@@ -14,24 +14,24 @@ pytest.importorskip("cutlass")
 
 SCRIPT = """
 import os, sys, time
-from topk_radix_filter.launch import build, Variant
-variants = [Variant()] + ([Variant(agg="match"), Variant(agg="none"), Variant(prune=False, reverse=False)]
-                          if sys.argv[2] == "all" else [])
+from topk_radix_filter.launch import build, Variant, DEFAULT, MANY_ROWS, LIGHT, HISTOGRAM
+H = dict(design="histogram", threads=512, cand=4096, unroll=16)
+launched = [DEFAULT, MANY_ROWS, LIGHT]  # what plan() can pick
+histogram = [HISTOGRAM] + ([Variant(**H, agg="match"), Variant(**H, agg="none"),
+                            Variant(**H, prune=False, reverse=False)] if sys.argv[2] == "all" else [])
+builds = [(d, w, v, vec) for d in ("float32", "bfloat16", "float16") for w in (False, True) for v in launched
+          for vec in (True, False)] + [("float32", False, v, True) for v in histogram]
 t = time.time()
-n = 0
-for dtype in ("float32", "bfloat16", "float16"):
-    for with_values in (False, True):
-        for v in variants if (dtype, with_values) == ("float32", False) else variants[:1]:
-            dump = os.path.join(sys.argv[1], str(n))
-            os.makedirs(dump)
-            build(dtype, with_values, v, options="--keep-ptx --dump-dir=" + dump)
-            n += 1
+for n, (dtype, with_values, v, vec) in enumerate(builds):
+    dump = os.path.join(sys.argv[1], str(n))
+    os.makedirs(dump)
+    build(dtype, with_values, v, options="--keep-ptx --dump-dir=" + dump, vec=vec)
 targets = set()
 for root, _, files in os.walk(sys.argv[1]):
     for f in files:
         if f.endswith(".ptx"):
             targets |= {l.split()[1] for l in open(os.path.join(root, f)) if l.startswith(".target")}
-print(n, sorted(targets), round(time.time() - t, 1))
+print(len(builds), sorted(targets), round(time.time() - t, 1))
 """
 
 
@@ -42,5 +42,5 @@ def test_every_variant_compiles(arch, tmp_path):
                          text=True, timeout=900)
     assert out.returncode == 0, out.stderr[-3000:]
     count, rest = out.stdout.strip().split(" ", 1)
-    assert int(count) == 9
+    assert int(count) == 3 * 2 * 3 * 2 + 4  # dtype x values x plan variant x load width; histogram design
     assert arch in rest

@@ -6,7 +6,9 @@ reversed/huge/denormals, k in {1, 7, 300}, next_n 1..4 x compress_ratio {1, 4}, 
 replay with lengths 0/negative/>N, two streams at once), plus, here:
 - candidate-buffer overflow: 0.0 plateaus of 50K-300K columns straddling the k-th value;
 - the pruning segments of pass 1 (rows past 16K and 64K columns), k from 1 to 16384;
-- k = N and k = 1 on long rows; every kernel variant the benchmark compares.
+- k = N and k = 1 on long rows; every kernel variant the benchmark compares;
+- the sampled design's filter, its misses (plateaus, sorted rows, adversarial samples) and
+  its fallback, on small rows through a small sample.
 """
 
 import pytest
@@ -45,8 +47,10 @@ class TestRadixFilter(BackendConformance, GpuConformance):
         self.run_case(3, 1 << 20, 1, dtype=dtype, lens_mode="uniform", seed=3)
 
 
-VARIANTS = [dict(), dict(agg="none"), dict(agg="match"), dict(prune=False), dict(reverse=False),
-            dict(unroll=4), dict(unroll=8), dict(threads=256), dict(cand=2048)]
+H = dict(design="histogram", threads=512, cand=4096, unroll=16)  # launch.HISTOGRAM
+VARIANTS = [dict(), dict(sample=256), dict(sample=256, cand=1024, margin=1), dict(threads=512), H,
+            {**H, "agg": "none"}, {**H, "agg": "match"}, {**H, "prune": False}, {**H, "reverse": False},
+            {**H, "unroll": 4}, {**H, "threads": 256}, {**H, "cand": 2048}]
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")
@@ -58,7 +62,7 @@ def test_every_benchmarked_variant_is_exact(variant, kind):
     from topk_radix_filter.launch import Variant, launch
 
     dev = torch.device("cuda")
-    for rows, n, k in ((5, 3000, 64), (4, 140000, 2048), (3, 70000, 16384)):
+    for rows, n, k in ((5, 3000, 64), (4, 140000, 2048), (3, 70000, 16384), (6, 20000, 300), (2, 1100, 7)):
         logits = make_logits(kind, rows, n, torch.float32, dev, seed=rows, k=k)
         seq_lens = make_seq_lens(rows, n, seed=rows, mode="mixed", device=dev)
         idx = torch.full((rows, k), -7, dtype=torch.int32, device=dev)
@@ -76,3 +80,23 @@ def test_api_smoke_many_rows():
     seq_lens = make_seq_lens(32, 32768, next_n=2, seed=5, mode="uniform", device=dev)
     idx, vals = top_k_varlen(logits, seq_lens, 2048, next_n=2, return_values=True, backend="radix_filter")
     check_topk(logits, seq_lens, 2048, idx, vals, next_n=2)
+
+
+@pytest.mark.parametrize("kind", ["randn", "sorted", "reversed", "int_ties", "plateau", "nan", "inf", "huge"])
+@pytest.mark.parametrize("dtype", list(DT))
+def test_sampled_design_with_a_small_sample(kind, dtype):
+    """sample=256 puts rows from 1024 columns through the sampled filter; margin 0 makes it miss often."""
+    if not torch.cuda.is_available():
+        pytest.skip("needs a CUDA GPU")
+    from topk_radix_filter.launch import Variant, launch
+
+    dev = torch.device("cuda")
+    for margin in (0, 4):
+        for rows, n, k in ((7, 1500, 1), (5, 5000, 100), (3, 40000, 2048)):
+            logits = make_logits(kind, rows, n, DT[dtype], dev, seed=rows + margin, k=k)
+            seq_lens = make_seq_lens(rows, n, seed=rows, mode="mixed", device=dev)
+            idx = torch.full((rows, k), -7, dtype=torch.int32, device=dev)
+            vals = torch.full((rows, k), 7, dtype=DT[dtype], device=dev)
+            launch(Call(logits=logits, seq_lens=seq_lens, top_k=k, indices=idx, values=vals),
+                   Variant(sample=256, cand=2048, margin=margin))
+            check_topk(logits, seq_lens, k, idx, vals)

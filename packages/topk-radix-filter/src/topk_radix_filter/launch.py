@@ -17,20 +17,47 @@ from topk_core.protocol import Call
 
 @dataclass(frozen=True)
 class Variant:
-    """Everything besides dtype/values that changes the generated code."""
+    """Everything besides dtype/values/alignment that changes the generated code.
 
-    threads: int = 512
-    cand: int = 4096
-    unroll: int = 16
+    ``design``: "sampled" (sampled.py: one read of long rows, then on-chip refine) or
+    "histogram" (kernel.py: pruned 12-bit histogram pass, then a filtered pass).
+    ``sample``/``margin`` apply to "sampled"; ``agg``/``prune``/``reverse`` to "histogram".
+    """
+
+    design: str = "sampled"
+    threads: int = 1024
+    cand: int = 8192
+    unroll: int = 4
+    sample: int = 4096
+    margin: int = 4
+    first_bits: int = 13
     agg: str = "uniform"
     prune: bool = True
     reverse: bool = True
 
 
-#: The variant run() launches. Not yet chosen by measurement (NOTES.md): 16 loads in
-#: flight per thread because 128 rows give one CTA per SM, which must then keep 32 KB
-#: in flight by itself; ptxas gives 40 registers either way (3 CTAs per SM).
+#: The first design (2026-11-29, session 1): slower than radix_cutlass on every cell.
+HISTOGRAM = Variant(design="histogram", threads=512, cand=4096, unroll=16)
+#: The variants run() launches (``plan``), from the H200 tuning runs (NOTES.md):
+#: - DEFAULT, up to 264 rows of N >= 16K: one CTA of 1024 threads per SM, 8192 candidates,
+#:   13-bit digits (128x128K: 40.4 us vs 54.5 with 512 threads).
 DEFAULT = Variant()
+#: - MANY_ROWS, >= 265 rows of N > 64K: two CTAs of 512 threads per SM (512x128K: 131.8 vs 143.0).
+MANY_ROWS = Variant(threads=512)
+#: - LIGHT, >= 265 rows of 16K <= N <= 64K, and every row count below N = 16K (too short for
+#:   the sample: the two-read path, whose second read hits L2): 512 threads, 11-bit digits,
+#:   4096 candidates, 40 KiB of shared memory, so four CTAs per SM (1024x64K: 140.8 vs 172.0;
+#:   4096x8K: 140.8, the same as radix_cutlass).
+LIGHT = Variant(threads=512, cand=4096, first_bits=11)
+MANY_ROWS_MIN = 265
+LIGHT_MAX_N = 65536
+
+
+def plan(rows: int, n: int) -> Variant:
+    """The variant for a shape, from static facts only."""
+    if n < 4 * DEFAULT.sample or (rows >= MANY_ROWS_MIN and n <= LIGHT_MAX_N):
+        return LIGHT
+    return MANY_ROWS if rows >= MANY_ROWS_MIN else DEFAULT
 
 
 def _arch(device: torch.device) -> str:
@@ -38,25 +65,42 @@ def _arch(device: torch.device) -> str:
     return f"sm_{major}{minor}" + ("a" if major == 9 else "")
 
 
-def compiled(dtype: str, with_values: bool, arch: str, variant: Variant = DEFAULT):
-    """One build per (dtype, with_values, arch, variant); it serves every rows, N, k, next_n, ratio."""
+def compiled(dtype: str, with_values: bool, arch: str, variant: Variant = DEFAULT, vec: bool = True):
+    """One build per (dtype, with_values, arch, variant, vec); it serves every rows, N, k, next_n, ratio."""
     import cutlass
 
-    key = ("radix_filter", "RadixFilter", 1, dtype, with_values, arch, tuple(sorted(asdict(variant).items())),
+    key = ("radix_filter", variant.design, 2, dtype, with_values, vec, arch, tuple(sorted(asdict(variant).items())),
            getattr(cutlass, "__version__", "?"))
-    return compile_cached(key, lambda: build(dtype, with_values, variant))
+    return compile_cached(key, lambda: build(dtype, with_values, variant, vec=vec))
 
 
-def build(dtype: str, with_values: bool, variant: Variant = DEFAULT, options: str = ""):
-    """Compile from placeholder pointers (works without a GPU when CUTE_DSL_ARCH is set)."""
-    from .kernel import RadixFilter
+def build(dtype: str, with_values: bool, variant: Variant = DEFAULT, options: str = "", vec: bool = True):
+    """Compile from placeholder pointers (works without a GPU when CUTE_DSL_ARCH is set).
 
-    return compile_row_topk(RadixFilter(dtype, with_values, **asdict(variant)), dtype, options)
+    ``vec``: 16-byte loads (every row start 16-byte aligned); the histogram design ignores it.
+    """
+    v = asdict(variant)
+    if v.pop("design") == "sampled":
+        from .sampled import SampledFilter
+
+        op = SampledFilter(dtype, with_values, threads=v["threads"], cand=v["cand"], sample=v["sample"],
+                           margin=v["margin"], unroll=v["unroll"], first_bits=v["first_bits"], vec=vec)
+    else:
+        from .kernel import RadixFilter
+
+        for name in ("sample", "margin", "first_bits"):
+            v.pop(name)
+        op = RadixFilter(dtype, with_values, **v)
+    return compile_row_topk(op, dtype, options)
 
 
-def launch(call: Call, variant: Variant = DEFAULT) -> None:
+def launch(call: Call, variant: Variant | None = None) -> None:
     logits = call.logits
     if logits.shape[0] == 0:
         return
-    fn = compiled(DTYPE_NAME[logits.dtype], call.values is not None, _arch(logits.device), variant)
+    if variant is None:
+        variant = plan(*logits.shape)
+    vec = variant.design == "sampled" and logits.data_ptr() % 16 == 0 and (
+        logits.stride(0) * logits.element_size()) % 16 == 0
+    fn = compiled(DTYPE_NAME[logits.dtype], call.values is not None, _arch(logits.device), variant, vec)
     launch_row_topk(fn, call)

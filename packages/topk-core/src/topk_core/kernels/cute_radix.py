@@ -1,0 +1,253 @@
+"""The one-CTA radix selection shared by the CuTe DSL backends (radix_cutlass, radix_filter).
+
+What ``RadixTopK`` computes: for row ``r`` with ``L = valid_length(seq_lens[r // next_n], ...)``
+it writes the indices (and raw-bit values) of the ``k`` largest order-preserving
+keys of ``logits[r, :L]``; rows with ``L <= k`` get ``0..L-1`` then ``-1``/-inf.
+
+How (``_select``): pass 0 reads the row once and histograms the top 11 or 13 key bits
+in shared memory; a block scan finds the bin holding the k-th key. Pass 1 reads the
+row again: keys above that bin go straight to the output, keys inside it go to a
+shared-memory candidate buffer while the next digit is histogrammed. The remaining
+digits are resolved on the candidates (or, when a plateau overflows the buffer, by
+streaming the row again). The last step writes every key above the threshold key and
+then fills the remaining slots with keys equal to it.
+
+Subclasses change where a row comes from (``kernel``), how an element maps to its
+order key (``_key``) and where a selected key goes (``_emit``): radix_cutlass's split
+path (chunks, then a merge of candidate keys) and radix_filter's sampled filter.
+
+Limits: only sm_80+ features (no TMA, no clusters); any k >= 1 and any N < 2**31.
+Logits come in as an int32/int16 view so values are copied back bit for bit.
+Importing this module imports cutlass: import it from kernel modules only.
+"""
+
+from __future__ import annotations
+
+import cutlass
+import cutlass.cute as cute
+from cutlass import Int32, Int64, Uint32
+
+from .cute_common import (
+    KEY_BITS,
+    RAW_TYPE,
+    RowTopK,
+    alloc_row_buffers,
+    find_bin,
+    order_key,
+    row_views,
+    warp_append,
+    write_short_row,
+)
+
+
+def digits(bits: int, first: int) -> tuple[tuple[int, int], ...]:
+    """(shift, width) of each radix digit from the top of a ``bits``-wide key.
+
+    The first digit is the widest: more bins spread pass 0's shared-memory atomics
+    and narrow the candidate bin. fp32 splits the rest in two, 16-bit keys in one.
+    """
+    rest = bits - first
+    if bits == 16:
+        return ((rest, first), (0, rest))
+    second = (rest + 1) // 2
+    return ((rest, first), (rest - second, second), (0, rest - second))
+
+# This kernel's slots of the control block in shared memory (cute_common: BIN, KREM, WSUM).
+GT, EQ, CAND = 0, 1, 2
+
+
+class RadixTopK(RowTopK):
+    """Compile-time specialisation: dtype, whether values are written, block shape."""
+
+    def __init__(self, dtype: str, with_values: bool, threads: int = 512, cand: int = 4096, unroll: int = 4,
+                 unroll1: int = 2, vec: bool = True, first_bits: int = 11):
+        self.dtype = dtype
+        self.unroll1 = unroll1
+        self.with_values = with_values
+        self.threads = threads
+        self.cand = cand
+        self.unroll = unroll
+        self.bits = KEY_BITS[dtype]
+        self.digits = digits(self.bits, first_bits)
+        self.bins = 1 << first_bits  # histogram size: the first digit is the widest
+        self.elem = RAW_TYPE[dtype]  # raw type of the logits (and of written values)
+        self.raw = self.elem  # raw type of the rows _select reads (split.MergeTopK reads keys)
+        self.vec = (16 * 8 // self.raw.width) if vec else 1  # elements per 16-byte load
+
+    # ------------------------------------------------------------------ hooks
+    @cute.jit
+    def _key(self, bits: Int32) -> Uint32:
+        """The order key of one element of the rows ``_select`` reads."""
+        return order_key(bits, self.dtype)
+
+    @cute.jit
+    def _emit(self, out, pos: Int32, col: Int32, bits: Int32, key: Uint32, have_bits: cutlass.Constexpr):
+        """Write selected column ``col`` (raw ``bits`` when ``have_bits``, and ``key``) to slot ``pos``.
+
+        ``out`` = (index row, value row, logits row).
+        """
+        ir, vr, xr = out
+        ir[pos] = col
+        if cutlass.const_expr(self.with_values):
+            if cutlass.const_expr(not have_bits):
+                bits = Int32(xr[col])
+            vr[pos] = self.elem(bits)
+
+    # ------------------------------------------------------------------ device
+    @cute.jit
+    def _clear(self, hist, tid: Int32):
+        for j in cutlass.range(tid, self.bins, self.threads):
+            hist[j] = Int32(0)
+
+    @cute.jit
+    def _refine(self, from_cand: cutlass.Constexpr, xr, out, hist, ckey, cidx, ctl, count: Int32,
+                b0: Int32, krem: Int32, k: Int32, tid: Int32):
+        """Resolve the digits after the first on a source (candidates or the row), then gather."""
+        T = self.threads
+        lane = tid % 32
+        sh0 = self.digits[0][0]
+        pref = Uint32(b0) << sh0
+        for p in cutlass.range_constexpr(1, len(self.digits)):
+            sh, width = self.digits[p]
+            b, krem = find_bin(hist, 1 << width, krem, ctl, tid, T)
+            pref = pref | (Uint32(b) << sh)
+            if cutlass.const_expr(p + 1 < len(self.digits)):
+                nsh, nwidth = self.digits[p + 1]
+                self._clear(hist, tid)
+                cute.arch.sync_threads()
+                for j in cutlass.range(tid, count, T):
+                    key = Uint32(0)
+                    if cutlass.const_expr(from_cand):
+                        key = ckey[j]
+                    else:
+                        key = self._key(Int32(xr[j]))
+                    if (key >> sh) == (pref >> sh):
+                        d = (key >> nsh) & Uint32((1 << nwidth) - 1)
+                        cute.arch.atomic_add((hist.iterator + Int32(d)).llvm_ptr, Int32(1))
+                cute.arch.sync_threads()
+        # Gather: keys above the threshold whose first digit is b0 (those above b0 are written),
+        # then krem keys equal to it.
+        thr = pref
+        gt_ptr = (ctl.iterator + GT).llvm_ptr
+        eq_ptr = (ctl.iterator + EQ).llvm_ptr
+        base_eq = k - krem
+        for start in cutlass.range(0, count, T):
+            j = start + tid
+            key = Uint32(0)
+            col = Int32(-1)
+            bits = Int32(0)
+            if j < count:
+                if cutlass.const_expr(from_cand):
+                    key = ckey[j]
+                    col = cidx[j]
+                else:
+                    bits = Int32(xr[j])
+                    key = self._key(bits)
+                    col = j
+            inside = j < count and (key >> sh0) == Uint32(b0)
+            above = inside and key > thr
+            equal = inside and key == thr
+            pos = warp_append(above, gt_ptr, lane)
+            if above:
+                self._emit(out, pos, col, bits, key, not from_cand)
+            slot = warp_append(equal, eq_ptr, lane)
+            if equal and slot < krem:
+                self._emit(out, base_eq + slot, col, bits, key, not from_cand)
+
+    @cute.jit
+    def _select_or_keep(self, bits: Int32, col: Int32, valid, b0: Int32, out, hist, ckey, cidx, ctl,
+                        lane: Int32):
+        """Pass-1 step for one column; the whole warp calls it (``valid`` masks the tail)."""
+        sh0 = self.digits[0][0]
+        sh1, w1 = self.digits[1]
+        key = self._key(bits)
+        d0 = Int32(key >> sh0)
+        above = valid and d0 > b0
+        inside = valid and d0 == b0
+        pos = warp_append(above, (ctl.iterator + GT).llvm_ptr, lane)
+        if above:
+            self._emit(out, pos, col, bits, key, True)
+        slot = warp_append(inside, (ctl.iterator + CAND).llvm_ptr, lane)
+        if inside:
+            d1 = (key >> sh1) & Uint32((1 << w1) - 1)
+            cute.arch.atomic_add((hist.iterator + Int32(d1)).llvm_ptr, Int32(1))
+            if slot < self.cand:
+                ckey[slot] = key
+                cidx[slot] = col
+
+    @cute.jit
+    def _select(self, xstart: cute.Pointer, length: Int32, k: Int32, out, hist, ckey, cidx, ctl, tid: Int32):
+        """Top-``k`` (``k < length``) of the ``length`` elements from ``xstart`` (type ``self.raw``) into ``out``."""
+        T, U, C = self.threads, self.unroll, self.cand
+        lane = tid % 32
+        sh0 = self.digits[0][0]
+        xr = cute.make_tensor(xstart, cute.make_layout(length))
+        self._clear(hist, tid)
+        if tid == 0:
+            ctl[GT] = Int32(0)
+            ctl[EQ] = Int32(0)
+            ctl[CAND] = Int32(0)
+        cute.arch.sync_threads()
+        # The row as V-wide vectors (16-byte loads when aligned) plus a scalar tail.
+        V = self.vec
+        xbase = xstart
+        if cutlass.const_expr(V > 1):
+            xbase = cute.make_ptr(self.raw, xstart.toint(), cute.AddressSpace.gmem, assumed_align=16)
+        nv = length // V
+        xv = cute.make_tensor(xbase, cute.make_layout((V, nv), stride=(1, V)))
+        tail = nv * V
+        # Pass 0: histogram of the first digit over the row.
+        for start in cutlass.range(0, nv, T * U):
+            # Clamped loads keep U vectors in flight; repeats past the end are not counted.
+            vs = []
+            for u in cutlass.range_constexpr(U):
+                vs.append(xv[None, cutlass.min(start + u * T + tid, nv - 1)].load())
+            for u in cutlass.range_constexpr(U):
+                if start + u * T + tid < nv:
+                    for e in cutlass.range_constexpr(V):
+                        key = self._key(Int32(vs[u][e]))
+                        cute.arch.atomic_add((hist.iterator + Int32(key >> sh0)).llvm_ptr, Int32(1))
+        if cutlass.const_expr(V > 1):
+            if tail + tid < length:
+                key = self._key(Int32(xr[tail + tid]))
+                cute.arch.atomic_add((hist.iterator + Int32(key >> sh0)).llvm_ptr, Int32(1))
+        cute.arch.sync_threads()
+        b0, krem = find_bin(hist, self.bins, k, ctl, tid, T)
+        self._clear(hist, tid)
+        cute.arch.sync_threads()
+        # Pass 1: keys above bin b0 are selected; keys in it become candidates.
+        U1 = self.unroll1
+        for start in cutlass.range(0, nv, T * U1):
+            vs = []
+            for u in cutlass.range_constexpr(U1):
+                vs.append(xv[None, cutlass.min(start + u * T + tid, nv - 1)].load())
+            for u in cutlass.range_constexpr(U1):
+                jv = start + u * T + tid
+                for e in cutlass.range_constexpr(V):
+                    self._select_or_keep(Int32(vs[u][e]), jv * V + e, jv < nv, b0, out, hist, ckey, cidx, ctl,
+                                         lane)
+        if cutlass.const_expr(V > 1):
+            j = tail + tid
+            bits = Int32(0)
+            if j < length:
+                bits = Int32(xr[j])
+            self._select_or_keep(bits, j, j < length, b0, out, hist, ckey, cidx, ctl, lane)
+        cute.arch.sync_threads()
+        ncand = ctl[CAND]
+        if ncand <= C:
+            self._refine(True, xr, out, hist, ckey, cidx, ctl, ncand, b0, krem, k, tid)
+        else:
+            self._refine(False, xr, out, hist, ckey, cidx, ctl, length, b0, krem, k, tid)
+
+    @cute.kernel
+    def kernel(self, x_ptr: cute.Pointer, seq_ptr: cute.Pointer, idx_ptr: cute.Pointer,
+               val_ptr: cute.Pointer, n: Int32, stride: Int32, k: Int32, next_n: Int32,
+               compress_ratio: Int32):
+        tid, _, _ = cute.arch.thread_idx()
+        row, _, _ = cute.arch.block_idx()
+        hist, ckey, cidx, ctl = alloc_row_buffers(self.bins, self.cand)
+        length, xr, ir, vr = row_views(x_ptr, seq_ptr, idx_ptr, val_ptr, row, n, stride, k, next_n, compress_ratio)
+        if length <= k:
+            write_short_row(xr, ir, vr, length, k, tid, self.threads, self.with_values, self.dtype)
+        else:
+            self._select(x_ptr + Int64(row) * Int64(stride), length, k, (ir, vr, xr), hist, ckey, cidx, ctl, tid)

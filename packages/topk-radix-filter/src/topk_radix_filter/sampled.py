@@ -1,0 +1,179 @@
+"""radix_filter's sampled one-read filter, one CTA per row, in CuTe DSL.
+
+For a long row (``L >= 4 * sample``) the row is read from HBM once:
+1. **Sample**: ``sample`` keys in blocks of 32 contiguous columns spread over the row.
+   With ``mu = ceil(sample * k / L)`` (the expected count of sampled keys in the row's
+   top-k), the threshold ``t`` is the two-digit prefix of the ``r``-th largest sampled
+   key, ``r = mu + margin * sqrt(mu) + 2``: with margin 4 at least ``k`` of the row's
+   keys are >= ``t`` except with a probability of about 1e-5 on well-mixed rows, and
+   about ``k + margin * sqrt(k * L / sample)`` are.
+2. **Filter**: one streaming pass appends every key >= ``t`` (and its column) to the
+   shared-memory candidate buffer (warp-aggregated slots), counting all of them.
+3. **Refine on chip**: if ``k <= count <= cand``, the candidates hold the whole top-k
+   (every key outside is below ``t``, which is at most the k-th key), so a radix select
+   on them alone is exact: histogram the first digit, write the keys above its bin,
+   resolve the rest with ``RadixTopK._refine``.
+4. **Otherwise** (a sample that missed, a plateau wider than the buffer, k > cand), the
+   row falls back to ``RadixTopK._select``, the two-read radix path of radix_cutlass.
+   Exactness never depends on the sample or the buffer size.
+
+Rows shorter than ``4 * sample`` take ``RadixTopK._select`` directly; there the second
+read hits L2 (rows that fit on chip are read from HBM once either way).
+"""
+
+from __future__ import annotations
+
+import cutlass
+import cutlass.cute as cute
+from cutlass import Int32, Int64, Uint32
+
+from topk_core.kernels.cute_common import find_bin, warp_append
+from topk_core.kernels.cute_radix import CAND, EQ, GT, RadixTopK
+
+
+class SampledFilter(RadixTopK):
+    """Compile-time specialisation: dtype, values, block shape, sample size, margin."""
+
+    def __init__(self, dtype: str, with_values: bool, threads: int = 1024, cand: int = 8192,
+                 sample: int = 4096, margin: int = 4, first_bits: int = 13, unroll: int = 4, vec: bool = True,
+                 unroll1: int = 2):
+        assert sample % 32 == 0 and sample <= cand
+        super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
+                         vec=vec, first_bits=first_bits)
+        self.sample = sample
+        self.margin = margin
+
+    @cute.jit
+    def _isqrt_up(self, x: Int32) -> Int32:
+        """An integer >= sqrt(x) (and < sqrt(x) + 2) for 0 <= x < 2**30, by Newton from above."""
+        y = Int32(1) << ((Int32(32) - Int32(cute.arch.clz(x | Int32(1))) + Int32(1)) // Int32(2))
+        for _ in cutlass.range_constexpr(5):
+            y = (y + x // y + Int32(1)) // Int32(2)
+        return y + Int32(1)
+
+    @cute.jit
+    def _threshold(self, xr, length: Int32, k: Int32, hist, ckey, ctl, tid: Int32):
+        """(ok, t): the filter threshold from a sample; ok is False when the sample cannot place it."""
+        T = self.threads
+        lane = tid % 32
+        warp = tid // 32
+        blocks = self.sample // 32
+        sh0 = self.digits[0][0]
+        sh1, w1 = self.digits[1]
+        step = (length - 32) // (blocks - 1)
+        for b in cutlass.range(warp, blocks, T // 32):
+            key = self._key(Int32(xr[b * step + lane]))
+            ckey[b * 32 + lane] = key
+            cute.arch.atomic_add((hist.iterator + Int32(key >> sh0)).llvm_ptr, Int32(1))
+        mu = Int32((Int64(self.sample) * Int64(k) + Int64(length) - Int64(1)) // Int64(length))
+        r = mu + Int32(self.margin) * self._isqrt_up(mu) + Int32(2)
+        ok = r <= Int32(self.sample // 2)
+        t = Uint32(0)
+        cute.arch.sync_threads()
+        if ok:
+            b1, krem = find_bin(hist, self.bins, r, ctl, tid, T)
+            self._clear(hist, tid)
+            cute.arch.sync_threads()
+            for j in cutlass.range(tid, self.sample, T):
+                key = ckey[j]
+                if Int32(key >> sh0) == b1:
+                    d = (key >> sh1) & Uint32((1 << w1) - 1)
+                    cute.arch.atomic_add((hist.iterator + Int32(d)).llvm_ptr, Int32(1))
+            cute.arch.sync_threads()
+            b2, _ = find_bin(hist, 1 << w1, krem, ctl, tid, T)
+            t = (Uint32(b1) << sh0) | (Uint32(b2) << sh1)
+        return ok, t
+
+    @cute.jit
+    def _filter(self, xstart: cute.Pointer, xr, length: Int32, t: Uint32, ckey, cidx, ctl, tid: Int32):
+        """One streaming pass: every key >= t and its column to the candidates (counted past the buffer)."""
+        T, U, C, V = self.threads, self.unroll, self.cand, self.vec
+        lane = tid % 32
+        cand_ptr = (ctl.iterator + CAND).llvm_ptr
+        xbase = xstart
+        if cutlass.const_expr(V > 1):
+            xbase = cute.make_ptr(self.raw, xstart.toint(), cute.AddressSpace.gmem, assumed_align=16)
+        nv = length // V
+        xv = cute.make_tensor(xbase, cute.make_layout((V, nv), stride=(1, V)))
+        tail = nv * V
+        for start in cutlass.range(0, nv, T * U):
+            vs = []
+            for u in cutlass.range_constexpr(U):
+                vs.append(xv[None, cutlass.min(start + u * T + tid, nv - 1)].load())
+            for u in cutlass.range_constexpr(U):
+                jv = start + u * T + tid
+                for e in cutlass.range_constexpr(V):
+                    key = self._key(Int32(vs[u][e]))
+                    take = jv < nv and key >= t
+                    if cute.arch.vote_any_sync(take):  # most warps take nothing: skip the append
+                        slot = warp_append(take, cand_ptr, lane)
+                        if take and slot < C:
+                            ckey[slot] = key
+                            cidx[slot] = jv * V + e
+        if cutlass.const_expr(V > 1):
+            j = tail + tid
+            key = Uint32(0)
+            if j < length:
+                key = self._key(Int32(xr[j]))
+            take = j < length and key >= t
+            slot = warp_append(take, cand_ptr, lane)
+            if take and slot < C:
+                ckey[slot] = key
+                cidx[slot] = j
+
+    @cute.jit
+    def _select_candidates(self, xr, count: Int32, k: Int32, out, hist, ckey, cidx, ctl, tid: Int32):
+        """Exact top-k of ``count`` (>= k) candidates that hold the row's whole top-k."""
+        T = self.threads
+        lane = tid % 32
+        sh0 = self.digits[0][0]
+        sh1, w1 = self.digits[1]
+        self._clear(hist, tid)
+        cute.arch.sync_threads()
+        for j in cutlass.range(tid, count, T):
+            cute.arch.atomic_add((hist.iterator + Int32(ckey[j] >> sh0)).llvm_ptr, Int32(1))
+        cute.arch.sync_threads()
+        b0, krem = find_bin(hist, self.bins, k, ctl, tid, T)
+        self._clear(hist, tid)
+        cute.arch.sync_threads()
+        gt_ptr = (ctl.iterator + GT).llvm_ptr
+        for start in cutlass.range(0, count, T):
+            j = start + tid
+            key = Uint32(0)
+            col = Int32(-1)
+            if j < count:
+                key = ckey[j]
+                col = cidx[j]
+            d0 = Int32(key >> sh0)
+            above = j < count and d0 > b0
+            pos = warp_append(above, gt_ptr, lane)
+            if above:
+                self._emit(out, pos, col, Int32(0), key, False)
+            if j < count and d0 == b0:
+                d1 = (key >> sh1) & Uint32((1 << w1) - 1)
+                cute.arch.atomic_add((hist.iterator + Int32(d1)).llvm_ptr, Int32(1))
+        cute.arch.sync_threads()
+        self._refine(True, xr, out, hist, ckey, cidx, ctl, count, b0, krem, k, tid)
+
+    @cute.jit
+    def _select(self, xstart: cute.Pointer, length: Int32, k: Int32, out, hist, ckey, cidx, ctl, tid: Int32):
+        done = Int32(0)
+        if length >= Int32(4 * self.sample):
+            xr = cute.make_tensor(xstart, cute.make_layout(length))
+            self._clear(hist, tid)
+            if tid == 0:
+                ctl[GT] = Int32(0)
+                ctl[EQ] = Int32(0)
+                ctl[CAND] = Int32(0)
+            cute.arch.sync_threads()
+            ok, t = self._threshold(xr, length, k, hist, ckey, ctl, tid)
+            if ok:
+                self._filter(xstart, xr, length, t, ckey, cidx, ctl, tid)
+                cute.arch.sync_threads()
+                count = ctl[CAND]
+                if count >= k and count <= Int32(self.cand):
+                    self._select_candidates(xr, count, k, out, hist, ckey, cidx, ctl, tid)
+                    done = Int32(1)
+        if done == Int32(0):
+            cute.arch.sync_threads()  # every thread is past reading ctl and ckey before the fallback resets them
+            RadixTopK._select(self, xstart, length, k, out, hist, ckey, cidx, ctl, tid)
