@@ -61,10 +61,18 @@ class SampledFilter(RadixTopK):
         sh0 = self.digits[0][0]
         sh1, w1 = self.digits[1]
         step = (length - 32) // (blocks - 1)
-        for b in cutlass.range(warp, blocks, T // 32):
-            key = self._key(Int32(xr[b * step + lane]))
-            ckey[b * 32 + lane] = key
-            cute.arch.atomic_add((hist.iterator + Int32(key >> sh0)).llvm_ptr, Int32(1))
+        warps = T // 32
+        per = (blocks + warps - 1) // warps
+        bits = []
+        for q in cutlass.range_constexpr(per):  # every load first: one DRAM latency, not `per`
+            b = cutlass.min(warp + q * warps, blocks - 1)
+            bits.append(Int32(xr[b * step + lane]))
+        for q in cutlass.range_constexpr(per):
+            b = warp + q * warps
+            if b < blocks:
+                key = self._key(bits[q])
+                ckey[b * 32 + lane] = key
+                cute.arch.atomic_add((hist.iterator + Int32(key >> sh0)).llvm_ptr, Int32(1))
         mu = Int32((Int64(self.sample) * Int64(k) + Int64(length) - Int64(1)) // Int64(length))
         r = mu + Int32(self.margin) * self._isqrt_up(mu) + Int32(2)
         ok = r <= Int32(self.sample // 2)
