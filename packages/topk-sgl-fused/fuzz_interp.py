@@ -36,7 +36,11 @@ for case in range(n_cases):
     block = rnd.choice([32, 64, 128])
     stream = rnd.random() < 0.5
     cap = rnd.choice([k + block, 2 * k + block, 4 * k + 2 * block]) if stream else rnd.choice([4, 16, 64, 256, 4096])
-    cfg = Config(block, rnd.choice([1, 2, 4]), rnd.choice([1, 2]), stream, atomic=rnd.random() < 0.6)
+    fast = rnd.random() < 0.6
+    warps = rnd.choice([w for w in (1, 2, 4) if 32 * w <= block or not fast])
+    cfg = Config(block, warps, rnd.choice([1, 2]), stream, atomic=rnd.random() < 0.6, fast=fast,
+                 sample=rnd.choice([16, 64, 256]), cblock=rnd.choice([16, 32, 64]),
+                 fast_block=rnd.choice([0, 2 * block]))
     x = make_logits(kind, rows, n, dtype, seed=case + 1000 * seed, k=k)
     lens = torch.tensor([rnd.choice([-5, 0, 1, k - 1, k, k + 1, n // 2, n, n + 10, rnd.randint(0, n)])
                          for _ in range(rows)], dtype=torch.int32)

@@ -23,7 +23,12 @@ def configs():
     """Every launch config ``pick_config`` returns on a GPU (few / many rows, short / long rows)."""
     from topk_sgl_fused import launch
 
-    picks = {launch.pick_config(rows, n, 2048, 132) for rows in (1, 4096) for n in (8192, 131072)}
+    saved = os.environ.pop("TRITON_INTERPRET", None)  # the GPU's configs, also inside an interpreter run
+    try:
+        picks = {launch.pick_config(rows, n, 2048, 132) for rows in (1, 4096) for n in (8192, 131072)}
+    finally:
+        if saved is not None:
+            os.environ["TRITON_INTERPRET"] = saved
     return sorted(picks, key=repr)
 
 
@@ -46,10 +51,11 @@ def compile_variant(dtype, transform, config):
         "seq_lens_ptr": "*i32", "next_n": "i32", "compress_ratio": "i32", "row_starts_ptr": "*i32",
         "has_starts": "i32", "k": "i32", "out_idx_ptr": "*i32", "out_val_ptr": f"*{dtype}", "return_values": "i32",
         "page_ptr": "*i32", "page_stride": "i32", "cu_ptr": "*i32", "has_cu": "i32", "num_req": "i32",
-        "offsets_ptr": "*i32", "cand_ptr": "*i32", "cap": "i32",
+        "offsets_ptr": "*i32", "cand_ptr": "*i32", "cap": "i32", "n_slots": "i32",
     }
     constexprs = dict(KEY_BITS=DTYPES[dtype], BLOCK=config.block, TRANSFORM=transform, STREAM=config.stream,
-                      ATOMIC=config.atomic)
+                      ATOMIC=config.atomic, FAST=config.fast, SAMPLE=config.sample, CBLOCK=config.cblock,
+                      THREADS=32 * config.num_warps, FBLOCK=config.fast_block or config.block)
     signature.update({name: "constexpr" for name in constexprs})
     src = triton.compiler.ASTSource(sgl_topk_kernel, signature, constexprs)
     options = {"num_warps": config.num_warps}

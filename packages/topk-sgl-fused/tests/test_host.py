@@ -75,6 +75,14 @@ def test_configs(monkeypatch):
     assert not launch.pick_config(8, 131072, 16384, 132).stream  # k above STREAM_MAX_K
     assert few.num_warps > many.num_warps and few.progs_per_sm < many.progs_per_sm
     assert launch.pick_config(4096, 131072, 2048, 132).progs_per_sm == 1  # ~220 registers: one per SM
+    # The fast path wherever its bracket fits the candidate scratch (a bigger sample where needed) ...
+    for rows, n, k in ((1, 8192, 2048), (4096, 8192, 2048), (128, 131072, 2048), (8, 1 << 20, 2048)):
+        c = launch.pick_config(rows, n, k, 132)
+        assert c.fast and launch.expected_candidates(n, k, c.sample) <= launch.cap_for(c, k)
+        assert launch.fast_block(c) % launch.threads(c) == 0
+    assert launch.pick_config(8, 1 << 20, 2048, 132).sample > launch.pick_config(8, 131072, 2048, 132).sample
+    # ... else the exact paths alone, as before it.
+    assert not launch.pick_config(8, 131072, 16384, 132).fast
 
 
 def test_scratch_sizes(monkeypatch):
@@ -82,10 +90,16 @@ def test_scratch_sizes(monkeypatch):
     stream = launch.pick_config(8, 131072, 2048, 132)
     cap = launch.cap_for(stream, 2048)
     assert cap >= 2048 + stream.block  # a chunk always fits after a compaction
-    assert launch.cap_for(launch.pick_config(8, 8192, 2048, 132), 2048) == launch.CAP
+    assert launch.cap_for(launch.pick_config(8, 8192, 2048, 132), 2048) == max(launch.CAP, launch.FAST_CAP)
     assert launch.scratch_bytes(10, cap) == 10 * (2 * cap + 32) * 4
     # Bounded by the grid, never by rows or N: one scratch per stream serves every batch.
     assert launch.scratch_bytes(132 * 4, cap) < 64 << 20
+    for rows in (1, 4096):  # the fast path's per-thread lists are capped too
+        for n in (8192, 131072, 1 << 30):
+            c = launch.pick_config(rows, n, 2048, 132)
+            grid = min(rows, 132 * c.progs_per_sm)
+            assert launch.scratch_bytes(grid, launch.cap_for(c, 2048), launch.slots_for(c, n), launch.threads(c)) \
+                < 80 << 20
 
 
 def test_environment_under_the_interpreter(monkeypatch):

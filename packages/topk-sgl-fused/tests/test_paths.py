@@ -8,6 +8,7 @@ exact answer with ``check_topk`` (transforms inverted first).
 | two-pass, tiny cap           | candidates overflow: deeper digits re-read the row  |
 | stream, minimum cap          | a compaction nearly every chunk (sorted rows worst) |
 | scan appends (both paths)    | block-scan slots instead of atomic counters         |
+| fast path (both fallbacks)   | sampled bracket; tiny caps force its fallback       |
 | stream, sample misses        | the sampled threshold keeps < k: second read        |
 | plateau / all-equal rows     | tie class spanning the whole row, take-first-rem    |
 | k = 1, k = L, k = L - 1      | boundaries of the long path                         |
@@ -54,7 +55,9 @@ def _configs():
     from topk_sgl_fused.launch import Config
 
     return [Config(64, 2, 1, False), Config(64, 2, 2, True), Config(64, 2, 1, True, atomic=False),
-            Config(64, 2, 1, False, atomic=False)]
+            Config(64, 2, 1, False, atomic=False),
+            Config(128, 1, 1, False, fast=True, sample=64, cblock=32), Config(64, 2, 2, True, fast=True, sample=16,
+                                                                              cblock=64)]
 
 
 @pytest.mark.parametrize("kind", ["randn", "sorted", "reversed", "int_ties", "plateau", "nan"])
@@ -64,9 +67,10 @@ def test_small_caps(kind, dtype):
     rows, n, k = 4, 400, 24
     x = make_logits(kind, rows, n, dtype, dev, seed=3, k=k)
     lens = torch.tensor([400, 25, 24, 333], dtype=torch.int32, device=dev)
-    two_pass, stream, scan, two_pass_scan = _configs()
+    two_pass, stream, scan, two_pass_scan, fast, fast_stream = _configs()
     for config, cap in ((two_pass, 8), (two_pass, 40), (stream, k + stream.block), (stream, 2 * k + stream.block),
-                        (scan, k + scan.block), (two_pass_scan, 40)):
+                        (scan, k + scan.block), (two_pass_scan, 40), (fast, 8), (fast, 300),
+                        (fast_stream, k + fast_stream.block), (fast_stream, 400)):
         _, idx, vals = _run(x, lens, k, config=config, cap=cap)
         check_topk(x, lens, k, idx, vals)
 
@@ -150,7 +154,7 @@ def test_stream_sample_misses():
     x = make_logits("randn", rows, n, torch.float32, dev, seed=12)
     x[:, :10] = 1e30
     lens = torch.tensor([1000, 900], dtype=torch.int32, device=dev)
-    for stream in _configs()[1:3]:
+    for stream in _configs()[1:3] + _configs()[5:]:
         _, idx, vals = _run(x, lens, k, config=stream, cap=k + stream.block)
         check_topk(x, lens, k, idx, vals)
         assert bool((idx[:, :k] >= 0).all())

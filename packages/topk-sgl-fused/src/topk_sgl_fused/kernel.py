@@ -384,18 +384,266 @@ def _stream(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, ctr
                 req, offset, page_ptr, page_stride, return_values, KEY_BITS, 0, BLOCK, TRANSFORM)
 
 
+@triton.jit
+def _add3(a0, a1, a2, b0, b1, b2):
+    return a0 + b0, a1 + b1, a2 + b2
+
+
+@triton.jit
+def _pick_bin(hist, rem, NUM_BINS: tl.constexpr):
+    """``select_bin`` in two block operations instead of five (one suffix scan, one
+    three-way sum): the bin holding the ``rem``-th largest, the count above it, its count.
+    Needs ``1 <= rem <= sum(hist)``."""
+    bins = tl.arange(0, NUM_BINS)
+    suffix = tl.cumsum(hist, axis=0, reverse=True)  # elements in this bin or above
+    above = suffix - hist
+    hit = (above < rem) & (suffix >= rem)
+    return tl.reduce((tl.where(hit, bins, 0), tl.where(hit, above, 0), tl.where(hit, hist, 0)), 0, _add3)
+
+
+@triton.jit
+def _bracket(row_ptr, L, k, KEY_BITS: tl.constexpr, SAMPLE: tl.constexpr):
+    """Keys ``(lo, hi)`` from ``SAMPLE`` evenly spaced columns such that, with high probability,
+    fewer than k keys of the row are ``> hi``, at least k are ``>= lo``, and few lie between.
+
+    Ranks ``p S -+ (5 sigma + 2)`` of the sample (p = k / L), each to 16 bits (two 8-bit
+    histograms of the sample). Only speed depends on it: ``_fast`` checks the counts.
+    """
+    SH0: tl.constexpr = KEY_BITS - 8
+    SH1: tl.constexpr = KEY_BITS - 16
+    i = tl.arange(0, SAMPLE)
+    pos = ((i.to(tl.float32) + 0.5) * (L.to(tl.float32) / SAMPLE)).to(tl.int32)
+    pos = tl.minimum(tl.maximum(pos, 0), L - 1)
+    key = order_key(tl.load(row_ptr + pos))
+    p = k.to(tl.float32) / L.to(tl.float32)
+    mid = p * SAMPLE
+    margin = 5.0 * tl.sqrt(tl.maximum(mid * (1.0 - p), 0.0)) + 2.0
+    r_hi = (mid - margin).to(tl.int32)  # truncation: < 1 means no sure keys
+    r_lo = (mid + margin).to(tl.int32) + 1
+    top = (key >> SH0).to(tl.int32)
+    second = ((key >> SH1) & 0xFF).to(tl.int32)
+    hist0 = tl.histogram(top, NUM_BINS)
+    lo = tl.full([], 0, tl.uint32)
+    hi = tl.full([], (1 << KEY_BITS) - 1, tl.uint32)
+    b_lo = tl.full([], -1, tl.int32)
+    hist1 = tl.zeros([NUM_BINS], dtype=tl.int32)
+    if r_lo <= SAMPLE:
+        b_lo, a_lo, c0 = _pick_bin(hist0, r_lo, NUM_BINS)
+        hist1 = tl.histogram(second, NUM_BINS, mask=top == b_lo)
+        c_lo, a1, c1 = _pick_bin(hist1, r_lo - a_lo, NUM_BINS)
+        lo = ((b_lo << 8) | c_lo).to(tl.uint32) << SH1
+    if r_hi >= 1:
+        b_hi, a_hi, c2 = _pick_bin(hist0, r_hi, NUM_BINS)
+        if b_hi != b_lo:
+            hist2 = tl.histogram(second, NUM_BINS, mask=top == b_hi)
+        else:
+            hist2 = hist1
+        c_hi, a3, c3 = _pick_bin(hist2, r_hi - a_hi, NUM_BINS)
+        hi = ((((b_hi << 8) | c_hi) + 1).to(tl.uint32) << SH1) - 1  # wraps to the top key
+    return lo, hi
+
+
+@triton.jit
+def _cand_chunk(off, lane, n_cand, buf_key, buf_idx):
+    i = off + lane
+    m = i < n_cand
+    key = tl.load(buf_key + i, mask=m, other=0).to(tl.uint32, bitcast=True)
+    col = tl.load(buf_idx + i, mask=m, other=0)
+    return key, col, m
+
+
+@triton.jit
+def _select_cands(n_out, rem, lo, hi, n_cand, k, buf_key, buf_idx, row_ptr, orow, out_idx_ptr, out_val_ptr,
+                  req, offset, page_ptr, page_stride, return_values,
+                  CBLOCK: tl.constexpr, TRANSFORM: tl.constexpr):
+    """Emit the ``rem`` largest of the ``n_cand`` candidates in scratch (all in ``[lo, hi]``)
+    to slots ``[n_out, k)``.
+
+    8-bit digits below the bits that ``lo`` and ``hi`` share; the first chunk stays in
+    registers across digits. One packed block scan places the keys above the threshold
+    (from ``n_out``) and the first ``rem`` ties (slots ``k - rem ..``).
+    """
+    lane = tl.arange(0, CBLOCK)
+    key0, col0, m0 = _cand_chunk(0, lane, n_cand, buf_key, buf_idx)
+    diff = lo ^ hi
+    n_lvl = (diff > 0).to(tl.int32) + (diff > 0xFF).to(tl.int32) + (diff > 0xFFFF).to(tl.int32) + \
+        (diff > 0xFFFFFF).to(tl.int32)
+    s = tl.maximum(8 * (n_lvl - 1), 0).to(tl.uint32)
+    done = n_lvl == 0
+    prefix = tl.where(done, lo, (lo >> s) >> 8)
+    s_fin = tl.full([], 0, tl.uint32)
+    for _lvl in tl.static_range(4):
+        if not done:
+            mk = m0 & (((key0 >> s) >> 8) == prefix)
+            hist = tl.histogram(((key0 >> s) & 0xFF).to(tl.int32), NUM_BINS, mask=mk)
+            for off in range(CBLOCK, n_cand, CBLOCK):
+                key, col, m = _cand_chunk(off, lane, n_cand, buf_key, buf_idx)
+                mk = m & (((key >> s) >> 8) == prefix)
+                hist += tl.histogram(((key >> s) & 0xFF).to(tl.int32), NUM_BINS, mask=mk)
+            b, gt, eq = _pick_bin(hist, rem, NUM_BINS)
+            rem -= gt
+            prefix = (prefix << 8) | b.to(tl.uint32)
+            s_fin = s
+            done = (eq == rem) | (s == 0)
+            s = tl.maximum(s.to(tl.int32) - 8, 0).to(tl.uint32)
+    n_tie = 0
+    for off in range(0, n_cand, CBLOCK):
+        if off == 0:
+            key, col, m = key0, col0, m0
+        else:
+            key, col, m = _cand_chunk(off, lane, n_cand, buf_key, buf_idx)
+        hk = key >> s_fin
+        above = m & (hk > prefix)
+        tie = m & (hk == prefix)
+        a_rank, t_rank = _ranks(above, tie)
+        t_rank += n_tie
+        take = tie & (t_rank < rem)
+        pos = tl.where(above, n_out + a_rank, k - rem + t_rank)
+        _emit(out_idx_ptr, out_val_ptr, orow, pos, col, above | take, row_ptr, req, offset, page_ptr, page_stride,
+              return_values, TRANSFORM)
+        tot = tl.sum(above.to(tl.int32) + (tie.to(tl.int32) << 16), axis=0)
+        n_out += tot & 0xFFFF
+        n_tie += tot >> 16
+
+
+@triton.jit
+def _fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, cap, slot_key, slot_col, n_slots,
+          req, offset, page_ptr, page_stride, return_values,
+          KEY_BITS: tl.constexpr, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr, SAMPLE: tl.constexpr,
+          CBLOCK: tl.constexpr, THREADS: tl.constexpr):
+    """Rows with ``L > k`` in one read of the row, with no histogram of the row and nothing
+    but register arithmetic and stores in its loop (no block scan, no reduction, no atomic:
+    an atomic's round trip, or a scan's barriers, per chunk is what made the older paths slow).
+
+    1. A sampled bracket ``[lo, hi]`` (``_bracket``).
+    2. One pass over chunks of ``[BLOCK // THREADS, THREADS]`` columns (a column of the chunk
+       per thread): each column of lanes keeps its own list of the keys ``>= lo`` it sees, in
+       ``n_slots`` rows of slot scratch (row ``d`` holds every list's ``d``-th key), with two
+       counts ("sure": above ``hi``; in the bracket) packed in one register.
+    3. One packed block scan of the list counts places every key: the sure ones go straight
+       to the output, the bracket's to a compact candidate list.
+    4. An exact select of the ``k - sure`` largest candidates (``_select_cands``).
+    5. The page-table transform and the values, if asked for, over the k written slots at once
+       (the ragged offset is added in place).
+    Returns False, having settled nothing, when the counts show that the bracket missed or a
+    list overflowed; the caller then runs an exact path, which rewrites every slot.
+    """
+    R: tl.constexpr = BLOCK // THREADS
+    LOCAL_T: tl.constexpr = (TRANSFORM // 2) * 2  # the ragged add in place; the page table at the end
+    COPY_ROWS: tl.constexpr = 8
+    t = tl.arange(0, THREADS)
+    cell = tl.arange(0, R)[:, None] * THREADS + t[None, :]
+    x_next = tl.load(row_ptr + cell, mask=cell < L, other=0.0)  # in flight while the bracket is found
+    lo, hi = _bracket(row_ptr, L, k, KEY_BITS, SAMPLE)
+    cnt = tl.zeros([THREADS], dtype=tl.int32)  # per list: sure + (in bracket << 16)
+    for off in range(0, L, BLOCK):
+        j = off + cell
+        m = j < L
+        x = x_next
+        x_next = tl.load(row_ptr + j + BLOCK, mask=j + BLOCK < L, other=0.0)  # prefetch
+        key = order_key(x)
+        sure = m & (key > hi)
+        cand = m & (key >= lo) & (key <= hi)
+        sel = (sure | cand).to(tl.int32)
+        slot = ((cnt & 0xFFFF) + (cnt >> 16))[None, :] + tl.cumsum(sel, axis=0) - sel  # within a thread
+        wr = (sel != 0) & (slot < n_slots)
+        # Stored as flat tensors: a 2-D store of these addresses would be re-laid out (shared
+        # memory and barriers) by the compiler's coalescing, which cannot see that they are scattered.
+        addr = tl.reshape(slot * THREADS + t[None, :], [BLOCK])
+        wr = tl.reshape(wr, [BLOCK])
+        tl.store(slot_key + addr, tl.reshape(key.to(tl.int32, bitcast=True), [BLOCK]), mask=wr)
+        tl.store(slot_col + addr, tl.reshape(j, [BLOCK]), mask=wr)
+        cnt += tl.sum(sure.to(tl.int32) + (cand.to(tl.int32) << 16), axis=0)
+    n_sure = cnt & 0xFFFF
+    n_in = n_sure + (cnt >> 16)
+    packed = n_sure.to(tl.int64) | ((cnt >> 16).to(tl.int64) << 32)
+    excl = tl.cumsum(packed, axis=0) - packed
+    tot = tl.sum(packed, axis=0)
+    n_s = (tot & 0xFFFFFFFF).to(tl.int32)
+    n_c = (tot >> 32).to(tl.int32)
+    most = tl.max(n_in, axis=0)
+    ok = (n_s <= k) & (n_s + n_c >= k) & (n_c <= cap) & (most <= n_slots)
+    if ok:
+        tl.debug_barrier()  # slot scratch may be read by other threads than wrote it
+        s_pos = (excl & 0xFFFFFFFF).to(tl.int32)
+        c_pos = (excl >> 32).to(tl.int32)
+        # COPY_ROWS list rows per step, loaded together: one memory round trip per step, not per row.
+        u = tl.arange(0, COPY_ROWS)[:, None]
+        for d in range(0, most, COPY_ROWS):
+            has = (d + u) < n_in[None, :]
+            addr = (d + u) * THREADS + t[None, :]
+            key = tl.load(slot_key + addr, mask=has, other=0)
+            col = tl.load(slot_col + addr, mask=has, other=0)
+            sure = (has & (key.to(tl.uint32, bitcast=True) > hi)).to(tl.int32)
+            cand = (has & (key.to(tl.uint32, bitcast=True) <= hi)).to(tl.int32)
+            sp = s_pos[None, :] + tl.cumsum(sure, axis=0) - sure  # within a thread
+            cp = c_pos[None, :] + tl.cumsum(cand, axis=0) - cand
+            # Flat stores, as in the pass (a 2-D store would be re-laid out through shared memory).
+            sure_f = tl.reshape(sure != 0, [COPY_ROWS * THREADS])
+            cand_f = tl.reshape(cand != 0, [COPY_ROWS * THREADS])
+            col_f = tl.reshape(col, [COPY_ROWS * THREADS])
+            _emit(out_idx_ptr, out_val_ptr, orow, tl.reshape(sp, [COPY_ROWS * THREADS]), col_f, sure_f, row_ptr,
+                  req, offset, page_ptr, page_stride, 0, LOCAL_T)
+            cpf = tl.reshape(cp, [COPY_ROWS * THREADS])
+            tl.store(buf_key + cpf, tl.reshape(key, [COPY_ROWS * THREADS]), mask=cand_f)
+            tl.store(buf_idx + cpf, col_f, mask=cand_f)
+            s_pos += tl.sum(sure, axis=0)
+            c_pos += tl.sum(cand, axis=0)
+        if n_s < k:
+            tl.debug_barrier()  # the candidate list was written by other threads
+            _select_cands(n_s, k - n_s, lo, hi, n_c, k, buf_key, buf_idx, row_ptr, orow, out_idx_ptr,
+                          out_val_ptr, req, offset, page_ptr, page_stride, 0, CBLOCK, LOCAL_T)
+        if (TRANSFORM == 1) | (return_values != 0):
+            # Gathers (page table, values) over all k slots at once: in the loops above each
+            # one would hold its loop iteration for a memory round trip before the store.
+            tl.debug_barrier()  # the slots were written by other threads
+            lane = tl.arange(0, BLOCK)
+            for off in range(0, k, BLOCK):
+                i = off + lane
+                mk = i < k
+                local = tl.load(out_idx_ptr + orow + i, mask=mk, other=0)
+                if TRANSFORM == 2:
+                    local -= offset  # added in place above
+                if return_values:
+                    tl.store(out_val_ptr + orow + i, tl.load(row_ptr + local, mask=mk), mask=mk)
+                if TRANSFORM == 1:
+                    dst = tl.load(page_ptr + req * page_stride + local, mask=mk, other=-1)
+                    tl.store(out_idx_ptr + orow + i, dst, mask=mk)
+    tl.debug_barrier()
+    return ok
+
+
+@triton.jit
+def _exact_row(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, ctr_ptr, cap,
+               req, offset, page_ptr, page_stride, return_values, lane,
+               KEY_BITS: tl.constexpr, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr, STREAM: tl.constexpr,
+               ATOMIC: tl.constexpr):
+    """The exact paths without a sampled guess (``FAST`` off, or its bracket missed)."""
+    if STREAM:
+        _stream(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, ctr_ptr, cap,
+                req, offset, page_ptr, page_stride, return_values, lane, KEY_BITS, BLOCK, TRANSFORM, ATOMIC)
+    else:
+        _two_pass(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, ctr_ptr, cap,
+                  req, offset, page_ptr, page_stride, return_values, lane, KEY_BITS, BLOCK, TRANSFORM, ATOMIC)
+
+
 @triton.jit(do_not_specialize=["stride_row", "n", "rows", "next_n", "compress_ratio", "has_starts", "k",
-                               "return_values", "page_stride", "has_cu", "num_req", "cap"])
+                               "return_values", "page_stride", "has_cu", "num_req", "cap",
+                               "n_slots"])
 def sgl_topk_kernel(
     logits_ptr, stride_row, n, rows,
     seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, has_starts,
     k, out_idx_ptr, out_val_ptr, return_values,
     page_ptr, page_stride, cu_ptr, has_cu, num_req, offsets_ptr,
-    cand_ptr, cap,
+    cand_ptr, cap, n_slots,
     KEY_BITS: tl.constexpr, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr, STREAM: tl.constexpr,
-    ATOMIC: tl.constexpr,
+    ATOMIC: tl.constexpr, FAST: tl.constexpr = False, SAMPLE: tl.constexpr = 512, CBLOCK: tl.constexpr = 1024,
+    THREADS: tl.constexpr = 128, FBLOCK: tl.constexpr = 4096,
 ):
     """Persistent programs over rows. TRANSFORM: 0 none, 1 page_table, 2 ragged.
+
+    FAST: rows with ``L > k`` try ``_fast`` first (chunks of FBLOCK columns, THREADS = 32 x
+    num_warps lists); the exact paths (chunks of BLOCK) run when its bracket misses.
 
     Runtime flags (``has_starts``, ``return_values``, ``has_cu``) are uniform branches, so
     one build serves them all; only dtype, BLOCK, TRANSFORM and STREAM change the code.
@@ -403,9 +651,13 @@ def sgl_topk_kernel(
     pid = tl.program_id(0)
     nprog = tl.num_programs(0)
     lane = tl.arange(0, BLOCK)
-    buf_key = cand_ptr + pid.to(tl.int64) * (2 * cap + 32)  # keys, columns, then the append counter
+    # Per program: cap keys, cap columns, 32 counter words, then (fast path) n_slots x THREADS
+    # slot keys and as many slot columns.
+    buf_key = cand_ptr + pid.to(tl.int64) * (2 * cap + 32 + 2 * n_slots * THREADS)
     buf_idx = buf_key + cap
     ctr_ptr = buf_key + 2 * cap
+    slot_key = ctr_ptr + 32
+    slot_col = slot_key + n_slots * THREADS
     for b in range(pid, rows, nprog):
         length = row_valid_length(seq_lens_ptr, b, next_n, compress_ratio, n)
         s0 = 0
@@ -430,10 +682,16 @@ def sgl_topk_kernel(
                 if return_values:
                     x = tl.load(row_ptr + j, mask=sel, other=float("-inf"))
                     tl.store(out_val_ptr + orow + j, x, mask=j < k)
-        elif STREAM:
-            _stream(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, ctr_ptr, cap,
-                    req, offset, page_ptr, page_stride, return_values, lane, KEY_BITS, BLOCK, TRANSFORM, ATOMIC)
         else:
-            _two_pass(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, ctr_ptr, cap,
-                      req, offset, page_ptr, page_stride, return_values, lane, KEY_BITS, BLOCK, TRANSFORM, ATOMIC)
+            ok = False
+            if FAST:
+                if L < 65536 * THREADS:  # a list's packed counts stay below 2**16
+                    ok = _fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, cap, slot_key,
+                               slot_col, n_slots, req, offset, page_ptr, page_stride, return_values, KEY_BITS,
+                               FBLOCK, TRANSFORM, SAMPLE, CBLOCK, THREADS)
+            if not ok:
+                _exact_row(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, ctr_ptr, cap,
+                           req, offset, page_ptr, page_stride, return_values, lane, KEY_BITS, BLOCK, TRANSFORM,
+                           STREAM, ATOMIC)
         tl.debug_barrier()  # the next row reuses this program's scratch
+
