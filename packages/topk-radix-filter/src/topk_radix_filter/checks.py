@@ -18,13 +18,12 @@ MAX_K = 16384
 MAX_N = (1 << 31) - 1
 
 #: Speedup over torch.topk (masked), measured: {(rows, n): speedup}. H200, fp32, k=2048,
-#: next_n=1; torch.topk us / radix_filter us from the committed run of 2026-11-29,
-#: benchmarks/results/2026-11-29-cuda-dsa.json (the decode.json run adds 1x256K and 1x1M).
+#: next_n=1; torch.topk us / radix_filter us (the sampled filter, 0.2.0) from the committed
+#: one-process run of 2026-11-29, benchmarks/results/2026-11-29-cuda-{dsa,decode}-final.json.
 MEASURED: dict[tuple[int, int], float] = {
-    (1, 8192): 4.78, (1, 32768): 1.99, (1, 131072): 0.95, (8, 32768): 1.87, (8, 131072): 0.99,
-    (32, 32768): 2.46, (32, 131072): 1.50, (128, 32768): 4.00, (128, 131072): 4.04,
-    (512, 32768): 4.28, (512, 131072): 5.07, (4096, 8192): 4.00, (1024, 65536): 4.84,
-    (1, 262144): 0.66, (1, 1048576): 0.37,
+    (1, 8192): 5.79, (1, 32768): 3.03, (1, 131072): 2.18, (1, 262144): 1.78, (1, 1048576): 1.07,
+    (8, 32768): 3.15, (8, 131072): 2.47, (32, 32768): 4.12, (32, 131072): 3.75, (128, 32768): 6.49,
+    (128, 131072): 9.8, (512, 32768): 6.97, (512, 131072): 10.61, (1024, 65536): 9.91, (4096, 8192): 6.08,
 }
 #: Only used if MEASURED is emptied: positive (above ``reference``), below the measured
 #: backends, more for batches, which this design targets.
