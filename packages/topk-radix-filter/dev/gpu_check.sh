@@ -15,7 +15,7 @@ if timeout 30 python3 $P/dev/cases.py smoke; then
 fi
 echo "== pytest"
 if [ "${SHORT:-0}" = 1 ]; then
-  tests="$P/tests/test_conformance.py -k not(long_rows)and(not(pruned))and(not(variant))"; tools=memcheck
+  tests="$P/tests/test_conformance.py -k not(long_rows)and(not(variant))"; tools=memcheck
 else
   tests=$P/tests; tools="memcheck racecheck"
 fi

@@ -26,7 +26,7 @@ import cutlass
 import cutlass.cute as cute
 from cutlass import Int32, Int64, Uint32
 
-from topk_core.kernels.cute_common import KEY_BITS, alloc_row_buffers, valid_length, write_short_row
+from topk_core.kernels.cute_common import KEY_BITS, alloc_row_buffers, row_length, row_views, write_short_row
 
 from .kernel import RadixTopK, digits
 
@@ -47,9 +47,7 @@ class ChunkTopK(RadixTopK):
         tid, _, _ = cute.arch.thread_idx()
         chunk, row, _ = cute.arch.block_idx()
         hist, ckey, cidx, ctl = alloc_row_buffers(self.bins, self.cand)
-        req = row // next_n
-        seq = cute.make_tensor(seq_ptr + req, cute.make_layout(1))
-        length = valid_length(seq[0], row - req * next_n, next_n, compress_ratio, n)
+        length = row_length(seq_ptr, row, n, next_n, compress_ratio)
         if length > k:  # else the merge step writes the row from the logits
             col0 = chunk * width
             part = length - col0
@@ -101,12 +99,7 @@ class MergeTopK(RadixTopK):
         tid, _, _ = cute.arch.thread_idx()
         row, _, _ = cute.arch.block_idx()
         hist, ckey, cidx, ctl = alloc_row_buffers(self.bins, self.cand)
-        req = row // next_n
-        seq = cute.make_tensor(seq_ptr + req, cute.make_layout(1))
-        length = valid_length(seq[0], row - req * next_n, next_n, compress_ratio, n)
-        xr = cute.make_tensor(x_ptr + Int64(row) * Int64(stride), cute.make_layout(n))
-        ir = cute.make_tensor(idx_ptr + Int64(row) * Int64(k), cute.make_layout(k))
-        vr = cute.make_tensor(val_ptr + Int64(row) * Int64(k), cute.make_layout(k))
+        length, xr, ir, vr = row_views(x_ptr, seq_ptr, idx_ptr, val_ptr, row, n, stride, k, next_n, compress_ratio)
         if length <= k:
             write_short_row(xr, ir, vr, length, k, tid, self.threads, self.with_values, self.dtype)
         else:

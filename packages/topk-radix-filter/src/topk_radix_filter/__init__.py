@@ -1,4 +1,4 @@
-"""radix_filter: coarse-histogram filter top-k backend (CuTe DSL). Importing stays cheap."""
+"""radix_filter: sampled-filter top-k backend (CuTe DSL). Importing stays cheap."""
 
 from .__about__ import __version__
 

@@ -8,7 +8,7 @@ from . import checks
 
 
 class RadixFilterBackend(KernelBackend):
-    """Coarse 12-bit histogram, filter, on-chip refine; one CTA per row (CuTe DSL)."""
+    """Sampled threshold, one streaming filter pass, on-chip refine; one CTA per row (CuTe DSL)."""
 
     name = "radix_filter"
     requires = (CUTE_DSL, CUDA_PYTHON)

@@ -1,6 +1,6 @@
 """Host side of radix_filter: compile cache and launch. No host sync: graph-capturable.
 
-The kernel needs no global scratch (histogram and candidates live in shared
+The kernel needs no global scratch (sample, histogram and candidates live in shared
 memory), so there is no workspace to manage and two streams never share state.
 """
 
@@ -17,27 +17,16 @@ from topk_core.protocol import Call
 
 @dataclass(frozen=True)
 class Variant:
-    """Everything besides dtype/values/alignment that changes the generated code.
+    """Everything besides dtype/values/alignment that changes the generated code (sampled.py)."""
 
-    ``design``: "sampled" (sampled.py: one read of long rows, then on-chip refine) or
-    "histogram" (kernel.py: pruned 12-bit histogram pass, then a filtered pass).
-    ``sample``/``margin`` apply to "sampled"; ``agg``/``prune``/``reverse`` to "histogram".
-    """
-
-    design: str = "sampled"
     threads: int = 1024
     cand: int = 8192
     unroll: int = 4
     sample: int = 4096
     margin: int = 4
     first_bits: int = 13
-    agg: str = "uniform"
-    prune: bool = True
-    reverse: bool = True
 
 
-#: The first design (2026-11-29, session 1): slower than radix_cutlass on every cell.
-HISTOGRAM = Variant(design="histogram", threads=512, cand=4096, unroll=16)
 #: The variants run() launches (``plan``), from the H200 tuning runs (NOTES.md):
 #: - DEFAULT, up to 264 rows of N >= 16K: one CTA of 1024 threads per SM, 8192 candidates,
 #:   13-bit digits (128x128K: 40.4 us vs 54.5 with 512 threads).
@@ -69,7 +58,7 @@ def compiled(dtype: str, with_values: bool, arch: str, variant: Variant = DEFAUL
     """One build per (dtype, with_values, arch, variant, vec); it serves every rows, N, k, next_n, ratio."""
     import cutlass
 
-    key = ("radix_filter", variant.design, 2, dtype, with_values, vec, arch, tuple(sorted(asdict(variant).items())),
+    key = ("radix_filter", "SampledFilter", 3, dtype, with_values, vec, arch, tuple(sorted(asdict(variant).items())),
            getattr(cutlass, "__version__", "?"))
     return compile_cached(key, lambda: build(dtype, with_values, variant, vec=vec))
 
@@ -77,21 +66,11 @@ def compiled(dtype: str, with_values: bool, arch: str, variant: Variant = DEFAUL
 def build(dtype: str, with_values: bool, variant: Variant = DEFAULT, options: str = "", vec: bool = True):
     """Compile from placeholder pointers (works without a GPU when CUTE_DSL_ARCH is set).
 
-    ``vec``: 16-byte loads (every row start 16-byte aligned); the histogram design ignores it.
+    ``vec``: 16-byte loads (every row start 16-byte aligned).
     """
-    v = asdict(variant)
-    if v.pop("design") == "sampled":
-        from .sampled import SampledFilter
+    from .sampled import SampledFilter
 
-        op = SampledFilter(dtype, with_values, threads=v["threads"], cand=v["cand"], sample=v["sample"],
-                           margin=v["margin"], unroll=v["unroll"], first_bits=v["first_bits"], vec=vec)
-    else:
-        from .kernel import RadixFilter
-
-        for name in ("sample", "margin", "first_bits"):
-            v.pop(name)
-        op = RadixFilter(dtype, with_values, **v)
-    return compile_row_topk(op, dtype, options)
+    return compile_row_topk(SampledFilter(dtype, with_values, vec=vec, **asdict(variant)), dtype, options)
 
 
 def launch(call: Call, variant: Variant | None = None) -> None:
@@ -100,7 +79,6 @@ def launch(call: Call, variant: Variant | None = None) -> None:
         return
     if variant is None:
         variant = plan(*logits.shape)
-    vec = variant.design == "sampled" and logits.data_ptr() % 16 == 0 and (
-        logits.stride(0) * logits.element_size()) % 16 == 0
+    vec = logits.data_ptr() % 16 == 0 and (logits.stride(0) * logits.element_size()) % 16 == 0
     fn = compiled(DTYPE_NAME[logits.dtype], call.values is not None, _arch(logits.device), variant, vec)
     launch_row_topk(fn, call)

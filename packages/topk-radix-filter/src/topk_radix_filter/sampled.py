@@ -98,16 +98,9 @@ class SampledFilter(RadixTopK):
         T, U, C, V = self.threads, self.unroll, self.cand, self.vec
         lane = tid % 32
         cand_ptr = (ctl.iterator + CAND).llvm_ptr
-        xbase = xstart
-        if cutlass.const_expr(V > 1):
-            xbase = cute.make_ptr(self.raw, xstart.toint(), cute.AddressSpace.gmem, assumed_align=16)
-        nv = length // V
-        xv = cute.make_tensor(xbase, cute.make_layout((V, nv), stride=(1, V)))
-        tail = nv * V
+        xv, nv, tail = self._vectors(xstart, length)
         for start in cutlass.range(0, nv, T * U):
-            vs = []
-            for u in cutlass.range_constexpr(U):
-                vs.append(xv[None, cutlass.min(start + u * T + tid, nv - 1)].load())
+            vs = self._load_vectors(xv, start, nv, tid, U)
             for u in cutlass.range_constexpr(U):
                 jv = start + u * T + tid
                 for e in cutlass.range_constexpr(V):

@@ -176,6 +176,28 @@ class RadixTopK(RowTopK):
                 cidx[slot] = col
 
     @cute.jit
+    def _vectors(self, xstart: cute.Pointer, length: Int32):
+        """The row as ``(vectors, count, tail start)``: ``self.vec``-wide vectors (16-byte loads when
+        aligned) of ``[0, tail)``, and a scalar tail ``[tail, length)`` of fewer than ``self.vec``."""
+        xbase = xstart
+        if cutlass.const_expr(self.vec > 1):
+            xbase = cute.make_ptr(self.raw, xstart.toint(), cute.AddressSpace.gmem, assumed_align=16)
+        nv = length // self.vec
+        xv = cute.make_tensor(xbase, cute.make_layout((self.vec, nv), stride=(1, self.vec)))
+        return xv, nv, nv * self.vec
+
+    @cute.jit
+    def _load_vectors(self, xv, start: Int32, nv: Int32, tid: Int32, unroll: cutlass.Constexpr):
+        """Thread ``tid``'s ``unroll`` vectors of the block step at ``start``, all loads issued first.
+
+        Clamped to the last vector so every load stays in bounds; callers skip ``>= nv`` repeats.
+        """
+        vs = []
+        for u in cutlass.range_constexpr(unroll):
+            vs.append(xv[None, cutlass.min(start + u * self.threads + tid, nv - 1)].load())
+        return vs
+
+    @cute.jit
     def _select(self, xstart: cute.Pointer, length: Int32, k: Int32, out, hist, ckey, cidx, ctl, tid: Int32):
         """Top-``k`` (``k < length``) of the ``length`` elements from ``xstart`` (type ``self.raw``) into ``out``."""
         T, U, C = self.threads, self.unroll, self.cand
@@ -188,20 +210,11 @@ class RadixTopK(RowTopK):
             ctl[EQ] = Int32(0)
             ctl[CAND] = Int32(0)
         cute.arch.sync_threads()
-        # The row as V-wide vectors (16-byte loads when aligned) plus a scalar tail.
         V = self.vec
-        xbase = xstart
-        if cutlass.const_expr(V > 1):
-            xbase = cute.make_ptr(self.raw, xstart.toint(), cute.AddressSpace.gmem, assumed_align=16)
-        nv = length // V
-        xv = cute.make_tensor(xbase, cute.make_layout((V, nv), stride=(1, V)))
-        tail = nv * V
+        xv, nv, tail = self._vectors(xstart, length)
         # Pass 0: histogram of the first digit over the row.
         for start in cutlass.range(0, nv, T * U):
-            # Clamped loads keep U vectors in flight; repeats past the end are not counted.
-            vs = []
-            for u in cutlass.range_constexpr(U):
-                vs.append(xv[None, cutlass.min(start + u * T + tid, nv - 1)].load())
+            vs = self._load_vectors(xv, start, nv, tid, U)
             for u in cutlass.range_constexpr(U):
                 if start + u * T + tid < nv:
                     for e in cutlass.range_constexpr(V):
@@ -218,9 +231,7 @@ class RadixTopK(RowTopK):
         # Pass 1: keys above bin b0 are selected; keys in it become candidates.
         U1 = self.unroll1
         for start in cutlass.range(0, nv, T * U1):
-            vs = []
-            for u in cutlass.range_constexpr(U1):
-                vs.append(xv[None, cutlass.min(start + u * T + tid, nv - 1)].load())
+            vs = self._load_vectors(xv, start, nv, tid, U1)
             for u in cutlass.range_constexpr(U1):
                 jv = start + u * T + tid
                 for e in cutlass.range_constexpr(V):
