@@ -1,22 +1,16 @@
 """The README's Supports table says what checks.py does: the two cannot drift apart."""
 
-from pathlib import Path
-
-from topk_core.protocol import Problem
-from topk_core.testing.readme import supports_table
+from topk_core.testing.readme import cuda_problem, package_readme, supports_table
 from topk_radix_cutlass import checks
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = package_readme(__file__)
 
 
 def table() -> dict[str, str]:
     return supports_table(README)
 
 
-def P(**kw):
-    base = dict(rows=4, n=4096, k=64, dtype="float32", device="cuda", capability=(9, 0))
-    base.update(kw)
-    return Problem(**base)
+P = cuda_problem
 
 
 def test_table_matches_checks():

@@ -2,18 +2,16 @@
 
 import subprocess
 import sys
+from functools import partial
 
 import pytest
 
 from topk_core.protocol import Problem
+from topk_core.testing.readme import cuda_problem
 from topk_radix_filter import checks
 from topk_radix_filter._plugin import backend
 
-
-def P(**kw):
-    base = dict(rows=128, n=131072, k=2048, dtype="float32", device="cuda", capability=(9, 0))
-    base.update(kw)
-    return Problem(**base)
+P = partial(cuda_problem, rows=128, n=131072, k=2048)
 
 
 @pytest.mark.parametrize("facts", [

@@ -1,23 +1,20 @@
 """The README's Supports table says what checks.py enforces (they cannot drift apart)."""
 
 import re
-from pathlib import Path
+from functools import partial
 
-from topk_core.protocol import DTYPES, Problem
-from topk_core.testing.readme import supports_table
+from topk_core.protocol import DTYPES
+from topk_core.testing.readme import cuda_problem, package_readme, supports_table
 from topk_radix_filter import checks
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = package_readme(__file__)
 
 
 def table() -> dict[str, str]:
     return supports_table(README)
 
 
-def P(**kw):
-    base = dict(rows=64, n=65536, k=2048, dtype="float32", device="cuda", capability=(9, 0))
-    base.update(kw)
-    return Problem(**base)
+P = partial(cuda_problem, rows=64, n=65536, k=2048)
 
 
 def test_table_has_every_row():

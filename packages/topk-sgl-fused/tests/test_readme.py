@@ -1,22 +1,17 @@
 """The README's Supports table says what ``checks.py`` does."""
 
-from pathlib import Path
 
-from topk_core.protocol import Problem
-from topk_core.testing.readme import supports_table
+from topk_core.testing.readme import cuda_problem, package_readme, supports_table
 from topk_sgl_fused import checks
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = package_readme(__file__)
 
 
 def _table() -> dict[str, str]:
     return supports_table(README)
 
 
-def _problem(**facts):
-    base = dict(rows=4, n=4096, k=64, dtype="float32", device="cuda", capability=(9, 0))
-    base.update(facts)
-    return Problem(**base)
+_problem = cuda_problem
 
 
 def test_columns():

@@ -4,6 +4,6 @@ The selection lives in topk-core because radix_filter builds on it too; this mod
 names it for radix_cutlass (``launch.build``) and for ``split.py``.
 """
 
-from topk_core.kernels.cute_radix import CAND, EQ, GT, RadixTopK, digits
+from topk_core.kernels.cute_radix import RadixTopK, digits
 
-__all__ = ["CAND", "EQ", "GT", "RadixTopK", "digits"]
+__all__ = ["RadixTopK", "digits"]

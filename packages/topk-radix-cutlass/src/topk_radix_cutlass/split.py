@@ -26,9 +26,9 @@ import cutlass
 import cutlass.cute as cute
 from cutlass import Int32, Int64, Uint32
 
-from topk_core.kernels.cute_common import KEY_BITS, alloc_row_buffers, row_length, row_views, write_short_row
+from topk_core.kernels.cute_common import KEY_BITS, alloc_row_buffers, row_length
 
-from .kernel import RadixTopK, digits
+from .kernel import RadixTopK
 
 
 class ChunkTopK(RadixTopK):
@@ -96,16 +96,16 @@ class MergeTopK(RadixTopK):
     def kernel(self, x_ptr: cute.Pointer, seq_ptr: cute.Pointer, ckey_ptr: cute.Pointer,
                ccol_ptr: cute.Pointer, idx_ptr: cute.Pointer, val_ptr: cute.Pointer, n: Int32, stride: Int32,
                k: Int32, next_n: Int32, compress_ratio: Int32, ncand: Int32, cstride: Int32):
-        tid, _, _ = cute.arch.thread_idx()
-        row, _, _ = cute.arch.block_idx()
-        hist, ckey, cidx, ctl = alloc_row_buffers(self.bins, self.cand)
-        length, xr, ir, vr = row_views(x_ptr, seq_ptr, idx_ptr, val_ptr, row, n, stride, k, next_n, compress_ratio)
-        if length <= k:
-            write_short_row(xr, ir, vr, length, k, tid, self.threads, self.with_values, self.dtype)
-        else:
-            slot0 = Int64(row) * Int64(cstride)
-            cols = cute.make_tensor(ccol_ptr + slot0, cute.make_layout(ncand))
-            self._select(ckey_ptr + slot0, ncand, k, (ir, vr, cols, xr), hist, ckey, cidx, ctl, tid)
+        self._row((ckey_ptr, ccol_ptr, ncand, cstride), x_ptr, seq_ptr, idx_ptr, val_ptr, n, stride, k, next_n,
+                  compress_ratio)
+
+    @cute.jit
+    def _select_row(self, src, row: Int32, length: Int32, k: Int32, ir, vr, xr, hist, ckey, cidx, ctl, tid: Int32):
+        """A row with ``L > k``: the top-k of its ``ncand`` candidate keys, ``src = (keys, cols, ncand, cstride)``."""
+        ckey_ptr, ccol_ptr, ncand, cstride = src
+        slot0 = Int64(row) * Int64(cstride)
+        cols = cute.make_tensor(ccol_ptr + slot0, cute.make_layout(ncand))
+        self._select(ckey_ptr + slot0, ncand, k, (ir, vr, cols, xr), hist, ckey, cidx, ctl, tid)
 
 
 class SplitRadixTopK:
@@ -127,4 +127,4 @@ class SplitRadixTopK:
             grid=[rows, 1, 1], block=[self.merge.threads, 1, 1], stream=stream)
 
 
-__all__ = ["ChunkTopK", "MergeTopK", "SplitRadixTopK", "digits"]
+__all__ = ["ChunkTopK", "MergeTopK", "SplitRadixTopK"]

@@ -28,7 +28,7 @@ import cutlass.cute as cute
 from cutlass import Int32, Int64, Uint32
 
 from topk_core.kernels.cute_common import find_bin, warp_append
-from topk_core.kernels.cute_radix import CAND, EQ, GT, RadixTopK
+from topk_core.kernels.cute_radix import CAND, GT, RadixTopK
 
 
 class SampledFilter(RadixTopK):
@@ -161,12 +161,7 @@ class SampledFilter(RadixTopK):
         done = Int32(0)
         if length >= Int32(4 * self.sample):
             xr = cute.make_tensor(xstart, cute.make_layout(length))
-            self._clear(hist, tid)
-            if tid == 0:
-                ctl[GT] = Int32(0)
-                ctl[EQ] = Int32(0)
-                ctl[CAND] = Int32(0)
-            cute.arch.sync_threads()
+            self._reset(hist, ctl, tid)
             ok, t = self._threshold(xr, length, k, hist, ckey, ctl, tid)
             if ok:
                 self._filter(xstart, xr, length, t, ckey, cidx, ctl, tid)

@@ -122,6 +122,24 @@ def _refine(rem, prefix, from_buf, n_src, buf_key, buf_idx, row_ptr, top_bin, la
 
 
 @triton.jit
+def _emit_chunk(hk, prefix, m, col, n_out, n_tie, k, rem, orow, out_idx_ptr, out_val_ptr, row_ptr, req, offset,
+                page_ptr, page_stride, return_values, TRANSFORM: tl.constexpr):
+    """One chunk of the final gather: lanes whose prefix ``hk`` is above ``prefix`` go to slots from
+    ``n_out``, the first ``rem - n_tie`` ties (in lane order) to ``[k - rem + n_tie, k)``.
+    Returns the updated ``(n_out, n_tie)``; one packed sum counts both (a chunk has < 65536 lanes)."""
+    above = m & (hk > prefix)
+    tie = m & (hk == prefix)
+    a_rank, t_rank = _ranks(above, tie)
+    t_rank += n_tie
+    take = tie & (t_rank < rem)
+    pos = tl.where(above, n_out + a_rank, k - rem + t_rank)
+    _emit(out_idx_ptr, out_val_ptr, orow, pos, col, above | take, row_ptr, req, offset, page_ptr, page_stride,
+          return_values, TRANSFORM)
+    tot = tl.sum(above.to(tl.int32) + (tie.to(tl.int32) << 16), axis=0)
+    return n_out + (tot & 0xFFFF), n_tie + (tot >> 16)
+
+
+@triton.jit
 def _emit_final(n_out, k, prefix, fshift, rem, from_buf, n_src, buf_key, buf_idx, row_ptr, top_bin, lane,
                 orow, out_idx_ptr, out_val_ptr, req, offset, page_ptr, page_stride, return_values,
                 KEY_BITS: tl.constexpr, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr):
@@ -130,17 +148,8 @@ def _emit_final(n_out, k, prefix, fshift, rem, from_buf, n_src, buf_key, buf_idx
     n_tie = 0
     for off in range(0, n_src, BLOCK):
         key, col, m = _source(off, lane, from_buf, n_src, buf_key, buf_idx, row_ptr, top_bin, KEY_BITS - 8)
-        hi = key >> fshift
-        above = m & (hi > prefix)
-        tie = m & (hi == prefix)
-        a_rank, t_rank = _ranks(above, tie)
-        t_rank += n_tie
-        take = tie & (t_rank < rem)
-        pos = tl.where(above, n_out + a_rank, k - rem + t_rank)
-        _emit(out_idx_ptr, out_val_ptr, orow, pos, col, above | take, row_ptr, req, offset, page_ptr, page_stride,
-              return_values, TRANSFORM)
-        n_out += tl.sum(above.to(tl.int32), axis=0)
-        n_tie += tl.sum(tie.to(tl.int32), axis=0)
+        n_out, n_tie = _emit_chunk(key >> fshift, prefix, m, col, n_out, n_tie, k, rem, orow, out_idx_ptr,
+                                   out_val_ptr, row_ptr, req, offset, page_ptr, page_stride, return_values, TRANSFORM)
 
 
 @triton.jit
@@ -492,18 +501,8 @@ def _select_cands(n_out, rem, lo, hi, n_cand, k, buf_key, buf_idx, row_ptr, orow
             key, col, m = key0, col0, m0
         else:
             key, col, m = _cand_chunk(off, lane, n_cand, buf_key, buf_idx)
-        hk = key >> s_fin
-        above = m & (hk > prefix)
-        tie = m & (hk == prefix)
-        a_rank, t_rank = _ranks(above, tie)
-        t_rank += n_tie
-        take = tie & (t_rank < rem)
-        pos = tl.where(above, n_out + a_rank, k - rem + t_rank)
-        _emit(out_idx_ptr, out_val_ptr, orow, pos, col, above | take, row_ptr, req, offset, page_ptr, page_stride,
-              return_values, TRANSFORM)
-        tot = tl.sum(above.to(tl.int32) + (tie.to(tl.int32) << 16), axis=0)
-        n_out += tot & 0xFFFF
-        n_tie += tot >> 16
+        n_out, n_tie = _emit_chunk(key >> s_fin, prefix, m, col, n_out, n_tie, k, rem, orow, out_idx_ptr,
+                                   out_val_ptr, row_ptr, req, offset, page_ptr, page_stride, return_values, TRANSFORM)
 
 
 @triton.jit

@@ -100,6 +100,16 @@ class RadixTopK(RowTopK):
             hist[j] = Int32(0)
 
     @cute.jit
+    def _reset(self, hist, ctl, tid: Int32):
+        """Zero the histogram and the output/tie/candidate counters, then a barrier."""
+        self._clear(hist, tid)
+        if tid == 0:
+            ctl[GT] = Int32(0)
+            ctl[EQ] = Int32(0)
+            ctl[CAND] = Int32(0)
+        cute.arch.sync_threads()
+
+    @cute.jit
     def _refine(self, from_cand: cutlass.Constexpr, xr, out, hist, ckey, cidx, ctl, count: Int32,
                 b0: Int32, krem: Int32, k: Int32, tid: Int32):
         """Resolve the digits after the first on a source (candidates or the row), then gather."""
@@ -204,12 +214,7 @@ class RadixTopK(RowTopK):
         lane = tid % 32
         sh0 = self.digits[0][0]
         xr = cute.make_tensor(xstart, cute.make_layout(length))
-        self._clear(hist, tid)
-        if tid == 0:
-            ctl[GT] = Int32(0)
-            ctl[EQ] = Int32(0)
-            ctl[CAND] = Int32(0)
-        cute.arch.sync_threads()
+        self._reset(hist, ctl, tid)
         V = self.vec
         xv, nv, tail = self._vectors(xstart, length)
         # Pass 0: histogram of the first digit over the row.
@@ -250,10 +255,16 @@ class RadixTopK(RowTopK):
         else:
             self._refine(False, xr, out, hist, ckey, cidx, ctl, length, b0, krem, k, tid)
 
-    @cute.kernel
-    def kernel(self, x_ptr: cute.Pointer, seq_ptr: cute.Pointer, idx_ptr: cute.Pointer,
-               val_ptr: cute.Pointer, n: Int32, stride: Int32, k: Int32, next_n: Int32,
-               compress_ratio: Int32):
+    @cute.jit
+    def _select_row(self, src, row: Int32, length: Int32, k: Int32, ir, vr, xr, hist, ckey, cidx, ctl, tid: Int32):
+        """Select a row with ``length > k`` (hook): here from its logits, ``src = (x_ptr, stride)``."""
+        x_ptr, stride = src
+        self._select(x_ptr + Int64(row) * Int64(stride), length, k, (ir, vr, xr), hist, ckey, cidx, ctl, tid)
+
+    @cute.jit
+    def _row(self, src, x_ptr: cute.Pointer, seq_ptr: cute.Pointer, idx_ptr: cute.Pointer, val_ptr: cute.Pointer,
+             n: Int32, stride: Int32, k: Int32, next_n: Int32, compress_ratio: Int32):
+        """The body of a one-CTA-per-row kernel: rows with ``L <= k`` are copied, others go to ``_select_row``."""
         tid, _, _ = cute.arch.thread_idx()
         row, _, _ = cute.arch.block_idx()
         hist, ckey, cidx, ctl = alloc_row_buffers(self.bins, self.cand)
@@ -261,4 +272,10 @@ class RadixTopK(RowTopK):
         if length <= k:
             write_short_row(xr, ir, vr, length, k, tid, self.threads, self.with_values, self.dtype)
         else:
-            self._select(x_ptr + Int64(row) * Int64(stride), length, k, (ir, vr, xr), hist, ckey, cidx, ctl, tid)
+            self._select_row(src, row, length, k, ir, vr, xr, hist, ckey, cidx, ctl, tid)
+
+    @cute.kernel
+    def kernel(self, x_ptr: cute.Pointer, seq_ptr: cute.Pointer, idx_ptr: cute.Pointer,
+               val_ptr: cute.Pointer, n: Int32, stride: Int32, k: Int32, next_n: Int32,
+               compress_ratio: Int32):
+        self._row((x_ptr, stride), x_ptr, seq_ptr, idx_ptr, val_ptr, n, stride, k, next_n, compress_ratio)

@@ -7,6 +7,19 @@ from pathlib import Path
 ROWS = ("GPUs", "dtypes", "k", "next_n", "compress_ratio", "hint", "transforms", "graph-safe")
 
 
+def package_readme(test_file: str | Path) -> Path:
+    """The README.md of the package whose ``tests/`` folder holds ``test_file``."""
+    return Path(test_file).resolve().parents[1] / "README.md"
+
+
+def cuda_problem(**facts):
+    """A ``Problem`` on an sm_90 GPU for host-logic tests: 4 rows of 4096 fp32 columns, k=64,
+    unless ``facts`` say otherwise (``functools.partial`` it for other defaults)."""
+    from ..protocol import Problem
+
+    return Problem(**{**dict(rows=4, n=4096, k=64, dtype="float32", device="cuda", capability=(9, 0)), **facts})
+
+
 def supports_table(readme: str | Path) -> dict[str, str]:
     """The first table under ``## Supports`` as {row: value}.
 
