@@ -106,3 +106,29 @@ def test_readme_supports_table_matches_checks():
     assert checks.supports(P(next_n=4, compress_ratio=4, has_hint=True, k=1 << 20)) is None
     assert checks.supports(P(transform="page_table")) is not None
     assert checks.supports(P(capability=(8, 9))) is not None
+
+
+def test_reg_geometry_fits():
+    for dtype in checks.DTYPES:
+        vec = checks.vector_width(dtype)
+        for rows in (1, 8, 32, 128, 4096):
+            for n in (1, 7, 4096, 8192, 8193, 32768, 131072, checks.REG_MAX_N):
+                geo = checks.reg_geometry(rows, n, dtype)
+                if geo is None:
+                    continue
+                cluster, threads, elems = geo
+                assert cluster * threads * elems >= n and cluster in checks.CLUSTER_SIZES
+                assert elems % vec == 0 and threads * (elems + 1) < 32768
+                assert rows * cluster * threads <= checks.REG_WAVE
+        assert checks.reg_geometry(1, checks.REG_MAX_N + 1, dtype) is None
+
+
+def test_reg_geometry_decode_choices():
+    """The geometries measured fastest on the decode cells (NOTES.md, 2026-11-29 sweep)."""
+    best = {(1, 8192): (1, 1024, 8), (1, 32768): (8, 512, 8), (1, 131072): (16, 512, 16),
+            (8, 32768): (8, 512, 8), (8, 131072): (8, 1024, 16), (32, 131072): (8, 512, 32),
+            (32, 32768): (2, 1024, 16), (1, 262144): (16, 512, 32), (128, 32768): (2, 512, 32),
+            (8, 65536): (8, 1024, 8)}
+    for (rows, n), geo in best.items():
+        assert checks.reg_geometry(rows, n, "float32") == geo, (rows, n)
+    assert checks.reg_geometry(128, 131072, "float32") is None  # beyond one wave: kernel.py

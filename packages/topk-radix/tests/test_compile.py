@@ -38,6 +38,12 @@ def _variants(full: bool):
     return sorted(set(out))
 
 
+def _every_reg_geometry():
+    geos = {(dtype, checks.reg_geometry(r, n, dtype)) for dtype in checks.DTYPES for r in (1, 8, 32, 128)
+            for n in range(1024, checks.REG_MAX_N + 1, 4096)}
+    return sorted((dtype, *g, checks.vector_width(dtype), True) for dtype, g in geos if g)
+
+
 def _id(v):
     return "-".join("+".join(f for f, _ in x) if isinstance(x, tuple) else str(x) for x in v)
 
@@ -48,7 +54,28 @@ def test_compiles_for_sm90a(variant):
     assert fn is not None
 
 
+def _reg_variants():
+    out = []
+    for dtype in checks.DTYPES:
+        vec = checks.vector_width(dtype)
+        for v in (vec, 1):
+            for rv in (False, True):
+                out.append((dtype, 4, 512, 8, v, rv, False))
+    for cluster in checks.CLUSTER_SIZES:
+        out.append(("float32", cluster, 1024, 8, 4, False, False))
+    out += [("float32", 16, 1024, 16, 4, True, False), ("bfloat16", 8, 512, 32, 8, True, False),
+            ("float32", 2, 512, 8, 4, False, True)]  # the last: dev timestamps
+    return out
+
+
+@pytest.mark.parametrize("variant", _reg_variants(), ids=_id)
+def test_register_kernel_compiles_for_sm90a(variant):
+    assert launch.compile_regs(*variant) is not None
+
+
 @pytest.mark.slow
 def test_every_geometry_compiles():
     for variant in _variants(True):
         launch.compile_kernel(*variant)
+    for variant in _every_reg_geometry():
+        launch.compile_regs(*variant)

@@ -74,3 +74,27 @@ def test_unaligned_stride(dtype):
     base = make_logits("randn", 5, 3001, dtype, "cuda", seed=3)
     _case(5, 3000, 300, logits=base[:, 1:])
     _case(5, 3000, 300, logits=base[:, :3000])
+
+
+#: Register-kernel geometries (C, T, E) beyond the ones reg_geometry picks in the tests above.
+GEOMETRIES = [(1, 1024, 8), (2, 512, 8), (2, 1024, 4), (4, 1024, 8), (8, 512, 8), (8, 1024, 8), (2, 1024, 16),
+              (4, 512, 16), (2, 512, 32), (8, 1024, 16), (16, 1024, 8), (16, 512, 16), (8, 512, 32),
+              (16, 1024, 16), (16, 512, 32)]
+
+
+@pytest.mark.parametrize("geo", GEOMETRIES, ids=lambda g: "x".join(map(str, g)))
+def test_forced_register_geometries(geo):
+    """Every geometry the sweep may pick, on ties, NaN and plateaus, with a scalar tail (N % 4 != 0)."""
+    from topk_radix import launch
+
+    cluster, threads, elems = geo
+    n = cluster * threads * elems - 5
+    launch.FORCE = ("regs", *geo)
+    try:
+        for kind in ("randn", "int_ties", "nan", "plateau"):
+            _case(3, n, 300, kind=kind, mode="mixed")
+        _case(2, n, 2048, kind="randn", mode="full")
+        if elems % 8 == 0:
+            _case(3, n, 300, dtype=torch.bfloat16, kind="int_ties", mode="mixed")
+    finally:
+        launch.FORCE = None

@@ -67,6 +67,44 @@ def geometry(rows: int, n: int, dtype: str) -> tuple[int, int, int] | None:
     return cluster, capacity, threads
 
 
+#: The register-resident kernel (regs.py): at most this many elements per CTA (1024 x 16 or 512 x 32).
+REG_MAX_SLICE = 16384
+#: Widest row the register kernel holds (16 CTAs x 16384).
+REG_MAX_N = 16 * REG_MAX_SLICE
+#: Threads of the register kernel that run at once (132 SMs x 1024: its CTAs use 64 registers a thread).
+REG_WAVE = 132 * 1024
+
+
+def _cluster_for(n: int, slice_: int) -> int | None:
+    return next((c for c in CLUSTER_SIZES if c * slice_ >= n), None)
+
+
+def reg_geometry(rows: int, n: int, dtype: str) -> tuple[int, int, int] | None:
+    """``(cluster, threads, elems)`` of the register kernel, or None (use ``kernel.py``).
+
+    The first option whose grid fits one wave, in an order that reproduces the best
+    geometry measured on each decode cell (NOTES.md, 2026-11-29 sweep): 512 threads
+    beat 1024 on the same slice; clusters of 16 only for <= 4 rows (few fit the GPCs
+    at once: 8x128K took 21.2 us with C=16, 13.3 with C=8).
+    """
+    n = max(n, 1)
+    if n > REG_MAX_N:
+        return None
+    if n <= 8192 and rows * 1024 <= REG_WAVE:
+        return 1, 1024, 8
+    options = []
+    if rows <= 8 and n <= 8 * 4096:
+        options.append((_cluster_for(n, 4096), 512, 8))
+    if rows <= 8 and n <= 8 * 8192:
+        options.append((_cluster_for(n, 8192), 1024, 8))
+    if rows <= 4 and n <= 16 * 8192:
+        options.append((_cluster_for(n, 8192), 512, 16))
+    if n <= 8 * REG_MAX_SLICE:
+        options.append((_cluster_for(n, REG_MAX_SLICE), 1024, 16))
+    options.append((_cluster_for(n, REG_MAX_SLICE), 512, 32))
+    return next((g for g in options if rows * g[0] * g[1] <= REG_WAVE), None)
+
+
 def supports(p: Problem) -> str | None:
     """None when the kernel runs ``p`` exactly, else a short reason."""
     try:
@@ -87,12 +125,14 @@ def supports(p: Problem) -> str | None:
         return f"cannot judge problem: {type(exc).__name__}: {exc}"
 
 
-#: torch.topk (masked) µs / radix µs, fp32 k=2048, H200, 2026-11-29, from the committed
-#: one-process run benchmarks/results/2026-11-29-cuda-{dsa,decode}-final.json
-#: (session 2: after the split path and the sampled filter).
+#: torch.topk (masked) µs / radix µs, fp32 k=2048, H200, 2026-11-29. Cells the register kernel
+#: runs (rows x N up to 128x32K): radix from the device sweep of 0.2.0
+#: (benchmarks/results/2026-11-29-cuda-radix-regs-sweep.log) over torch.topk from the committed
+#: one-process run benchmarks/results/2026-11-29-cuda-{dsa,decode}-final.json (two runs: the
+#: sweep's old-kernel column matches that run's radix within 3%). Other cells: that run alone.
 MEASURED_SPEEDUP = {
-    (1, 8192): 5.58, (1, 32768): 4.8, (1, 131072): 3.83, (1, 262144): 3.62, (8, 32768): 4.81,
-    (8, 131072): 2.58, (32, 32768): 4.69, (32, 131072): 3.38, (128, 32768): 4.49, (128, 131072): 3.24,
+    (1, 8192): 7.33, (1, 32768): 6.68, (1, 131072): 6.27, (1, 262144): 5.54, (8, 32768): 7.24,
+    (8, 131072): 6.54, (32, 32768): 6.67, (32, 131072): 5.12, (128, 32768): 7.62, (128, 131072): 3.24,
     (512, 32768): 3.78, (512, 131072): 3.2, (1024, 65536): 3.62, (4096, 8192): 3.84,
 }
 

@@ -1,5 +1,7 @@
 """Host side of the ``radix`` backend: geometry, compile cache, launch.
 
+``run`` takes the register kernel (``regs.py``) wherever ``checks.reg_geometry``
+gives a geometry (decode shapes), else the shared-memory kernel (``kernel.py``).
 Nothing here reads device data: the launch depends on static facts (dtype, N,
 rows, k, options, the logits pointer's alignment and row stride) only, so it is
 CUDA-graph capturable. The kernel needs no global scratch at all.
@@ -14,13 +16,19 @@ from topk_core.protocol import Call, Problem
 
 from . import __about__, checks
 
-#: Kernel variant flags (all part of the compile key). Defaults are the version measured
+#: kernel.py's variant flags (all part of the compile key). Defaults are the version measured
 #: fastest on the H200 (NOTES.md, 2026-11-29). static_slices + aggregate together measured
 #: 10-45% slower; prefix_offsets compiles but has not run on a GPU yet.
 VARIANT = {"static_slices": False, "aggregate": False, "prefix_offsets": False}
 #: Compile-time raw-bits element type per dtype name.
 _RAW = {"float32": "Uint32", "bfloat16": "Uint16", "float16": "Uint16"}
 _FAKE_ADDRESS = 1 << 20  # any 16-byte-aligned address: compile never dereferences it
+
+
+#: Dev only: ("regs", C, T, E) or ("smem",) forces a kernel/geometry; STAMPS, an int64 CUDA
+#: tensor of rows*C*8 words, makes the regs kernel record per-phase clocks there.
+FORCE: tuple | None = None
+STAMPS = None
 
 
 def _arch_tag() -> str:
@@ -32,7 +40,7 @@ def _arch_tag() -> str:
 def vec_for(logits: torch.Tensor, dtype: str) -> int:
     """16-byte copies when every row start is 16-byte aligned, else the scalar path."""
     vec = checks.vector_width(dtype)
-    if logits.data_ptr() % 16 == 0 and (logits.stride(0) % vec == 0 or logits.shape[0] <= 1):
+    if logits.shape[1] >= vec and logits.data_ptr() % 16 == 0 and (logits.stride(0) % vec == 0 or logits.shape[0] <= 1):
         return vec
     return 1
 
@@ -47,8 +55,10 @@ def kernel_key(dtype: str, cluster: int, capacity: int, threads: int, vec: int, 
 
 def compile_kernel(dtype: str, cluster: int, capacity: int, threads: int, vec: int, return_values: bool,
                    variant: tuple = (), options: str = ""):
-    """``variant``: ``(name, bool)`` pairs of ``VARIANT`` flags (missing ones take the defaults)."""
-    """Compile one variant from placeholder pointers (works on CPU with CUTE_DSL_ARCH=sm_90a)."""
+    """Compile one variant from placeholder pointers (works on CPU with CUTE_DSL_ARCH=sm_90a).
+
+    ``variant``: ``(name, bool)`` pairs of ``VARIANT`` flags (missing ones take the defaults).
+    """
     import cutlass
     import cutlass.cute as cute
     from cutlass import Int32, Int64
@@ -70,6 +80,36 @@ def compile_kernel(dtype: str, cluster: int, capacity: int, threads: int, vec: i
     return cute.compile(op, *args, options=options)
 
 
+def compile_regs(dtype: str, cluster: int, threads: int, elems: int, vec: int, return_values: bool,
+                 stamps: bool = False, options: str = ""):
+    """Compile the register-resident kernel (``regs.py``) from placeholder pointers (CPU-safe)."""
+    import cutlass
+    import cutlass.cute as cute
+    from cutlass import Int32, Int64
+    from cutlass.cute.runtime import make_fake_stream, make_ptr
+
+    from .regs import ClusterRegTopK
+
+    raw = getattr(cutlass, _RAW[dtype])
+    itemsize = 4 if dtype == "float32" else 2
+    gmem = cute.AddressSpace.gmem
+    op = ClusterRegTopK(dtype, cluster, threads, elems, vec, return_values, stamps)
+    args = (make_ptr(raw, _FAKE_ADDRESS, gmem, assumed_align=16 if vec > 1 else itemsize),
+            Int64(1), Int32(1), make_ptr(Int32, _FAKE_ADDRESS, gmem, assumed_align=4),
+            Int32(1), Int32(1), Int32(1), Int32(1),
+            make_ptr(Int32, _FAKE_ADDRESS, gmem, assumed_align=4),
+            make_ptr(raw, _FAKE_ADDRESS, gmem, assumed_align=itemsize),
+            make_ptr(Int64, _FAKE_ADDRESS, gmem, assumed_align=8),
+            make_fake_stream())
+    return cute.compile(op, *args, options=options)
+
+
+def get_regs(dtype: str, cluster: int, threads: int, elems: int, vec: int, return_values: bool,
+             stamps: bool = False):
+    key = kernel_key(dtype, cluster, threads * elems, threads, vec, return_values, (("regs", elems, stamps),))
+    return compile_cached(key, lambda: compile_regs(dtype, cluster, threads, elems, vec, return_values, stamps))
+
+
 def get_kernel(dtype: str, cluster: int, capacity: int, threads: int, vec: int, return_values: bool):
     variant = tuple(sorted(VARIANT.items()))
     key = kernel_key(dtype, cluster, capacity, threads, vec, return_values, variant)
@@ -87,6 +127,11 @@ def run(problem: Problem, call: Call) -> None:
     logits = call.logits
     rows, n = logits.shape
     dtype = problem.dtype
+    regs = FORCE[1:] if FORCE and FORCE[0] == "regs" else checks.reg_geometry(rows, n, dtype)
+    if FORCE and FORCE[0] == "smem":
+        regs = None
+    if regs is not None:
+        return _run_regs(problem, call, regs)
     geo = checks.geometry(rows, n, dtype)
     if geo is None:  # supports() refused this already; keep the invariant loud
         raise RuntimeError(f"radix: N={n} does not fit a cluster")
@@ -108,4 +153,37 @@ def run(problem: Problem, call: Call) -> None:
        Int32(call.next_n), Int32(call.compress_ratio), Int32(call.top_k), Int32(rows),
        make_ptr(Int32, call.indices.data_ptr(), gmem, assumed_align=4),
        make_ptr(raw, values.data_ptr(), gmem, assumed_align=itemsize),
+       stream)
+
+
+def _run_regs(problem: Problem, call: Call, geo: tuple) -> None:
+    import cutlass
+    import cutlass.cute as cute
+    from cuda.bindings import driver as cuda
+    from cutlass import Int32, Int64
+    from cutlass.cute.runtime import make_ptr
+
+    logits = call.logits
+    rows, n = logits.shape
+    dtype = problem.dtype
+    cluster, threads, elems = geo
+    vec = vec_for(logits, dtype)
+    return_values = call.values is not None
+    stamps = STAMPS is not None
+    fn = get_regs(dtype, cluster, threads, elems, vec, return_values, stamps)
+    raw = getattr(cutlass, _RAW[dtype])
+    itemsize = logits.element_size()
+    gmem = cute.AddressSpace.gmem
+    values = call.values if return_values else call.indices
+    seq_lens = call.seq_lens if call.seq_lens.is_contiguous() else call.seq_lens.contiguous()
+    # Never dereferenced without stamps: any 8-byte-aligned address will do.
+    dbg = STAMPS.data_ptr() if stamps else call.indices.data_ptr() // 8 * 8
+    stream = cuda.CUstream(torch.cuda.current_stream(logits.device).cuda_stream)
+    fn(make_ptr(raw, logits.data_ptr(), gmem, assumed_align=16 if vec > 1 else itemsize),
+       Int64(logits.stride(0)), Int32(n),
+       make_ptr(Int32, seq_lens.data_ptr(), gmem, assumed_align=4),
+       Int32(call.next_n), Int32(call.compress_ratio), Int32(call.top_k), Int32(rows),
+       make_ptr(Int32, call.indices.data_ptr(), gmem, assumed_align=4),
+       make_ptr(raw, values.data_ptr(), gmem, assumed_align=itemsize),
+       make_ptr(Int64, dbg, gmem, assumed_align=8),
        stream)

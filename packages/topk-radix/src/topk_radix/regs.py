@@ -1,0 +1,410 @@
+"""Cluster radix top-k with each CTA's slice in registers (CuTe DSL, Hopper clusters).
+
+What it computes: the same as ``kernel.py`` (top ``k`` order keys of ``[0, L_r)``
+per row, ``L_r`` from ``seq_lens``/``next_n``/``compress_ratio``; NaN above +inf,
+-0 == +0; rows with ``L <= k`` get ``0..L-1`` then ``-1``/-inf).
+
+Why another kernel: ``kernel.py`` spends most of a decode call on fixed costs:
+four 8-bit passes, each with a cluster barrier, 256 threads reading C remote
+bins, three CTA barriers and C warp reductions per warp. Here:
+  1. CTA ``rank`` owns columns ``[rank*cap, (rank+1)*cap)`` of N (``cap = T*E``),
+     so its ``E`` elements per thread (16-byte loads, all issued before the first
+     use) are in flight before ``seq_lens`` arrives. They stay in registers as keys
+     (0 marks a column outside ``[0, L)``: no real key is 0, the lowest is -inf's).
+  2. Digits of 11/11/10 bits (fp32) or 11/5 (16-bit): three or two passes. Each pass
+     builds a local histogram (its own buffer, so no pass waits for readers of the
+     last) and its 32-bin group sums (summed after pass 0, counted by atomics in the
+     later passes, where few keys match), and has ONE cluster barrier. Then warp 0 of
+     every CTA finds the digit redundantly in two hops of DSMEM reads: the C group
+     sums (a lane holds <= 2 groups), then the 32 bins of the chosen group. No
+     broadcast, no second barrier.
+  3. Emit: each CTA counts its keys above / equal to the threshold, scans them, and
+     takes its output offsets with ONE 64-bit DSMEM atomic on rank 0's counter
+     (above in the low word, ties in the high word; the first ``need`` ties win).
+  A last cluster barrier (arrive after the atomic, wait at exit) keeps every CTA's
+  shared memory alive while others may still read it.
+
+Limits: ``C * T * E >= N`` (the host picks them), ``T * (E + 1) < 32768`` (packed
+16-bit counts). Runtime arguments are as in ``kernel.py``: one build per geometry
+serves every row count, N up to ``C*T*E``, k, next_n and compress_ratio.
+"""
+
+from __future__ import annotations
+
+import cutlass
+import cutlass.cute as cute
+import cutlass.memory
+from cutlass import Int32, Int64, Uint16, Uint32, const_expr
+from cutlass._mlir.dialects import llvm
+from cutlass.cutlass_dsl import T as mlir_t
+
+from topk_core.kernels.cute_common import order_key
+from topk_core.kernels.cute_radix import digits
+
+from .kernel import NEG_INF_BITS
+
+FIRST_BITS = 11
+STAMPS = 8  # dev timestamps per CTA: globaltimer at start, clock64 deltas, globaltimer at end
+
+
+@cute.jit
+def warp_incl(x: Int32, lane: Int32) -> Int32:
+    """Inclusive warp prefix sum, branch-free (selects instead of per-step divergent ifs)."""
+    incl = x
+    for sh in cutlass.range_constexpr(5):
+        y = cute.arch.shuffle_sync_up(incl, 1 << sh)
+        incl = incl + Int32(cutlass.select_(lane >= (1 << sh), y, Int32(0)))
+    return incl
+
+
+class ClusterRegTopK:
+    """Compile-time specialisation only (dtype, C, T, E, vector width, values, stamps)."""
+
+    def __init__(self, dtype: str, cluster: int, threads: int, elems: int, vec: int, return_values: bool,
+                 stamps: bool = False):
+        assert dtype in NEG_INF_BITS and cluster in (1, 2, 4, 8, 16)
+        assert threads % 128 == 0 and elems % max(vec, 1) == 0
+        self.dtype_name = dtype
+        self.bits = 32 if dtype == "float32" else 16
+        self.raw = Uint32 if self.bits == 32 else Uint16
+        self.digits = digits(self.bits, FIRST_BITS)
+        self.cluster = cluster
+        self.threads = threads
+        self.elems = elems
+        self.vec = vec
+        self.cap = threads * elems
+        self.slots = elems + (1 if vec > 1 else 0)  # the extra one: a column of the row's scalar tail
+        assert threads * self.slots < 32768, "per-CTA counts are packed in 16 bits"
+        self.return_values = return_values
+        self.stamps = stamps
+        self.neg_inf = NEG_INF_BITS[dtype]
+        self.hist_off = []
+        self.coarse_off = []
+        h = c = 0
+        for _, w in self.digits:
+            self.hist_off.append(h)
+            self.coarse_off.append(c)
+            h += 1 << w
+            c += max((1 << w) // 32, 1)
+        self.hist_words = h
+        self.coarse_words = c
+
+    def __repr__(self) -> str:  # stable across processes: part of the DSL's cache key
+        return (f"ClusterRegTopK_{self.dtype_name}_c{self.cluster}_t{self.threads}_e{self.elems}"
+                f"_v{self.vec}_rv{int(self.return_values)}_st{int(self.stamps)}")
+
+    # ------------------------------------------------------------------ host
+    @cute.jit
+    def __call__(self, logits: cute.Pointer, ld: Int64, n: Int32, seq_lens: cute.Pointer,
+                 next_n: Int32, compress_ratio: Int32, k: Int32, rows: Int32,
+                 out_idx: cute.Pointer, out_val: cute.Pointer, dbg: cute.Pointer, stream):
+        kern = self.kernel(logits, ld, n, seq_lens, next_n, compress_ratio, k, out_idx, out_val, dbg)
+        if const_expr(self.cluster > 1):
+            kern.launch(grid=[self.cluster, rows, 1], block=[self.threads, 1, 1],
+                        cluster=[self.cluster, 1, 1], stream=stream)
+        else:
+            kern.launch(grid=[1, rows, 1], block=[self.threads, 1, 1], stream=stream)
+
+    # ------------------------------------------------------------------ kernel
+    @cute.kernel
+    def kernel(self, logits: cute.Pointer, ld: Int64, n: Int32, seq_lens: cute.Pointer,
+               next_n: Int32, compress_ratio: Int32, k: Int32,
+               out_idx: cute.Pointer, out_val: cute.Pointer, dbg: cute.Pointer):
+        C = self.cluster
+        T = self.threads
+        tid, _, _ = cute.arch.thread_idx()
+        rank, row, _ = cute.arch.block_idx()
+        lane = cute.arch.lane_idx()
+        warp = cute.arch.warp_idx()
+        t0 = Int64(0)
+        g0 = Int64(0)
+        if const_expr(self.stamps):
+            t0 = cute.arch.clock64()
+            g0 = cute.arch.globaltimer()
+        g_dbg = cute.make_tensor(dbg + Int64((row * C + rank) * STAMPS), cute.make_layout(STAMPS))
+
+        smem = cutlass.memory.SmemAllocator()
+        s_hist = smem.allocate_tensor(Int32, cute.make_layout(self.hist_words), byte_alignment=16)
+        s_coarse = smem.allocate_tensor(Int32, cute.make_layout(self.coarse_words), byte_alignment=16)
+        s_sel = smem.allocate_tensor(Int32, cute.make_layout(8), byte_alignment=16)
+        s_wsum = smem.allocate_tensor(Int32, cute.make_layout(64), byte_alignment=16)
+        s_ctr = smem.allocate_tensor(Int64, cute.make_layout(2), byte_alignment=16)
+
+        req = row // next_n
+        spec = row - req * next_n
+        g_lens = cute.make_tensor(seq_lens, cute.make_layout(req + 1))
+        seq_len = g_lens[req]  # issued first; used only after the slice loads are in flight
+
+        logits = cute.recast_ptr(logits, dtype=self.raw)
+        out_val = cute.recast_ptr(out_val, dtype=self.raw)
+        row_base = Int64(row) * ld
+        g_row = cute.make_tensor(logits + row_base, cute.make_layout(n))
+        out_base = Int64(row) * Int64(k)
+        g_idx = cute.make_tensor(out_idx + out_base, cute.make_layout(k))
+        g_val = cute.make_tensor(out_val + out_base, cute.make_layout(k))
+
+        raws, cols, oks = self.load_slice(logits, row_base, n, g_row, rank, tid)
+
+        numer = cutlass.max(Int64(seq_len) - Int64(next_n) + Int64(spec) + Int64(1), Int64(0))
+        length = Int32(cutlass.min(numer // Int64(compress_ratio), Int64(n)))
+
+        if length <= k:
+            # Everything fits: identity indices then -1 padding; no barrier, no DSMEM.
+            for j in cutlass.range(rank * T + tid, k, C * T):
+                inside = j < length
+                g_idx[j] = cutlass.select_(inside, j, Int32(-1))
+                if const_expr(self.return_values):
+                    v = self.raw(self.neg_inf)
+                    if inside:
+                        v = self.raw(g_row[j])
+                    g_val[j] = v
+        else:
+            for i in cutlass.range(tid, self.hist_words, T):
+                s_hist[i] = Int32(0)
+            for i in cutlass.range(tid, self.coarse_words, T):
+                s_coarse[i] = Int32(0)
+            if tid == 0:
+                s_ctr[0] = Int64(0)
+            keys = []
+            for i in cutlass.range_constexpr(self.slots):
+                keep = oks[i] & (cols[i] < length)
+                # select_ returns an untyped i32: without Uint32() shifts and compares turn signed.
+                keys.append(Uint32(cutlass.select_(keep, order_key(raws[i], self.dtype_name), Uint32(0))))
+            cute.arch.sync_threads()
+            self.stamp(g_dbg, 1, t0, tid)
+
+            prefix = Uint32(0)
+            need = k
+            for p in cutlass.range_constexpr(len(self.digits)):
+                sh, w = self.digits[p]
+                hoff = self.hist_off[p]
+                for i in cutlass.range_constexpr(self.slots):
+                    key = keys[i]
+                    take = key != Uint32(0)
+                    if const_expr(p > 0):
+                        sp = self.digits[p - 1][0]
+                        take = (key >> sp) == (prefix >> sp)
+                    if take:
+                        d = Int32((key >> sh) & Uint32((1 << w) - 1))
+                        cute.arch.atomic_add((s_hist.iterator + (hoff + d)).llvm_ptr, Int32(1))
+                        if const_expr(p > 0):  # few keys match: count their groups directly
+                            cute.arch.atomic_add((s_coarse.iterator + (self.coarse_off[p] + (d >> 5))).llvm_ptr,
+                                                 Int32(1))
+                if const_expr(p == 0):  # most keys count: sum the groups after the fact
+                    cute.arch.sync_threads()
+                    self.coarsen(s_hist, s_coarse, p, warp, lane)
+                if const_expr(C > 1):
+                    cute.arch.cluster_arrive()
+                    cute.arch.cluster_wait()
+                else:
+                    cute.arch.sync_threads()
+                if warp == 0:
+                    self.find(s_hist, s_coarse, s_sel, p, need, lane)
+                cute.arch.sync_threads()
+                prefix = prefix | (Uint32(s_sel[2 * p]) << sh)
+                need = s_sel[2 * p + 1]
+                self.stamp(g_dbg, 2 + p, t0, tid)
+
+            self.emit(keys, cols, prefix, need, k, g_row, g_idx, g_val, s_wsum, s_ctr, tid, warp, lane)
+            self.stamp(g_dbg, 5, t0, tid)
+            if const_expr(C > 1):
+                cute.arch.cluster_wait()
+        if const_expr(self.stamps):
+            self.stamp(g_dbg, 6, t0, tid)
+            if tid == 0:
+                g_dbg[0] = g0
+                g_dbg[7] = cute.arch.globaltimer()
+
+    # ------------------------------------------------------------------ pieces
+    @cute.jit
+    def stamp(self, g_dbg: cute.Tensor, slot: cutlass.Constexpr, t0: Int64, tid: Int32):
+        if const_expr(self.stamps):
+            if tid == 0:
+                g_dbg[slot] = cute.arch.clock64() - t0
+
+    @cute.jit
+    def load_slice(self, logits: cute.Pointer, row_base: Int64, n: Int32, g_row: cute.Tensor, rank: Int32,
+                   tid: Int32):
+        """This thread's raw elements, their columns and whether each is a real column of the slice.
+
+        Vector ``v = rank*T*U + u*T + tid`` (``U = E/V``) of the row: coalesced, and all
+        ``U`` loads are issued before any is used. Indices past the last whole vector are
+        clamped (and marked not ok); the row's ``< V`` tail columns are one extra slot.
+        """
+        T = self.threads
+        V = self.vec
+        raws = []
+        cols = []
+        oks = []
+        if const_expr(V > 1):
+            U = self.elems // V
+            nvr = n // V
+            xbase = cute.make_ptr(self.raw, (logits + row_base).toint(), cute.AddressSpace.gmem, assumed_align=16)
+            xv = cute.make_tensor(xbase, cute.make_layout((V, nvr), stride=(1, V)))
+            v0 = rank * (T * U) + tid
+            vecs = []
+            for u in cutlass.range_constexpr(U):
+                vecs.append(xv[None, cutlass.min(v0 + u * T, nvr - 1)].load())
+            for u in cutlass.range_constexpr(U):
+                v = v0 + u * T
+                for e in cutlass.range_constexpr(V):
+                    raws.append(self.raw(vecs[u][e]))
+                    cols.append(v * V + e)
+                    oks.append(v < nvr)
+            tcol = nvr * V + tid
+            mine = (tid < V) & (tcol < n) & (rank == tcol // self.cap)
+            traw = self.raw(0)
+            if mine:
+                traw = self.raw(g_row[tcol])
+            raws.append(traw)
+            cols.append(tcol)
+            oks.append(mine)
+        else:
+            c0 = rank * self.cap + tid
+            for u in cutlass.range_constexpr(self.elems):
+                col = c0 + u * T
+                raws.append(self.raw(g_row[cutlass.min(col, n - 1)]))
+                cols.append(col)
+                oks.append(col < n)
+        return raws, cols, oks
+
+    @cute.jit
+    def coarsen(self, s_hist: cute.Tensor, s_coarse: cute.Tensor, p: cutlass.Constexpr, warp: Int32,
+                lane: Int32):
+        """Sum pass ``p``'s histogram per group of 32 bins (one warp reduction per group)."""
+        w = self.digits[p][1]
+        groups = max((1 << w) // 32, 1)
+        hoff = self.hist_off[p]
+        coff = self.coarse_off[p]
+        for g in cutlass.range(warp, groups, self.threads // 32):
+            s = cute.arch.warp_redux_sync(s_hist[hoff + g * 32 + lane], "add")
+            if lane == 0:
+                s_coarse[coff + g] = s
+
+    @cute.jit
+    def cluster_sum(self, buf: cute.Tensor, idx: Int32) -> Int32:
+        """``buf[idx]`` summed over the cluster's CTAs (all C loads issued at once)."""
+        total = Int32(0)
+        if const_expr(self.cluster == 1):
+            total = buf[idx]
+        else:
+            vals = []
+            for c in cutlass.range_constexpr(self.cluster):
+                remote = cute.arch.map_dsmem_ptr(buf.iterator + idx, c)
+                vals.append(Int32(llvm.load(mlir_t.i32(), remote.llvm_ptr)))
+            for c in cutlass.range_constexpr(self.cluster):
+                total = total + vals[c]
+        return total
+
+    @cute.jit
+    def find(self, s_hist: cute.Tensor, s_coarse: cute.Tensor, s_sel: cute.Tensor, p: cutlass.Constexpr,
+             need: Int32, lane: Int32):
+        """Warp 0: the digit of pass ``p`` holding the ``need``-th largest matching key.
+
+        Hop 1: lane ``l`` sums groups ``G-1-l*per .. `` (top down) over the cluster; a
+        warp scan finds the group. Hop 2: lane ``l`` sums bin ``31-l`` of that group.
+        Exactly one lane's range straddles ``need`` (the keys counted are >= ``need``).
+        """
+        w = self.digits[p][1]
+        G = max((1 << w) // 32, 1)
+        per = max(G // 32, 1)
+        hoff = self.hist_off[p]
+        coff = self.coarse_off[p]
+        coarse = cute.make_tensor(s_coarse.iterator + coff, cute.make_layout(G))
+        hist = cute.make_tensor(s_hist.iterator + hoff, cute.make_layout(1 << w))
+        tots = []
+        own = Int32(0)
+        for j in cutlass.range_constexpr(per):
+            g = Int32(G - 1) - (lane * per + j)
+            t = self.cluster_sum(coarse, cutlass.max(g, Int32(0)))
+            t = Int32(cutlass.select_(g >= Int32(0), t, Int32(0)))
+            tots.append(t)
+            own = own + t
+        incl = warp_incl(own, lane)
+        acc = incl - own
+        hit = (acc < need) & (need <= incl)
+        gsel = Int32(0)
+        above = Int32(0)
+        for j in cutlass.range_constexpr(per):
+            t = tots[j]
+            if hit & (acc < need) & (need <= acc + t):
+                gsel = Int32(G - 1) - (lane * per + j)
+                above = acc
+            acc = acc + t
+        gsel = cute.arch.warp_redux_sync(Int32(cutlass.select_(hit, gsel, Int32(0))), "add")
+        above = cute.arch.warp_redux_sync(Int32(cutlass.select_(hit, above, Int32(0))), "add")
+        b = gsel * 32 + 31 - lane
+        v = Int32(0)
+        if const_expr((1 << w) >= 32):
+            v = self.cluster_sum(hist, b)
+        incl = warp_incl(v, lane)
+        ex = above + incl - v
+        if (ex < need) & (need <= above + incl):
+            s_sel[2 * p] = b
+            s_sel[2 * p + 1] = need - ex
+
+    @cute.jit
+    def emit(self, keys: list, cols: list, thr: Uint32, need: Int32, k: Int32, g_row: cute.Tensor,
+             g_idx: cute.Tensor, g_val: cute.Tensor, s_wsum: cute.Tensor, s_ctr: cute.Tensor,
+             tid: Int32, warp: Int32, lane: Int32):
+        """Write the keys above ``thr`` to slots ``[0, k-need)`` and the first ``need`` ties after them."""
+        C = self.cluster
+        NW = self.threads // 32
+        cg = Int32(0)
+        ce = Int32(0)
+        for i in cutlass.range_constexpr(self.slots):
+            cg = cg + Int32(cutlass.select_(keys[i] > thr, Int32(1), Int32(0)))
+            ce = ce + Int32(cutlass.select_(keys[i] == thr, Int32(1), Int32(0)))
+        packed = cg | (ce << 16)
+        incl = warp_incl(packed, lane)
+        if lane == 31:
+            s_wsum[warp] = incl
+        cute.arch.sync_threads()
+        if warp == 0:
+            own = Int32(0)
+            if lane < NW:
+                own = s_wsum[lane]
+            winc = warp_incl(own, lane)
+            s_wsum[32 + lane] = winc - own
+            if lane == NW - 1:
+                add = Int64(winc & Int32(0xFFFF)) | (Int64(winc >> 16) << 32)
+                old = Int64(0)
+                if const_expr(C == 1):
+                    old = s_ctr[0]
+                else:
+                    old = self.dsmem_add_u64(s_ctr.iterator, add)
+                s_ctr[1] = old
+        cute.arch.sync_threads()
+        if const_expr(C > 1):
+            cute.arch.cluster_arrive()  # our last DSMEM access is done
+        base = s_ctr[1]
+        ex = s_wsum[32 + warp] + incl - packed
+        gslot = Int32(base & Int64(0xFFFFFFFF)) + (ex & Int32(0xFFFF))
+        eslot = Int32(base >> 32) + (ex >> 16)
+        gtot = k - need
+        for i in cutlass.range_constexpr(self.slots):
+            key = keys[i]
+            # The bounds hold when the counts are right; they keep a broken invariant
+            # from ever writing outside the row's k slots.
+            if key > thr:
+                if gslot < gtot:
+                    g_idx[gslot] = cols[i]
+                    if const_expr(self.return_values):
+                        g_val[gslot] = g_row[cols[i]]
+                gslot = gslot + 1
+            if key == thr:
+                if eslot < need:
+                    g_idx[gtot + eslot] = cols[i]
+                    if const_expr(self.return_values):
+                        g_val[gtot + eslot] = g_row[cols[i]]
+                eslot = eslot + 1
+
+    @cute.jit
+    def dsmem_add_u64(self, local: cute.Pointer, val: Int64) -> Int64:
+        """``atomicAdd`` on rank 0's copy of the shared word at ``local``; returns the old value."""
+        addr = local.toint()
+        return Int64(llvm.inline_asm(
+            mlir_t.i64(), [Int32(addr).ir_value(), Int64(val).ir_value()],
+            "{\n\t.reg .u32 ra;\n\tmapa.shared::cluster.u32 ra, $1, 0;\n\t"
+            "atom.shared::cluster.add.u64 $0, [ra], $2;\n\t}",
+            "=l,r,l", has_side_effects=True, is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT))

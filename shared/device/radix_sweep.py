@@ -1,0 +1,112 @@
+"""Dev: time the radix backend's kernels per geometry, exact first; then per-phase clocks.
+
+Usage (device): bash shared/device/run.sh python3 shared/device/radix_sweep.py [--stamps-first]
+Each cell: the old shared-memory kernel ("smem", checks.geometry) and register-kernel
+geometries (C, T, E), timed as `topk bench` does (CUDA-graph replay over rotating
+randn inputs, seq_lens uniform in [N/2, N], indices only), each checked exactly first.
+Then, with launch.STAMPS, clock64 deltas per phase of a few default geometries.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import torch
+
+from topk_core import top_k_varlen
+from topk_core.bench.candidates import make_inputs
+from topk_core.bench.grids import Shape
+from topk_core.bench.timing import rotations, time_graph
+from topk_core.testing import check_topk
+from topk_radix import checks, launch
+
+K = 1024
+CELLS = [  # shape, register geometries to try (reg_geometry's pick is added when missing)
+    (Shape(1, 8 * K), [(1, 1024, 8), (2, 512, 8), (2, 1024, 4)]),
+    (Shape(1, 32 * K), [(4, 1024, 8), (2, 1024, 16), (8, 512, 8), (4, 512, 16)]),
+    (Shape(1, 128 * K), [(16, 1024, 8), (8, 1024, 16), (16, 512, 16)]),
+    (Shape(8, 32 * K), [(4, 1024, 8), (2, 1024, 16), (8, 512, 8)]),
+    (Shape(8, 128 * K), [(16, 1024, 8), (8, 1024, 16)]),
+    (Shape(32, 128 * K), [(8, 512, 32), (16, 512, 16)]),
+    (Shape(32, 32 * K), [(4, 1024, 8), (2, 1024, 16)]),
+    (Shape(1, 256 * K), [(16, 1024, 16), (16, 512, 32)]),
+    (Shape(128, 32 * K), [(2, 512, 32), (4, 512, 16)]),
+    (Shape(1, 128 * K, dtype="bfloat16"), [(16, 1024, 8)]),
+    (Shape(1, 128 * K, k=512), [(16, 1024, 8)]),
+    (Shape(8, 64 * K, next_n=2), [(8, 1024, 8)]),
+]
+STAMP_CELLS = [(Shape(1, 8 * K), (1, 1024, 8)), (Shape(1, 8 * K), (2, 512, 8)), (Shape(1, 128 * K), (16, 1024, 8)),
+               (Shape(1, 128 * K), (8, 1024, 16))]
+PHASES = ["keys ready", "pass 0", "pass 1", "pass 2", "emit", "exit"]
+
+
+def _time(shape: Shape, inputs, force) -> str:
+    launch.FORCE = force
+    outs = [torch.empty(shape.rows, shape.k, dtype=torch.int32, device="cuda") for _ in inputs.logits]
+
+    def step(i):
+        top_k_varlen(inputs.logits[i], inputs.seq_lens[i], shape.k, next_n=shape.next_n, out_indices=outs[i],
+                     backend="radix")
+
+    try:
+        for i in range(len(outs)):
+            step(i)
+        torch.cuda.synchronize()
+        for i in (0, len(outs) - 1):
+            check_topk(inputs.logits[i], inputs.seq_lens[i], shape.k, outs[i], next_n=shape.next_n)
+        return f"{time_graph(step, len(outs), replays=10):7.2f}"
+    except Exception as exc:  # keep going: one call should report every geometry
+        return f"FAIL {type(exc).__name__}: {str(exc)[:160]}"
+    finally:
+        launch.FORCE = None
+
+
+def sweep():
+    print("cell | smem (old) | reg_geometry | geometry: us ...", flush=True)
+    for shape, geos in CELLS:
+        label = shape.label
+        inputs = make_inputs(shape, rotations(shape.nbytes), "cuda")
+        default = checks.reg_geometry(shape.rows, shape.n, shape.dtype)
+        res = [f"smem {_time(shape, inputs, ('smem',))}"]
+        for g in ([default] if default and default not in geos else []) + geos:
+            res.append(f"{g}{'*' if g == default else ''} {_time(shape, inputs, ('regs', *g))}")
+        again = geos[0] if geos else default
+        res.append(f"again {again} {_time(shape, inputs, ('regs', *again))}")
+        print(f"{label} | " + " | ".join(res), flush=True)
+        del inputs
+        torch.cuda.empty_cache()
+
+
+def stamps():
+    print("\nper-phase clock64 deltas from CTA start (cycles): row 0 rank 0 / max over CTAs; "
+          "globaltimer: CTA start spread, first start to last end (ns)", flush=True)
+    for shape, geo in STAMP_CELLS:
+        inputs = make_inputs(shape, 2, "cuda")
+        buf = torch.zeros(shape.rows * geo[0] * 8, dtype=torch.int64, device="cuda")
+        launch.FORCE = ("regs", *geo)
+        launch.STAMPS = buf
+        try:
+            for _ in range(3):
+                buf.zero_()
+                top_k_varlen(inputs.logits[0], inputs.seq_lens[0], shape.k, backend="radix")
+            torch.cuda.synchronize()
+        finally:
+            launch.FORCE = None
+            launch.STAMPS = None
+        s = buf.view(-1, 8).cpu()
+        cells = [f"{name} {int(s[0, j + 1])}/{int(s[:, j + 1].max())}" for j, name in enumerate(PHASES)]
+        g0, g7 = s[:, 0], s[:, 7]
+        print(f"{shape.label} {geo}: " + ", ".join(cells) +
+              f"; start spread {int(g0.max() - g0.min())} ns, span {int(g7.max() - g0.min())} ns", flush=True)
+
+
+if __name__ == "__main__":
+    t0 = time.time()
+    with torch.cuda.stream(torch.cuda.Stream()):  # graphs cannot be captured on the default stream
+        if "--stamps-first" in sys.argv:
+            stamps()
+        sweep()
+        if "--stamps-first" not in sys.argv:
+            stamps()
+    print(f"radix_sweep: {time.time() - t0:.0f} s", flush=True)
