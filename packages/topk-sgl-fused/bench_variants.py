@@ -4,13 +4,14 @@ Each (cell, config, transform) runs through ``topk_core.sgl`` with ``pick_config
 is checked exact against the reference on its first input, then timed like ``topk bench``
 (CUDA-graph replay over rotating inputs, cold L2). Prints one line per timing and a JSON
 dump at the end (also written to ``$OUT/variants.json`` when OUT is set).
-Usage: python3 packages/topk-sgl-fused/bench_variants.py [budget_seconds]
+Usage: python3 packages/topk-sgl-fused/bench_variants.py [budget_seconds]   (VARIANTS_ONLY_PICK=1: pick only)
 """
 
 import json
 import os
 import sys
 import time
+from dataclasses import replace
 
 import torch
 
@@ -30,7 +31,12 @@ V = {
     "L8x2": Config(2048, 8, 2, True, maxnreg=128, fast=True, sample=1024, cblock=2048, fast_block=4096),
     "L4x4": Config(1024, 4, 4, True, maxnreg=128, fast=True, sample=1024, cblock=1024, fast_block=2048),
     "plain": "plain",  # pick_config's choice with the fast path off (the first version)
+    # Two-launch path: pick_split's choice with fields replaced.
+    "T8K": ("split", dict(chunk=8192, warps=8, r=4)),  # one-tile chunks for long rows
+    "S1K": ("split", dict(sample=1024)),
 }
+SPLIT_ALTERNATIVES = {"128x128K": ["T8K", "S1K"], "512x128K": ["T8K"], "1024x64K": ["T8K"], "4096x8K": ["S1K"],
+                      "32x128K": ["S1K"]}
 CELLS = [  # most important first: a spent budget cuts the tail
     Shape(4096, 8 * K), Shape(128, 128 * K), Shape(1024, 64 * K), Shape(512, 128 * K), Shape(1, 8 * K),
     Shape(8, 32 * K), Shape(128, 32 * K), Shape(32, 128 * K),
@@ -42,6 +48,7 @@ ALTERNATIVES = {"4096x8K": ["M8x2", "M16", "plain"], "128x128K": ["L8x2", "plain
 SGLANG = {"1x8K": 7.9, "8x32K": 22.4, "32x128K": 62.8, "128x32K": 25.6, "128x128K": 87.3, "512x128K": 278.3,
           "4096x8K": 268.5, "1024x64K": 259.4}
 _orig_pick = launch.pick_config
+_orig_split = launch.pick_split
 
 
 def _plain_pick(rows, n, k, sms):
@@ -66,7 +73,13 @@ def main():
     results = []
     stream = torch.cuda.Stream()
     plan = [(shape, "pick", t) for shape in CELLS for t in ("none", "page_table")]
-    plan += [(shape, name, "none") for shape in CELLS for name in ALTERNATIVES.get(shape.label, [])]
+    if os.environ.get("VARIANTS_ONE"):  # the one-kernel path beside the default, transform off
+        plan = [x for shape in CELLS for x in ((shape, "pick", "none"), (shape, "pick", "page_table"),
+                                                (shape, "one", "none"))]
+    if os.environ.get("VARIANTS_SPLIT_ALT"):
+        plan += [(shape, name, "none") for shape in CELLS for name in SPLIT_ALTERNATIVES.get(shape.label, [])]
+    if not os.environ.get("VARIANTS_ONLY_PICK"):
+        plan += [(shape, name, "none") for shape in CELLS for name in ALTERNATIVES.get(shape.label, [])]
     inputs_for = {}
     with torch.cuda.stream(stream):
         for shape, name, transform in plan:
@@ -79,7 +92,12 @@ def main():
                 inputs_for[shape] = make_inputs(shape, rotations(shape.nbytes), "cuda")
             inputs = inputs_for[shape]
             count = len(inputs.logits)
-            launch.pick_config = _picker(name)
+            if isinstance(V.get(name), tuple):
+                fields = V[name][1]
+                launch.pick_split = lambda *a, fields=fields: replace(_orig_split(*a), **fields)
+            else:
+                launch.pick_config = _picker(name if name != "one" else "pick")
+            launch.SPLIT = name != "one"  # "one": the one-kernel path (kernel.py) with pick_config
             cand = SglTransform("sgl_fused", transform)
             t1 = time.time()
             try:
@@ -94,6 +112,8 @@ def main():
                 us, note = None, f"{type(exc).__name__}: {str(exc)[:300]}"
             finally:
                 launch.pick_config = _orig_pick
+                launch.pick_split = _orig_split
+                launch.SPLIT = True
             sg = SGLANG.get(shape.label)
             tgt = f" target {sg / 1.2:.1f}" if sg else ""
             print(f"{shape.label:>10} {name:>5} {transform:>10} {f'{us:.1f} us' if us else 'FAILED'}{tgt} "

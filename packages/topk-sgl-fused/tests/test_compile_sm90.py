@@ -2,7 +2,8 @@
 
 Variants: dtype x transform (none / page_table / ragged) x launch config (BLOCK, warps,
 two-pass or stream). row_starts, cu_seqlens_q and return_values are runtime flags.
-The fast lane compiles 9 (every dtype and transform); ``slow`` compiles every variant.
+The fast lane compiles 9 (every dtype and transform) and the two-launch path's kernels for
+each dtype; ``slow`` compiles every variant.
 The compiles run in a child process without TRITON_INTERPRET, so the test also works
 inside an interpreter run.
 Run by hand: ``python tests/test_compile_sm90.py all``.
@@ -67,11 +68,50 @@ def compile_variant(dtype, transform, config):
     return compiled
 
 
+def split_configs():
+    """Every two-launch config ``pick_split`` returns on a GPU (one-tile and two-pass chunks)."""
+    from topk_sgl_fused import launch
+
+    saved = os.environ.pop("TRITON_INTERPRET", None)
+    try:
+        picks = {launch.pick_split(rows, n, 2048, 132) for rows in (1, 4096) for n in (8192, 131072)}
+    finally:
+        if saved is not None:
+            os.environ["TRITON_INTERPRET"] = saved
+    return sorted(picks, key=repr)
+
+
+def compile_split(dtype, transform, config):
+    """Both kernels of the two-launch path (``split.py``) for one dtype, transform and config."""
+    import triton
+    from triton.backends.compiler import GPUTarget
+
+    from topk_sgl_fused import launch, split
+
+    common = {"logits_ptr": f"*{dtype}", "stride_row": "i32", "n": "i32", "seq_lens_ptr": "*i32", "next_n": "i32",
+              "compress_ratio": "i32", "row_starts_ptr": "*i32", "k": "i32"}
+    scratch = {"ctr_ptr": "*i32", "lists_ptr": "*i32", "cap": "i32"}
+    r, t = launch.tile(config)
+    filt = dict(KEY_BITS=DTYPES[dtype], CHUNK=config.chunk, R=r, T=t, SAMPLE=config.sample, HAS_STARTS=False)
+    sel = dict(KEY_BITS=DTYPES[dtype], BLOCK=config.block, CBLOCK=config.cblock, TRANSFORM=transform,
+               HAS_STARTS=True, STREAM=True)
+    select_sig = {**common, "rows": "i32", "out_idx_ptr": "*i32", "out_val_ptr": f"*{dtype}", "return_values": "i32",
+                  "page_ptr": "*i32", "page_stride": "i32", "cu_ptr": "*i32", "has_cu": "i32", "num_req": "i32",
+                  "offsets_ptr": "*i32", **scratch}
+    for fn, sig, const, warps in ((split.filter_kernel, {**common, **scratch}, filt, config.warps),
+                                  (split.select_kernel, select_sig, sel, config.select_warps)):
+        sig = {**sig, **{name: "constexpr" for name in const}}
+        compiled = triton.compile(triton.compiler.ASTSource(fn, sig, const), target=GPUTarget("cuda", 90, 32),
+                                  options={"num_warps": warps})
+        assert ".target sm_90" in compiled.asm["ptx"], "PTX is not for sm_90"
+
+
 def _compile_in_child(which: str) -> None:
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
     proc = subprocess.run([sys.executable, __file__, which], env=env, capture_output=True, text=True, timeout=1800)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-6000:]
     assert f"compiled {len(variants(which))} variants" in proc.stdout
+    assert "compiled the two-launch kernels" in proc.stdout
 
 
 def test_compiles_for_sm90_fast_lane():
@@ -90,3 +130,9 @@ if __name__ == "__main__":
     for dtype, transform, c in variants(which):
         compile_variant(dtype, transform, cfgs[c])
     print(f"compiled {len(variants(which))} variants")
+    split_cfgs = split_configs()
+    for i, (dtype, transform) in enumerate(itertools.product(DTYPES, TRANSFORMS)):
+        if which == "all" or i % 3 == 0:
+            for c in (split_cfgs if which == "all" else split_cfgs[i % len(split_cfgs):][:1]):
+                compile_split(dtype, transform, c)
+    print("compiled the two-launch kernels")

@@ -37,12 +37,12 @@ def supports(p: Problem) -> str | None:
 
 
 #: torch.topk (masked) µs / radix_cutlass µs, fp32 k=2048, H200, 2026-11-29, from the committed
-#: one-process run benchmarks/results/2026-11-29-cuda-{dsa,decode}-final.json
-#: (session 2: after the split path and the sampled filter).
+#: one-process run benchmarks/results/2026-11-29-cuda-{dsa,decode}-session3.json
+#: (written by shared/device/update_scores.py).
 MEASURED_SPEEDUP = {
-    (1, 8192): 5.73, (1, 32768): 3.43, (1, 131072): 2.68, (1, 262144): 2.49, (1, 1048576): 2.7,
-    (8, 32768): 3.39, (8, 131072): 3.33, (32, 32768): 4.41, (32, 131072): 4.52, (128, 32768): 6.86,
-    (128, 131072): 7.21, (512, 32768): 5.82, (512, 131072): 7.76, (1024, 65536): 7.43, (4096, 8192): 6.07,
+    (1, 8192): 5.74, (1, 32768): 3.44, (1, 131072): 2.7, (1, 262144): 2.48, (1, 1048576): 2.72, (8, 32768): 3.42,
+    (8, 131072): 3.33, (32, 32768): 4.42, (32, 131072): 4.56, (128, 32768): 6.93, (128, 131072): 7.24,
+    (512, 32768): 5.86, (512, 131072): 7.94, (1024, 65536): 7.53, (4096, 8192): 6.1,
 }
 
 

@@ -125,15 +125,13 @@ def supports(p: Problem) -> str | None:
         return f"cannot judge problem: {type(exc).__name__}: {exc}"
 
 
-#: torch.topk (masked) µs / radix µs, fp32 k=2048, H200, 2026-11-29. Cells the register kernel
-#: runs (rows x N up to 128x32K): radix from the device sweep of 0.2.0
-#: (benchmarks/results/2026-11-29-cuda-radix-regs-sweep.log) over torch.topk from the committed
-#: one-process run benchmarks/results/2026-11-29-cuda-{dsa,decode}-final.json (two runs: the
-#: sweep's old-kernel column matches that run's radix within 3%). Other cells: that run alone.
+#: torch.topk (masked) µs / radix µs, fp32 k=2048, H200, 2026-11-29, radix 0.2.0, from the
+#: committed one-process run benchmarks/results/2026-11-29-cuda-{dsa,decode}-session3.json
+#: (written by shared/device/update_scores.py).
 MEASURED_SPEEDUP = {
-    (1, 8192): 7.33, (1, 32768): 6.68, (1, 131072): 6.27, (1, 262144): 5.54, (8, 32768): 7.24,
-    (8, 131072): 6.54, (32, 32768): 6.67, (32, 131072): 5.12, (128, 32768): 7.62, (128, 131072): 3.24,
-    (512, 32768): 3.78, (512, 131072): 3.2, (1024, 65536): 3.62, (4096, 8192): 3.84,
+    (1, 8192): 7.0, (1, 32768): 6.54, (1, 131072): 6.22, (1, 262144): 5.54, (8, 32768): 7.13, (8, 131072): 6.37,
+    (32, 32768): 6.52, (32, 131072): 5.14, (128, 32768): 7.5, (128, 131072): 3.32, (512, 32768): 3.76,
+    (512, 131072): 3.23, (1024, 65536): 3.66, (4096, 8192): 3.87,
 }
 
 

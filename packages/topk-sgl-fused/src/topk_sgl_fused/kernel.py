@@ -83,6 +83,33 @@ def _source(off, lane, from_buf, n_src, buf_key, buf_idx, row_ptr, top_bin, SH0:
 
 
 @triton.jit
+def _row_transform(b, lane, cu_ptr, has_cu, num_req, offsets_ptr, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr):
+    """Row ``b``'s transform operands: ``(req, offset)`` (page-table row, ragged offset)."""
+    req = tl.cast(b, tl.int64)
+    offset = 0
+    if TRANSFORM == 1:
+        if has_cu:
+            req = _request_of_row(b, cu_ptr, num_req, lane, BLOCK).to(tl.int64)
+    if TRANSFORM == 2:
+        offset = tl.load(offsets_ptr + b)
+    return req, offset
+
+
+@triton.jit
+def _fill_short_row(L, k, orow, row_ptr, lane, req, offset, page_ptr, page_stride, out_idx_ptr, out_val_ptr,
+                    return_values, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr):
+    """A row with ``L <= k``: slots ``0..L-1`` get ``0..L-1`` (transformed), the rest -1 / -inf."""
+    for off in range(0, k, BLOCK):
+        j = off + lane
+        sel = j < L
+        dst = _transform(j, sel, req, offset, page_ptr, page_stride, TRANSFORM)
+        tl.store(out_idx_ptr + orow + j, dst, mask=j < k)
+        if return_values:
+            x = tl.load(row_ptr + j, mask=sel, other=float("-inf"))
+            tl.store(out_val_ptr + orow + j, x, mask=j < k)
+
+
+@triton.jit
 def _request_of_row(b, cu_ptr, num_req, lane, BLOCK: tl.constexpr):
     """``req(b)``: how many of ``cu[1 .. num_req-1]`` are <= b (cu is non-decreasing)."""
     count = 0
@@ -411,12 +438,30 @@ def _pick_bin(hist, rem, NUM_BINS: tl.constexpr):
 
 
 @triton.jit
+def _pick_two(hist, r_a, r_b, NUM_BINS: tl.constexpr):
+    """``_pick_bin`` for two ranks with one suffix scan and one reduction: the bins holding the
+    ``r_a``-th and ``r_b``-th largest and the counts above them (bin 0, count 0 for a rank
+    outside ``[1, sum(hist)]``). Counts stay below 2**24."""
+    bins = tl.arange(0, NUM_BINS).to(tl.int64)
+    suffix = tl.cumsum(hist, axis=0, reverse=True)
+    above = (suffix - hist).to(tl.int64)
+    hit_a = (above < r_a) & (suffix >= r_a)
+    hit_b = (above < r_b) & (suffix >= r_b)
+    packed = tl.where(hit_a, bins | (above << 8), 0) + tl.where(hit_b, (bins | (above << 8)) << 32, 0)
+    tot = tl.sum(packed, axis=0)
+    return ((tot & 0xFF).to(tl.int32), ((tot >> 8) & 0xFFFFFF).to(tl.int32),
+            ((tot >> 32) & 0xFF).to(tl.int32), (tot >> 40).to(tl.int32))
+
+
+@triton.jit
 def _bracket(row_ptr, L, k, KEY_BITS: tl.constexpr, SAMPLE: tl.constexpr):
     """Keys ``(lo, hi)`` from ``SAMPLE`` evenly spaced columns such that, with high probability,
     fewer than k keys of the row are ``> hi``, at least k are ``>= lo``, and few lie between.
 
-    Ranks ``p S -+ (5 sigma + 2)`` of the sample (p = k / L), each to 16 bits (two 8-bit
-    histograms of the sample). Only speed depends on it: ``_fast`` checks the counts.
+    Ranks ``p S -+ (5 sigma + 2)`` of the sample (p = k / L), each to 16 bits: the top byte of
+    both from one 256-bin histogram, then the second byte of both from one 512-bin histogram
+    (``hi``'s top bin in the upper half, ``lo``'s in the lower unless it is the same bin).
+    Only speed depends on it: ``_fast`` checks the counts.
     """
     SH0: tl.constexpr = KEY_BITS - 8
     SH1: tl.constexpr = KEY_BITS - 16
@@ -431,32 +476,47 @@ def _bracket(row_ptr, L, k, KEY_BITS: tl.constexpr, SAMPLE: tl.constexpr):
     r_lo = (mid + margin).to(tl.int32) + 1
     top = (key >> SH0).to(tl.int32)
     second = ((key >> SH1) & 0xFF).to(tl.int32)
-    hist0 = tl.histogram(top, NUM_BINS)
+    b_lo, a_lo, b_hi, a_hi = _pick_two(tl.histogram(top, NUM_BINS), r_lo, r_hi, NUM_BINS)
+    up = top == b_hi
+    h2 = tl.histogram(second + tl.where(up, NUM_BINS, 0), 2 * NUM_BINS, mask=up | (top == b_lo))
+    h2 = tl.reshape(h2, [2, NUM_BINS])
+    suffix = tl.cumsum(h2, axis=1, reverse=True)  # within each half
+    above = suffix - h2
+    half = tl.arange(0, 2)[:, None]
+    bins = tl.arange(0, NUM_BINS)[None, :]
+    lo_half = (b_lo == b_hi).to(tl.int32)
+    r2_lo = r_lo - a_lo
+    r2_hi = r_hi - a_hi
+    hit_lo = (half == lo_half) & (above < r2_lo) & (suffix >= r2_lo)
+    hit_hi = (half == 1) & (above < r2_hi) & (suffix >= r2_hi)
+    c = tl.sum(tl.reshape(tl.where(hit_lo, bins, 0) + tl.where(hit_hi, bins << 16, 0), [2 * NUM_BINS]), axis=0)
+    c_lo = c & 0xFFFF
+    c_hi = c >> 16
     lo = tl.full([], 0, tl.uint32)
     hi = tl.full([], (1 << KEY_BITS) - 1, tl.uint32)
-    b_lo = tl.full([], -1, tl.int32)
-    hist1 = tl.zeros([NUM_BINS], dtype=tl.int32)
     if r_lo <= SAMPLE:
-        b_lo, a_lo, c0 = _pick_bin(hist0, r_lo, NUM_BINS)
-        hist1 = tl.histogram(second, NUM_BINS, mask=top == b_lo)
-        c_lo, a1, c1 = _pick_bin(hist1, r_lo - a_lo, NUM_BINS)
         lo = ((b_lo << 8) | c_lo).to(tl.uint32) << SH1
     if r_hi >= 1:
-        b_hi, a_hi, c2 = _pick_bin(hist0, r_hi, NUM_BINS)
-        if b_hi != b_lo:
-            hist2 = tl.histogram(second, NUM_BINS, mask=top == b_hi)
-        else:
-            hist2 = hist1
-        c_hi, a3, c3 = _pick_bin(hist2, r_hi - a_hi, NUM_BINS)
         hi = ((((b_hi << 8) | c_hi) + 1).to(tl.uint32) << SH1) - 1  # wraps to the top key
     return lo, hi
 
 
 @triton.jit
-def _cand_chunk(off, lane, n_cand, buf_key, buf_idx):
+def _cand_chunk(off, lane, n_cand, buf_key, buf_idx, lo, row_ptr, RAW: tl.constexpr):
+    """Candidates ``off ..`` of scratch, keys relative to ``lo`` (all candidates are ``>= lo``).
+    RAW: scratch holds the values' bits (``split.py``), not their keys."""
     i = off + lane
     m = i < n_cand
-    key = tl.load(buf_key + i, mask=m, other=0).to(tl.uint32, bitcast=True)
+    v = tl.load(buf_key + i, mask=m, other=0)
+    if RAW:
+        ety = row_ptr.dtype.element_ty
+        if ety == tl.float32:
+            key = order_key(v.to(tl.float32, bitcast=True))
+        else:
+            key = order_key(v.to(tl.int16).to(ety, bitcast=True))
+    else:
+        key = v.to(tl.uint32, bitcast=True)
+    key = key - lo
     col = tl.load(buf_idx + i, mask=m, other=0)
     return key, col, m
 
@@ -464,29 +524,30 @@ def _cand_chunk(off, lane, n_cand, buf_key, buf_idx):
 @triton.jit
 def _select_cands(n_out, rem, lo, hi, n_cand, k, buf_key, buf_idx, row_ptr, orow, out_idx_ptr, out_val_ptr,
                   req, offset, page_ptr, page_stride, return_values,
-                  CBLOCK: tl.constexpr, TRANSFORM: tl.constexpr):
+                  CBLOCK: tl.constexpr, TRANSFORM: tl.constexpr, RAW: tl.constexpr = False):
     """Emit the ``rem`` largest of the ``n_cand`` candidates in scratch (all in ``[lo, hi]``)
     to slots ``[n_out, k)``.
 
-    8-bit digits below the bits that ``lo`` and ``hi`` share; the first chunk stays in
-    registers across digits. One packed block scan places the keys above the threshold
-    (from ``n_out``) and the first ``rem`` ties (slots ``k - rem ..``).
+    8-bit digits of ``key - lo`` (at most ``hi - lo``: fewer digits than the key's own bytes
+    when the bracket straddles a byte boundary); the first chunk stays in registers across
+    digits. One packed block scan places the keys above the threshold (from ``n_out``) and the
+    first ``rem`` ties (slots ``k - rem ..``).
     """
     lane = tl.arange(0, CBLOCK)
-    key0, col0, m0 = _cand_chunk(0, lane, n_cand, buf_key, buf_idx)
-    diff = lo ^ hi
+    key0, col0, m0 = _cand_chunk(0, lane, n_cand, buf_key, buf_idx, lo, row_ptr, RAW)
+    diff = hi - lo
     n_lvl = (diff > 0).to(tl.int32) + (diff > 0xFF).to(tl.int32) + (diff > 0xFFFF).to(tl.int32) + \
         (diff > 0xFFFFFF).to(tl.int32)
     s = tl.maximum(8 * (n_lvl - 1), 0).to(tl.uint32)
     done = n_lvl == 0
-    prefix = tl.where(done, lo, (lo >> s) >> 8)
+    prefix = tl.full([], 0, tl.uint32)  # every relative key is below 2 ** (s + 8)
     s_fin = tl.full([], 0, tl.uint32)
     for _lvl in tl.static_range(4):
         if not done:
             mk = m0 & (((key0 >> s) >> 8) == prefix)
             hist = tl.histogram(((key0 >> s) & 0xFF).to(tl.int32), NUM_BINS, mask=mk)
             for off in range(CBLOCK, n_cand, CBLOCK):
-                key, col, m = _cand_chunk(off, lane, n_cand, buf_key, buf_idx)
+                key, col, m = _cand_chunk(off, lane, n_cand, buf_key, buf_idx, lo, row_ptr, RAW)
                 mk = m & (((key >> s) >> 8) == prefix)
                 hist += tl.histogram(((key >> s) & 0xFF).to(tl.int32), NUM_BINS, mask=mk)
             b, gt, eq = _pick_bin(hist, rem, NUM_BINS)
@@ -500,7 +561,7 @@ def _select_cands(n_out, rem, lo, hi, n_cand, k, buf_key, buf_idx, row_ptr, orow
         if off == 0:
             key, col, m = key0, col0, m0
         else:
-            key, col, m = _cand_chunk(off, lane, n_cand, buf_key, buf_idx)
+            key, col, m = _cand_chunk(off, lane, n_cand, buf_key, buf_idx, lo, row_ptr, RAW)
         n_out, n_tie = _emit_chunk(key >> s_fin, prefix, m, col, n_out, n_tie, k, rem, orow, out_idx_ptr,
                                    out_val_ptr, row_ptr, req, offset, page_ptr, page_stride, return_values, TRANSFORM)
 
@@ -665,22 +726,10 @@ def sgl_topk_kernel(
         L, start = window_length(length, s0, n)
         row_ptr = logits_ptr + tl.cast(b, tl.int64) * stride_row + start
         orow = tl.cast(b, tl.int64) * k
-        req = tl.cast(b, tl.int64)
-        offset = 0
-        if TRANSFORM == 1:
-            if has_cu:
-                req = _request_of_row(b, cu_ptr, num_req, lane, BLOCK).to(tl.int64)
-        if TRANSFORM == 2:
-            offset = tl.load(offsets_ptr + b)
+        req, offset = _row_transform(b, lane, cu_ptr, has_cu, num_req, offsets_ptr, BLOCK, TRANSFORM)
         if L <= k:
-            for off in range(0, k, BLOCK):
-                j = off + lane
-                sel = j < L
-                dst = _transform(j, sel, req, offset, page_ptr, page_stride, TRANSFORM)
-                tl.store(out_idx_ptr + orow + j, dst, mask=j < k)
-                if return_values:
-                    x = tl.load(row_ptr + j, mask=sel, other=float("-inf"))
-                    tl.store(out_val_ptr + orow + j, x, mask=j < k)
+            _fill_short_row(L, k, orow, row_ptr, lane, req, offset, page_ptr, page_stride, out_idx_ptr, out_val_ptr,
+                            return_values, BLOCK, TRANSFORM)
         else:
             ok = False
             if FAST:

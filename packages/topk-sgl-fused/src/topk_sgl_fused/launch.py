@@ -33,6 +33,8 @@ FAST_CAP = 8192
 FAST_SLOTS = 64
 #: ... and for N >= STREAM_MIN_N: its sampled threshold needs rows of 4 chunks (4 x 4096).
 STREAM_MIN_N = 16384
+#: Default path: two launches (``split.py``) rather than one program per row (``kernel.py``).
+SPLIT = True
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,8 @@ def pick_config(rows: int, n: int, k: int, sm_count: int) -> Config:
     stream = n >= STREAM_MIN_RATIO * k and k <= STREAM_MAX_K and (n >= STREAM_MIN_N or interpreting())
     if interpreting():
         return Config(block=64, num_warps=1, progs_per_sm=1, stream=stream, fast=True, sample=64, cblock=64)
+    # Bigger samples (4096, 2048) measured slower here: 128x128K 107 -> 167 µs (register pressure
+    # of the one big kernel; NOTES.md). The two-launch path (``pick_split``) is the default.
     if stream:
         fast = Config(block=4096, num_warps=16, progs_per_sm=1, stream=True, fast=True, sample=1024, cblock=2048,
                       fast_block=8192)
@@ -136,8 +140,24 @@ def scratch_bytes(grid: int, cap: int, slots: int = 0, threads: int = 0) -> int:
     return grid * (2 * cap + 32 + 2 * slots * threads) * 4
 
 
-def launch(call: Call, config: Config | None = None, cap: int | None = None) -> None:
-    """Run the fused kernel for one validated call (outputs already allocated)."""
+def _transform_operands(call: Call):
+    """``(code, page, has_cu, cu, offsets, starts)`` for the kernels; tensors a variant does not
+    read are stood in for by ones it may be handed safely (never dereferenced)."""
+    transform = TRANSFORM_CODES[call.transform]
+    assert call.indices.is_contiguous() and (call.values is None or call.values.is_contiguous())
+    page = call.page_table if transform == 1 else call.indices
+    has_cu = transform == 1 and call.cu_seqlens_q is not None
+    cu = call.cu_seqlens_q if has_cu else call.seq_lens
+    offsets = call.index_offsets if transform == 2 else call.seq_lens
+    starts = call.row_starts if call.row_starts is not None else call.seq_lens
+    return transform, page, has_cu, cu, offsets, starts
+
+
+def launch(call: Call, config: Config | SplitConfig | None = None, cap: int | None = None) -> None:
+    """Run the fused kernel(s) for one validated call (outputs already allocated): the
+    two-launch path by default (``SPLIT``), the one-kernel path for a ``Config``."""
+    if isinstance(config, SplitConfig) or (config is None and cap is None and SPLIT):
+        return launch_split(call, config)
     from . import kernel  # imports triton; kept out of the entry point
 
     logits = call.logits
@@ -162,14 +182,8 @@ def launch(call: Call, config: Config | None = None, cap: int | None = None) -> 
     slots = slots_for(config, n)
     nbytes = scratch_bytes(grid, cap, slots, threads(config))
     cand = ws.scratch(OWNER, device, nbytes, call.workspace)[:nbytes].view(torch.int32)
-    transform = TRANSFORM_CODES[call.transform]
+    transform, page, has_cu, cu, offsets, starts = _transform_operands(call)
     indices, values = call.indices, call.values
-    assert indices.is_contiguous() and (values is None or values.is_contiguous())
-    page = call.page_table if transform == 1 else indices
-    has_cu = transform == 1 and call.cu_seqlens_q is not None
-    cu = call.cu_seqlens_q if has_cu else call.seq_lens
-    offsets = call.index_offsets if transform == 2 else call.seq_lens
-    starts = call.row_starts if call.row_starts is not None else call.seq_lens
     constexprs = dict(KEY_BITS=KEY_BITS[logits.dtype], BLOCK=config.block, TRANSFORM=transform,
                       STREAM=config.stream, ATOMIC=config.atomic, FAST=config.fast, SAMPLE=config.sample,
                       CBLOCK=config.cblock, THREADS=threads(config), FBLOCK=fast_block(config))
@@ -194,3 +208,114 @@ def launch(call: Call, config: Config | None = None, cap: int | None = None) -> 
     compile_cached(key, build)
     if not ran:
         fn(*args, **constexprs, **options)
+
+
+@dataclass(frozen=True)
+class SplitConfig:
+    """The two-launch path (``split.py``): filter programs of ``warps`` over chunks of
+    ``chunk`` columns (tiles of ``r`` x 256 x ``warps``), then one select program of
+    ``select_warps`` per row over candidate chunks of ``cblock`` (the exact fallback in
+    chunks of ``block``)."""
+
+    chunk: int
+    warps: int = 4
+    r: int = 1
+    sample: int = 1024
+    select_warps: int = 8
+    cblock: int = 2048
+    block: int = 1024
+    cap: int = 4096
+    maxnreg: int | None = None  # filter register cap, so that two programs share an SM
+
+
+def tile(config: SplitConfig) -> tuple[int, int]:
+    """The filter's tile ``[R, T]``: T = 256 lists per warp keeps each list in one thread
+    for any vector width the compiler picks (<= 8 elements)."""
+    return config.r, 256 * config.warps
+
+
+def pick_split(rows: int, n: int, k: int, sm_count: int) -> SplitConfig:
+    """About 4 filter programs per SM, with chunks of at least 4 samples' worth of columns
+    (each program gathers the row's sample again for its bracket). A chunk of up to 8192
+    columns is one tile, read once; longer ones are read twice (the second time from L2)."""
+    if interpreting():
+        return SplitConfig(chunk=512, warps=1, r=1, sample=64, select_warps=1, cblock=64, block=64, cap=512)
+    sample = 2048 if n >= 32768 else 1024
+    want = max(1, -(-4 * sm_count // max(rows, 1)))
+    s = min(1 << (want - 1).bit_length(), max(1, n // max(4 * sample, 4096)))
+    per = -(-n // s)
+    if per <= 8192:
+        chunk = max(1024, 1 << (per - 1).bit_length())
+        warps = 8 if chunk == 8192 else 4
+        r = chunk // (256 * warps)
+    else:
+        warps, r = 4, 2
+        chunk = 2048 * -(-per // 2048)
+    cap = max(8192 if n >= 32768 else 2048, int(expected_candidates(n, k, sample)))
+    if n >= STREAM_MIN_RATIO * k and k <= STREAM_MAX_K and n >= STREAM_MIN_N:
+        cap = max(cap, 2 * k + 2 * 1024)  # the exact stream fallback's need
+    # Many short rows: 4-warp selects, so that 4 rows' latency chains share an SM instead of 2
+    # (4096x8K 403 -> 378 µs; on 512x128K and 1024x64K they measured 5-8% slower).
+    few_warps = rows >= 2 * sm_count and n <= 16384
+    return SplitConfig(chunk=chunk, warps=warps, r=r, sample=sample, cblock=4096 if n >= 65536 else 2048, cap=cap,
+                       maxnreg=128, select_warps=4 if few_warps else 8)
+
+
+def launch_split(call: Call, config: SplitConfig | None = None) -> None:
+    """Run the two-launch path for one validated call (outputs already allocated)."""
+    from . import split  # imports triton; kept out of the entry point
+
+    logits = call.logits
+    rows, n = logits.shape
+    if rows == 0:
+        return
+    if n == 0:
+        call.indices.fill_(-1)
+        if call.values is not None:
+            call.values.fill_(float("-inf"))
+        return
+    k = call.top_k
+    device = logits.device
+    config = config or pick_split(rows, n, k, sm_count(device))
+    stream = n >= STREAM_MIN_RATIO * k and k <= STREAM_MAX_K and (n >= STREAM_MIN_N or interpreting())
+    if stream and config.cap < k + config.block:
+        raise ValueError(f"cap: the exact stream fallback needs at least k + block = {k + config.block}, "
+                         f"got {config.cap}")
+    r, t = tile(config)
+    # Counters in a buffer of their own: zero when created, and reset by every call that uses them.
+    ctr_bytes = 4 * rows * int(split.CTR_WORDS)
+    ctr = ws.scratch(OWNER + ".split.counters", device, ctr_bytes, call.workspace)[:ctr_bytes].view(torch.int32)
+    list_bytes = 4 * rows * (k + 2 * config.cap)
+    lists = ws.scratch(OWNER + ".split.lists", device, list_bytes, call.workspace)[:list_bytes].view(torch.int32)
+    transform, page, has_cu, cu, offsets, starts = _transform_operands(call)
+    indices, values = call.indices, call.values
+    has_starts = call.row_starts is not None
+    key_bits = KEY_BITS[logits.dtype]
+    n_chunks = -(-n // config.chunk)
+    f_const = dict(KEY_BITS=key_bits, CHUNK=config.chunk, R=r, T=t, SAMPLE=config.sample, HAS_STARTS=has_starts)
+    s_const = dict(KEY_BITS=key_bits, BLOCK=config.block, CBLOCK=config.cblock, TRANSFORM=transform,
+                   HAS_STARTS=has_starts, STREAM=stream)
+    f_args = (logits, logits.stride(0), n, call.seq_lens, call.next_n, call.compress_ratio, starts, k, ctr, lists,
+              config.cap)
+    s_args = (logits, logits.stride(0), n, rows, call.seq_lens, call.next_n, call.compress_ratio, starts, k,
+              indices, values if values is not None else logits, int(values is not None),
+              page, page.stride(0), cu, int(has_cu), (cu.numel() - 1) if has_cu else 0, offsets, ctr, lists, config.cap)
+    f_fn = split.filter_kernel[(rows, n_chunks)]
+    s_fn = split.select_kernel[(rows,)]
+    f_opts = dict(num_warps=config.warps)
+    if config.maxnreg and not interpreting():
+        f_opts["maxnreg"] = config.maxnreg
+    for name, fn, args, const, opts in (("filter", f_fn, f_args, f_const, f_opts),
+                                        ("select", s_fn, s_args, s_const, dict(num_warps=config.select_warps))):
+        key = (OWNER, "split", name, str(logits.dtype), tuple(sorted(const.items())), tuple(sorted(opts.items())),
+               interpreting(), device.type)
+        ran = []
+
+        def build(fn=fn, args=args, const=const, opts=opts, ran=ran):
+            fn(*args, **const, **opts)
+            ran.append(True)
+            return fn
+
+        compile_cached(key, build)
+        if not ran:
+            fn(*args, **const, **opts)

@@ -1,0 +1,246 @@
+"""Two launches per call: a filter over (row, chunk) programs, then a select per row that
+writes the k slots with the index transform fused in.
+
+Why two: one program per row leaves most SMs idle on few rows, and a row's whole chain in
+one program (bracket, stream, scans, candidate select) is long. Here the row-sized work
+runs wide and each kernel stays small (few registers, no spills).
+
+1. ``filter_kernel``, grid ``(rows, S)``: program ``(b, c)`` finds the row's sampled
+   bracket ``[lo, hi]`` (``kernel._bracket``; every program of a row computes the same
+   one), counts its chunk's keys above ``hi`` ("sure") and inside the bracket per tile
+   column, reserves list space with one 64-bit atomic per program, then writes the sure
+   columns and the candidates (value bits, column) there (re-reading chunks longer than
+   one tile, from L2). For float32 the bracket is applied as float compares
+   (``_fp32_bounds``): a third of the instructions of building every key.
+2. ``select_kernel``, grid ``rows``: reads the row's counts and resets them (so scratch
+   needs no zeroing between calls, also under graph replay). If ``sure <= k <= sure +
+   cand <= cap`` it copies the sure columns to slots ``[0, sure)``, selects the
+   ``k - sure`` largest candidates exactly (``kernel._select_cands``) into the rest, then
+   applies the page table / gathers values over the k slots. Otherwise (bracket missed,
+   candidates overflow) it runs ``kernel._exact_row`` on the row: exactness never depends
+   on the bracket.
+
+Scratch, two buffers of int32 words: ``rows x CTR_WORDS`` counters (a buffer of their own,
+so its words 0-1 of every row are zero between calls whatever the shapes of earlier calls),
+and per row ``k`` sure columns, ``cap`` candidate keys, ``cap`` candidate columns.
+"""
+
+from __future__ import annotations
+
+import triton
+import triton.language as tl
+
+from topk_core.kernels.triton_common import order_key, row_valid_length, window_length
+
+from .kernel import _bracket, _exact_row, _fill_short_row, _row_transform, _select_cands
+
+#: Per row: sure | cand << 32 (int64, words 0-1), lo, hi, two counters of the exact fallback.
+CTR_WORDS = tl.constexpr(8)
+
+
+@triton.jit
+def _row_window(b, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, HAS_STARTS: tl.constexpr):
+    length = row_valid_length(seq_lens_ptr, b, next_n, compress_ratio, n)
+    s0 = 0
+    if HAS_STARTS:
+        s0 = tl.load(row_starts_ptr + b)
+    return window_length(length, s0, n)
+
+
+@triton.jit
+def _fp32_of_key(key):
+    """The float32 whose ``order_key`` is ``key`` (a NaN for keys above +inf's)."""
+    sign = tl.full([], 0x80000000, tl.uint32)
+    full = tl.full([], 0xFFFFFFFF, tl.uint32)
+    return tl.where((key & sign) != 0, key ^ sign, key ^ full).to(tl.float32, bitcast=True)
+
+
+@triton.jit
+def _fp32_bounds(lo, hi):
+    """``(f_lo, f_hi, nan_sure)`` with, for every float32 x that is not a NaN,
+    ``key(x) > hi  <=>  x > f_hi`` and ``lo <= key(x) <= hi  <=>  f_lo <= x <= f_hi``
+    (float compares, where -0.0 == +0.0 as with the keys); a NaN (the top key) is sure iff
+    ``hi`` is below the top key, else a candidate. Needs ``hi >= key(-inf)``, which
+    ``_bracket`` guarantees (``hi`` is at or above a sampled key). Keys past +inf's act as
+    +inf, below -inf's as -inf, and the key just below +0's (no value has it) as the largest
+    negative float. Compares assume denormals are kept (no flush to zero; tested on the GPU).
+    """
+    inf_key = tl.full([], 0xFF800000, tl.uint32)
+    neg_inf_key = tl.full([], 0x007FFFFF, tl.uint32)
+    below_zero = tl.full([], 0x7FFFFFFF, tl.uint32)
+    hi_c = tl.minimum(hi, inf_key)
+    hi_c = tl.where(hi_c == below_zero, below_zero - 1, hi_c)
+    lo_c = tl.maximum(lo, neg_inf_key)
+    return _fp32_of_key(lo_c), _fp32_of_key(hi_c), hi < tl.full([], 0xFFFFFFFF, tl.uint32)
+
+
+@triton.jit
+def _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure):
+    """One tile (lanes past ``end`` are out): (sure, cand) as int32 masks. float32 by float
+    compares against ``_fp32_bounds`` (a third of the instructions of building every key),
+    16-bit dtypes by their keys."""
+    m = j < end
+    if x.dtype == tl.float32:
+        nan = x != x
+        sure = m & ((x > f_hi) | (nan & nan_sure))
+        cand = m & (((x >= f_lo) & (x <= f_hi)) | (nan & (nan_sure == 0)))
+    else:
+        key = order_key(x)
+        sure = m & (key > hi)
+        cand = m & (key >= lo) & (key <= hi)
+    return sure.to(tl.int32), cand.to(tl.int32)
+
+
+@triton.jit
+def _raw_bits(x):
+    """The values' bits as int32 (16-bit dtypes sign-extended; ``_cand_chunk`` truncates back)."""
+    if x.dtype == tl.float32:
+        bits = x.to(tl.int32, bitcast=True)
+    else:
+        bits = x.to(tl.int16, bitcast=True).to(tl.int32)
+    return bits
+
+
+@triton.jit
+def _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, R: tl.constexpr, T: tl.constexpr):
+    """Sure columns and candidates (value bits, column) of one tile to the lists at per-list
+    fills ``sp``, ``cp``."""
+    s_slot = sp[None, :] + tl.cumsum(sure, axis=0) - sure  # within a thread
+    c_slot = cp[None, :] + tl.cumsum(cand, axis=0) - cand
+    # Flat stores: 2-D ones of scattered addresses get re-laid out through shared memory.
+    s_slot = tl.reshape(s_slot, [R * T])
+    c_slot = tl.reshape(c_slot, [R * T])
+    jf = tl.reshape(j, [R * T])
+    s_on = tl.reshape(sure != 0, [R * T]) & (s_slot < k)
+    c_on = tl.reshape(cand != 0, [R * T]) & (c_slot < cap)
+    tl.store(row_lists + s_slot, jf, mask=s_on)
+    tl.store(cand_key + c_slot, tl.reshape(_raw_bits(x), [R * T]), mask=c_on)
+    tl.store(cand_col + c_slot, jf, mask=c_on)
+    return sp + tl.sum(sure, axis=0), cp + tl.sum(cand, axis=0)
+
+
+@triton.jit
+def _reserve(cnt, ctr):
+    """Per-list start positions ``(sp, cp)`` for packed per-list counts (sure + cand << 16):
+    one block scan, one 64-bit atomic on the row's counter."""
+    per = (cnt & 0xFFFF).to(tl.int64) | ((cnt >> 16).to(tl.int64) << 32)
+    excl = tl.cumsum(per, axis=0) - per
+    base = tl.atomic_add(ctr.to(tl.pointer_type(tl.int64)), tl.sum(per, axis=0), sem="relaxed")
+    sp = ((base & 0xFFFFFFFF) + (excl & 0xFFFFFFFF)).to(tl.int32)
+    cp = ((base >> 32) + (excl >> 32)).to(tl.int32)
+    return sp, cp
+
+
+@triton.jit(do_not_specialize=["stride_row", "n", "next_n", "compress_ratio", "k", "cap"])
+def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k,
+                  ctr_ptr, lists_ptr, cap,
+                  KEY_BITS: tl.constexpr, CHUNK: tl.constexpr, R: tl.constexpr, T: tl.constexpr,
+                  SAMPLE: tl.constexpr, HAS_STARTS: tl.constexpr):
+    """Chunk ``c`` of row ``b``: sure columns and bracket candidates into the row's lists.
+
+    The tile is ``[R, T]`` (column ``t`` of every tile row is one list, in one thread:
+    T is a multiple of the threads times the widest vector), so list positions are an
+    in-thread running count plus one block scan of the per-list counts.
+    """
+    b = tl.program_id(0)
+    c = tl.program_id(1)
+    L, start = _row_window(b, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, HAS_STARTS)
+    c0 = c * CHUNK
+    if (L > k) & (c0 < L):
+        row_ptr = logits_ptr + b.to(tl.int64) * stride_row + start
+        lo, hi = _bracket(row_ptr, L, k, KEY_BITS, SAMPLE)
+        f_lo, f_hi, nan_sure = _fp32_bounds(lo, hi)  # used for float32 rows only
+        ctr = ctr_ptr + b.to(tl.int64) * CTR_WORDS
+        if c == 0:
+            tl.store(ctr + 2, lo.to(tl.int32, bitcast=True))
+            tl.store(ctr + 3, hi.to(tl.int32, bitcast=True))
+        end = tl.minimum(c0 + CHUNK, L)
+        cell = tl.arange(0, R)[:, None] * T + tl.arange(0, T)[None, :]
+        row_lists = lists_ptr + b.to(tl.int64) * (k + 2 * cap)
+        cand_key = row_lists + k
+        cand_col = cand_key + cap
+        if CHUNK == R * T:  # one tile: classify once, keep it in registers for the writes
+            j = c0 + cell
+            x = tl.load(row_ptr + j, mask=j < end, other=0.0)
+            sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure)
+            sp, cp = _reserve(tl.sum(sure + (cand << 16), axis=0), ctr)
+            _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, R, T)
+        else:  # count, reserve, then re-read (L2) and write; the next tile's load is issued early
+            cnt = tl.zeros([T], dtype=tl.int32)  # per list: sure + cand << 16 (CHUNK / T < 2**16)
+            x_next = tl.load(row_ptr + c0 + cell, mask=c0 + cell < end, other=0.0)
+            for off in range(c0, end, R * T):
+                j = off + cell
+                x = x_next
+                x_next = tl.load(row_ptr + j + R * T, mask=j + R * T < end, other=0.0)
+                sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure)
+                cnt += tl.sum(sure + (cand << 16), axis=0)
+            sp, cp = _reserve(cnt, ctr)
+            x_next = tl.load(row_ptr + c0 + cell, mask=c0 + cell < end, other=0.0)
+            for off in range(c0, end, R * T):
+                j = off + cell
+                x = x_next
+                x_next = tl.load(row_ptr + j + R * T, mask=j + R * T < end, other=0.0)
+                sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure)
+                sp, cp = _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, R, T)
+
+
+@triton.jit(do_not_specialize=["stride_row", "n", "rows", "next_n", "compress_ratio", "k", "return_values",
+                               "page_stride", "has_cu", "num_req", "cap"])
+def select_kernel(logits_ptr, stride_row, n, rows, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k,
+                  out_idx_ptr, out_val_ptr, return_values, page_ptr, page_stride, cu_ptr, has_cu, num_req,
+                  offsets_ptr, ctr_ptr, lists_ptr, cap,
+                  KEY_BITS: tl.constexpr, BLOCK: tl.constexpr, CBLOCK: tl.constexpr, TRANSFORM: tl.constexpr,
+                  HAS_STARTS: tl.constexpr, STREAM: tl.constexpr):
+    """Row ``b``: the k output slots, from the filter's lists or, if they cannot hold the
+    answer, from the exact path. TRANSFORM: 0 none, 1 page_table, 2 ragged."""
+    b = tl.program_id(0)
+    lane = tl.arange(0, BLOCK)
+    L, start = _row_window(b, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, HAS_STARTS)
+    row_ptr = logits_ptr + b.to(tl.int64) * stride_row + start
+    orow = b.to(tl.int64) * k
+    req, offset = _row_transform(b, lane, cu_ptr, has_cu, num_req, offsets_ptr, BLOCK, TRANSFORM)
+    if L <= k:
+        _fill_short_row(L, k, orow, row_ptr, lane, req, offset, page_ptr, page_stride, out_idx_ptr, out_val_ptr,
+                        return_values, BLOCK, TRANSFORM)
+    else:
+        ctr = ctr_ptr + b.to(tl.int64) * CTR_WORDS
+        ctr64 = ctr.to(tl.pointer_type(tl.int64))
+        tot = tl.load(ctr64)
+        lo = tl.load(ctr + 2).to(tl.uint32, bitcast=True)
+        hi = tl.load(ctr + 3).to(tl.uint32, bitcast=True)
+        tl.debug_barrier()  # every thread has read the counts before any resets them
+        tl.store(ctr64, tl.zeros_like(tot))  # every filter program of this call is done
+        n_s = (tot & 0xFFFFFFFF).to(tl.int32)
+        n_c = (tot >> 32).to(tl.int32)
+        row_lists = lists_ptr + b.to(tl.int64) * (k + 2 * cap)
+        cand_key = row_lists + k
+        cand_col = cand_key + cap
+        if (n_s <= k) & (n_s + n_c >= k) & (n_c <= cap):
+            LOCAL_T: tl.constexpr = (TRANSFORM // 2) * 2  # the ragged add in place; the page table at the end
+            for off in range(0, n_s, BLOCK):
+                i = off + lane
+                m = i < n_s
+                col = tl.load(row_lists + i, mask=m, other=0)
+                if TRANSFORM == 2:
+                    col += offset
+                tl.store(out_idx_ptr + orow + i, col, mask=m)
+            if n_s < k:
+                _select_cands(n_s, k - n_s, lo, hi, n_c, k, cand_key, cand_col, row_ptr, orow, out_idx_ptr,
+                              out_val_ptr, req, offset, page_ptr, page_stride, 0, CBLOCK, LOCAL_T, True)
+            if (TRANSFORM == 1) | (return_values != 0):
+                tl.debug_barrier()  # the slots were written by other threads
+                for off in range(0, k, BLOCK):
+                    i = off + lane
+                    mk = i < k
+                    local = tl.load(out_idx_ptr + orow + i, mask=mk, other=0)
+                    if TRANSFORM == 2:
+                        local -= offset
+                    if return_values:
+                        tl.store(out_val_ptr + orow + i, tl.load(row_ptr + local, mask=mk), mask=mk)
+                    if TRANSFORM == 1:
+                        dst = tl.load(page_ptr + req * page_stride + local, mask=mk, other=-1)
+                        tl.store(out_idx_ptr + orow + i, dst, mask=mk)
+        else:
+            _exact_row(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, cand_key, cand_col, ctr + 4, cap,
+                       req, offset, page_ptr, page_stride, return_values, lane, KEY_BITS, BLOCK, TRANSFORM,
+                       STREAM, True)

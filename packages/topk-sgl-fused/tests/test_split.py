@@ -1,0 +1,127 @@
+"""The two-launch path (``split.py``): its float32 bracket test, both of its ways to finish a
+row, and rows whose threshold lies among denormals and signed zeros.
+
+Under TRITON_INTERPRET=1 on CPU, or compiled on a GPU (then these run in the GPU suite too).
+"""
+
+import itertools
+import os
+import random
+
+import pytest
+import torch
+import triton
+import triton.language as tl
+
+from topk_core.kernels.triton_common import order_key
+from topk_core.protocol import Call
+from topk_core.testing import check_topk, poison_like
+from topk_sgl_fused.split import _classify, _fp32_bounds
+
+pytestmark = [
+    pytest.mark.interpreter,
+    pytest.mark.skipif(os.environ.get("TRITON_INTERPRET", "") in ("", "0") and not torch.cuda.is_available(),
+                       reason="needs TRITON_INTERPRET=1 or a GPU"),
+    pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+]
+
+
+def _device():
+    return torch.device("cpu" if os.environ.get("TRITON_INTERPRET", "") not in ("", "0") else "cuda")
+
+
+def _run(logits, seq_lens, k, config=None, transform="none"):
+    from topk_sgl_fused import launch
+
+    rows, n = logits.shape
+    dev = logits.device
+    idx = poison_like(torch.empty(rows, k, dtype=torch.int32, device=dev))
+    vals = poison_like(torch.empty(rows, k, dtype=logits.dtype, device=dev))
+    page = offsets = None
+    if transform == "page_table":
+        page = torch.stack([torch.randperm(n, device=dev) for _ in range(rows)]).to(torch.int32)
+    if transform == "ragged":
+        offsets = torch.randint(0, 1000, (rows,), dtype=torch.int32, device=dev)
+    call = Call(logits=logits, seq_lens=seq_lens, top_k=k, indices=idx, values=vals, next_n=1, compress_ratio=1,
+                transform=transform, page_table=page, index_offsets=offsets)
+    launch.launch_split(call, config)
+    local = idx.long()
+    if transform == "page_table":
+        inverse = torch.argsort(page.long(), dim=1)
+        local = torch.where(idx < 0, -1, torch.gather(inverse, 1, local.clamp(min=0)))
+    if transform == "ragged":
+        local = torch.where(idx < 0, -1, local - offsets[:, None])
+    check_topk(logits, seq_lens, k, local.to(torch.int32))
+    got = torch.gather(logits, 1, local.clamp(min=0))
+    want = torch.where(local >= 0, got, torch.full_like(got, float("-inf")))
+    torch.testing.assert_close(vals, want, rtol=0, atol=0, equal_nan=True)
+
+
+def _configs():
+    """The interpreter's pick (its tiny cap sends most rows to the exact fallback) and one
+    whose cap holds the bracket's candidates (the fast path)."""
+    from topk_sgl_fused.launch import SplitConfig, interpreting
+
+    if not interpreting():
+        return [None]
+    return [None, SplitConfig(chunk=512, warps=1, r=1, sample=256, select_warps=1, cblock=64, block=64, cap=4096)]
+
+
+@triton.jit
+def _probe(x_ptr, lo, hi, out_ptr, N: tl.constexpr):
+    """1 where the float compares and the keys classify a value differently."""
+    i = tl.arange(0, N)
+    x = tl.load(x_ptr + i)
+    lo_u = tl.full([], lo, tl.int64).to(tl.uint32)
+    hi_u = tl.full([], hi, tl.int64).to(tl.uint32)
+    f_lo, f_hi, nan_sure = _fp32_bounds(lo_u, hi_u)
+    sure, cand = _classify(x, i, N, lo_u, hi_u, f_lo, f_hi, nan_sure)
+    key = order_key(x)
+    bad = (sure != (key > hi_u).to(tl.int32)) | (cand != ((key >= lo_u) & (key <= hi_u)).to(tl.int32))
+    tl.store(out_ptr + i, bad.to(tl.int32))
+
+
+def test_fp32_bounds_agree_with_keys():
+    """For every pair of bracket keys ``_bracket`` can return (hi at or above key(-inf)), the
+    float compares classify special and ordinary values exactly as their keys do."""
+    dev = _device()
+    special = [0.0, -0.0, float("inf"), float("-inf"), float("nan"), 1e-45, -1e-45, 1e-40, -1e-40, 3e38, -3e38]
+    x = torch.cat([torch.randn(100), torch.tensor(special)])
+    bits = torch.tensor([0x7FC00001, -0x00400001, 0x7F800001], dtype=torch.int32)  # NaNs of both signs
+    x = torch.cat([x, bits.view(torch.float32), torch.zeros(128 - len(x) - 3)]).to(dev)
+    rng = random.Random(0)
+    keys = [0, 1, 0x007FFFFF, 0x00800000, 0x7FFEFFFF, 0x7FFF0000, 0x7FFFFFFF, 0x80000000, 0x8000FFFF,
+            0xBF800000, 0xFF7FFFFF, 0xFF800000, 0xFF80FFFF, 0xFFFFFFFE, 0xFFFFFFFF]
+    keys += [rng.randrange(0x00800000, 1 << 32) for _ in range(10)]
+    out = torch.zeros(128, dtype=torch.int32, device=dev)
+    for lo, hi in itertools.product(keys, keys):
+        if lo <= hi and hi >= 0x007FFFFF:
+            _probe[(1,)](x, lo, hi, out, N=128)
+            bad = out.bool()
+            assert not bad.any(), f"lo={lo:#x} hi={hi:#x}: {x[bad][:4].tolist()}"
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.float16])
+@pytest.mark.parametrize("transform", ["none", "page_table", "ragged"])
+def test_split_exact(dtype, transform):
+    torch.manual_seed(3)
+    dev = _device()
+    for config in _configs():
+        for rows, n, k in ((3, 3000, 100), (2, 2000, 1500), (2, 5000, 7)):
+            x = torch.randn(rows, n).to(dtype).to(dev)
+            x[0, ::97] = float("nan")
+            x[-1, ::89] = float("-inf")
+            seq = torch.randint(n // 2, n + 1, (rows,), dtype=torch.int32, device=dev)
+            _run(x, seq, k, config, transform)
+
+
+def test_split_denormals_and_signed_zeros():
+    """Thresholds among float32 denormals, -0.0 and +0.0 (float compares must keep denormals)."""
+    torch.manual_seed(4)
+    dev = _device()
+    tiny = torch.tensor([0.0, -0.0, 1e-45, -1e-45, 3e-44, -3e-44, 1e-40, -1e-40, 1e-38, -1e-38])
+    for config in _configs():
+        for rows, n, k in ((2, 3000, 400), (2, 4000, 1500)):
+            x = tiny[torch.randint(0, len(tiny), (rows, n))].to(dev)
+            seq = torch.full((rows,), n, dtype=torch.int32, device=dev)
+            _run(x, seq, k, config)
