@@ -119,3 +119,21 @@ def test_entry_point_does_not_import_triton():
             "assert 'triton' not in sys.modules, 'triton imported'; print('ok')")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0 and "ok" in out.stdout, out.stderr
+
+
+@pytest.mark.parametrize("rows", [1, 8, 128, 4096, 100000])
+@pytest.mark.parametrize("n", [1000, 8192, 32768, 131072, 1 << 20, 1 << 30])
+def test_pick_split_shapes(rows, n, monkeypatch):
+    """Chunks are whole tiles, per-list counts fit 16 bits, the grid's second axis stays small,
+    and the exact stream fallback always gets the scratch it needs."""
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    from topk_sgl_fused import launch
+
+    for k in (1, 2048, 16384):
+        c = launch.pick_split(rows, n, k, 132)
+        r, t = launch.tile(c)
+        assert c.chunk % (r * t) == 0
+        assert c.chunk // t < 1 << 16
+        assert -(-n // c.chunk) <= 2048
+        if n >= launch.STREAM_MIN_RATIO * k and k <= launch.STREAM_MAX_K and n >= launch.STREAM_MIN_N:
+            assert c.cap >= k + c.block

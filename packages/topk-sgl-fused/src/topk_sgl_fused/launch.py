@@ -243,6 +243,7 @@ def pick_split(rows: int, n: int, k: int, sm_count: int) -> SplitConfig:
     sample = 2048 if n >= 32768 else 1024
     want = max(1, -(-4 * sm_count // max(rows, 1)))
     s = min(1 << (want - 1).bit_length(), max(1, n // max(4 * sample, 4096)))
+    s = max(s, -(-n // (1 << 25)))  # chunks <= 2**25 columns: per-list counts stay below 2**16
     per = -(-n // s)
     if per <= 8192:
         chunk = max(1024, 1 << (per - 1).bit_length())
