@@ -20,17 +20,23 @@ DTYPES = {"fp32": 32, "bf16": 16, "fp16": 16}
 TRANSFORMS = [0, 1, 2]
 
 
-def configs():
-    """Every launch config ``pick_config`` returns on a GPU (few / many rows, short / long rows)."""
-    from topk_sgl_fused import launch
-
-    saved = os.environ.pop("TRITON_INTERPRET", None)  # the GPU's configs, also inside an interpreter run
+def _gpu_picks(pick):
+    """Every config ``pick`` returns on a GPU (few / many rows, short / long rows), also inside
+    an interpreter run."""
+    saved = os.environ.pop("TRITON_INTERPRET", None)
     try:
-        picks = {launch.pick_config(rows, n, 2048, 132) for rows in (1, 4096) for n in (8192, 131072)}
+        picks = {pick(rows, n, 2048, 132) for rows in (1, 4096) for n in (8192, 131072)}
     finally:
         if saved is not None:
             os.environ["TRITON_INTERPRET"] = saved
     return sorted(picks, key=repr)
+
+
+def configs():
+    """The one-kernel path's launch configs."""
+    from topk_sgl_fused import launch
+
+    return _gpu_picks(launch.pick_config)
 
 
 def variants(which: str):
@@ -69,16 +75,10 @@ def compile_variant(dtype, transform, config):
 
 
 def split_configs():
-    """Every two-launch config ``pick_split`` returns on a GPU (one-tile and two-pass chunks)."""
+    """The two-launch path's configs (one-tile and two-pass chunks)."""
     from topk_sgl_fused import launch
 
-    saved = os.environ.pop("TRITON_INTERPRET", None)
-    try:
-        picks = {launch.pick_split(rows, n, 2048, 132) for rows in (1, 4096) for n in (8192, 131072)}
-    finally:
-        if saved is not None:
-            os.environ["TRITON_INTERPRET"] = saved
-    return sorted(picks, key=repr)
+    return _gpu_picks(launch.pick_split)
 
 
 def compile_split(dtype, transform, config):

@@ -16,7 +16,6 @@ exact answer with ``check_topk`` (transforms inverted first).
 | cu_seqlens_q with empty reqs | req(b) by counting                                  |
 """
 
-import os
 
 import pytest
 import torch
@@ -24,17 +23,9 @@ import torch
 from topk_core.protocol import Call
 from topk_core.reference import apply_transform, select_local
 from topk_core.testing import check_topk, make_logits, poison_like
+from topk_core.testing.triton_kit import TRITON_MARKS, triton_device
 
-pytestmark = [
-    pytest.mark.interpreter,
-    pytest.mark.skipif(os.environ.get("TRITON_INTERPRET", "") in ("", "0") and not torch.cuda.is_available(),
-                       reason="needs TRITON_INTERPRET=1 or a GPU"),
-    pytest.mark.filterwarnings("ignore::DeprecationWarning"),
-]
-
-
-def _device():
-    return torch.device("cpu" if os.environ.get("TRITON_INTERPRET", "") not in ("", "0") else "cuda")
+pytestmark = TRITON_MARKS
 
 
 def _run(logits, seq_lens, k, *, config=None, cap=None, row_starts=None, transform="none", page_table=None,
@@ -63,7 +54,7 @@ def _configs():
 @pytest.mark.parametrize("kind", ["randn", "sorted", "reversed", "int_ties", "plateau", "nan"])
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
 def test_small_caps(kind, dtype):
-    dev = _device()
+    dev = triton_device()
     rows, n, k = 4, 400, 24
     x = make_logits(kind, rows, n, dtype, dev, seed=3, k=k)
     lens = torch.tensor([400, 25, 24, 333], dtype=torch.int32, device=dev)
@@ -77,7 +68,7 @@ def test_small_caps(kind, dtype):
 
 @pytest.mark.parametrize("k", [1, 2, 299, 300, 301])
 def test_k_boundaries(k):
-    dev = _device()
+    dev = triton_device()
     x = make_logits("int_ties", 3, 300, torch.float32, dev, seed=k)
     lens = torch.tensor([300, 300, 299], dtype=torch.int32, device=dev)
     for config in _configs():
@@ -87,7 +78,7 @@ def test_k_boundaries(k):
 
 
 def test_all_equal_rows():
-    dev = _device()
+    dev = triton_device()
     x = torch.full((3, 500), -0.0, device=dev)
     x[1] = 0.0
     x[2, ::2] = float("nan")
@@ -98,7 +89,7 @@ def test_all_equal_rows():
 
 
 def test_row_starts_clamped():
-    dev = _device()
+    dev = triton_device()
     rows, n, k = 6, 400, 30
     x = make_logits("randn", rows, n, torch.float32, dev, seed=5)
     starts = torch.tensor([-50, 0, 399, 400, 1000, 123], dtype=torch.int32, device=dev)
@@ -109,7 +100,7 @@ def test_row_starts_clamped():
 
 
 def test_page_table_with_empty_requests():
-    dev = _device()
+    dev = triton_device()
     rows, n, k = 7, 300, 20
     x = make_logits("randn", rows, n, torch.float32, dev, seed=6)
     lens = torch.randint(0, n + 10, (rows,), dtype=torch.int32).to(dev)
@@ -133,7 +124,7 @@ def _same_up_to_ties(x, lens, k, idx, call):
 
 
 def test_next_n_compress_with_ragged():
-    dev = _device()
+    dev = triton_device()
     next_n, cr, n, k = 3, 4, 200, 16
     rows = 4 * next_n
     x = make_logits("randn", rows, n, torch.float16, dev, seed=8)
@@ -149,7 +140,7 @@ def test_next_n_compress_with_ragged():
 def test_stream_sample_misses():
     """The first chunk holds a few huge values: the sampled threshold keeps fewer than k,
     so the stream path must read the row again from threshold 0."""
-    dev = _device()
+    dev = triton_device()
     rows, n, k = 2, 1000, 20
     x = make_logits("randn", rows, n, torch.float32, dev, seed=12)
     x[:, :10] = 1e30
@@ -161,7 +152,7 @@ def test_stream_sample_misses():
 
 
 def test_zero_width():
-    dev = _device()
+    dev = triton_device()
     x = torch.empty(3, 0, device=dev)
     lens = torch.tensor([0, 5, -1], dtype=torch.int32, device=dev)
     _, idx, vals = _run(x, lens, 4)
@@ -174,7 +165,7 @@ def test_million_columns():
     two-pass), k = 2048; under the interpreter too (large chunks keep it to seconds)."""
     from topk_sgl_fused.launch import Config
 
-    dev = _device()
+    dev = triton_device()
     n, k = 1 << 20, 2048
     x = make_logits("randn", 2, n, torch.float32, dev, seed=13)
     lens = torch.tensor([n, 700001], dtype=torch.int32, device=dev)

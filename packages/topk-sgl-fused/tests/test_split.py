@@ -5,7 +5,6 @@ Under TRITON_INTERPRET=1 on CPU, or compiled on a GPU (then these run in the GPU
 """
 
 import itertools
-import os
 import random
 
 import pytest
@@ -16,18 +15,10 @@ import triton.language as tl
 from topk_core.kernels.triton_common import order_key
 from topk_core.protocol import Call
 from topk_core.testing import check_topk, poison_like
+from topk_core.testing.triton_kit import TRITON_MARKS, triton_device
 from topk_sgl_fused.split import _classify, _fp32_bounds
 
-pytestmark = [
-    pytest.mark.interpreter,
-    pytest.mark.skipif(os.environ.get("TRITON_INTERPRET", "") in ("", "0") and not torch.cuda.is_available(),
-                       reason="needs TRITON_INTERPRET=1 or a GPU"),
-    pytest.mark.filterwarnings("ignore::DeprecationWarning"),
-]
-
-
-def _device():
-    return torch.device("cpu" if os.environ.get("TRITON_INTERPRET", "") not in ("", "0") else "cuda")
+pytestmark = TRITON_MARKS
 
 
 def _run(logits, seq_lens, k, config=None, transform="none"):
@@ -84,7 +75,7 @@ def _probe(x_ptr, lo, hi, out_ptr, N: tl.constexpr):
 def test_fp32_bounds_agree_with_keys():
     """For every pair of bracket keys ``_bracket`` can return (hi at or above key(-inf)), the
     float compares classify special and ordinary values exactly as their keys do."""
-    dev = _device()
+    dev = triton_device()
     special = [0.0, -0.0, float("inf"), float("-inf"), float("nan"), 1e-45, -1e-45, 1e-40, -1e-40, 3e38, -3e38]
     x = torch.cat([torch.randn(100), torch.tensor(special)])
     bits = torch.tensor([0x7FC00001, -0x00400001, 0x7F800001], dtype=torch.int32)  # NaNs of both signs
@@ -105,7 +96,7 @@ def test_fp32_bounds_agree_with_keys():
 @pytest.mark.parametrize("transform", ["none", "page_table", "ragged"])
 def test_split_exact(dtype, transform):
     torch.manual_seed(3)
-    dev = _device()
+    dev = triton_device()
     for config in _configs():
         for rows, n, k in ((3, 3000, 100), (2, 2000, 1500), (2, 5000, 7)):
             x = torch.randn(rows, n).to(dtype).to(dev)
@@ -118,7 +109,7 @@ def test_split_exact(dtype, transform):
 def test_split_denormals_and_signed_zeros():
     """Thresholds among float32 denormals, -0.0 and +0.0 (float compares must keep denormals)."""
     torch.manual_seed(4)
-    dev = _device()
+    dev = triton_device()
     tiny = torch.tensor([0.0, -0.0, 1e-45, -1e-45, 3e-44, -3e-44, 1e-40, -1e-40, 1e-38, -1e-38])
     for config in _configs():
         for rows, n, k in ((2, 3000, 400), (2, 4000, 1500)):

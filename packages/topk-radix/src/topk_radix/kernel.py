@@ -49,7 +49,31 @@ RADIX = 256
 NEG_INF_BITS = {"float32": 0xFF800000, "bfloat16": 0xFF80, "float16": 0xFC00}
 
 
-class ClusterRadixTopK:
+class RowCommon:
+    """Per-row steps both cluster kernels share (``self.raw``, ``self.neg_inf`` and
+    ``self.return_values`` come from the kernel class)."""
+
+    @cute.jit
+    def valid_length(self, seq_len: Int32, next_n: Int32, spec: Int32, compress_ratio: Int32, n: Int32) -> Int32:
+        """The spec's ``L_r``: ``clamp((seq_len - next_n + spec + 1) // compress_ratio, 0, n)``."""
+        numer = cutlass.max(Int64(seq_len) - Int64(next_n) + Int64(spec) + Int64(1), Int64(0))
+        return Int32(cutlass.min(numer // Int64(compress_ratio), Int64(n)))
+
+    @cute.jit
+    def fill_short_row(self, g_idx: cute.Tensor, g_val: cute.Tensor, g_row: cute.Tensor, length: Int32, k: Int32,
+                       first: Int32, step: cutlass.Constexpr):
+        """A row with ``length <= k``: identity indices then -1 padding; no barrier, no DSMEM."""
+        for j in cutlass.range(first, k, step):
+            inside = j < length
+            g_idx[j] = cutlass.select_(inside, j, Int32(-1))
+            if const_expr(self.return_values):
+                v = self.raw(self.neg_inf)
+                if inside:
+                    v = self.raw(g_row[j])
+                g_val[j] = v
+
+
+class ClusterRadixTopK(RowCommon):
     """Compile-time specialisation only; everything else is a runtime argument."""
 
     def __init__(self, dtype: str, cluster: int, capacity: int, threads: int, vec: int,
@@ -139,19 +163,10 @@ class ClusterRadixTopK:
                 nvec = avail // VEC
                 self.copy_vectors(logits, row_base, start, nvec, s_data, tid)
 
-        numer = cutlass.max(Int64(seq_len) - Int64(next_n) + Int64(spec) + Int64(1), Int64(0))
-        length = Int32(cutlass.min(numer // Int64(compress_ratio), Int64(n)))
+        length = self.valid_length(seq_len, next_n, spec, compress_ratio, n)
 
         if length <= k:
-            # Everything fits: identity indices then -1 padding; no barrier, no DSMEM.
-            for j in cutlass.range(rank * T + tid, k, C * T):
-                inside = j < length
-                g_idx[j] = cutlass.select_(inside, j, Int32(-1))
-                if const_expr(self.return_values):
-                    v = self.raw(self.neg_inf)
-                    if inside:
-                        v = self.raw(g_row[j])
-                    g_val[j] = v
+            self.fill_short_row(g_idx, g_val, g_row, length, k, rank * T + tid, C * T)
             if const_expr(self.static_slices and VEC > 1):
                 cute.arch.cp_async_wait_group(0)  # never exit with copies in flight
         else:

@@ -117,13 +117,39 @@ def get_kernel(dtype: str, cluster: int, capacity: int, threads: int, vec: int, 
                                                       variant))
 
 
-def run(problem: Problem, call: Call) -> None:
+def _unit_stride(seq_lens: torch.Tensor) -> torch.Tensor:
+    """The kernels read seq_lens with unit stride; the API accepts any 1-D view. The caller
+    keeps the result alive until the launch is enqueued."""
+    return seq_lens if seq_lens.is_contiguous() else seq_lens.contiguous()
+
+
+def _call_args(call: Call, seq_lens: torch.Tensor, dtype: str, vec: int) -> list:
+    """The arguments both kernels take first (logits .. values); the stream goes last."""
     import cutlass
     import cutlass.cute as cute
-    from cuda.bindings import driver as cuda
     from cutlass import Int32, Int64
     from cutlass.cute.runtime import make_ptr
 
+    logits = call.logits
+    raw = getattr(cutlass, _RAW[dtype])
+    itemsize = logits.element_size()
+    gmem = cute.AddressSpace.gmem
+    values = call.values if call.values is not None else call.indices
+    return [make_ptr(raw, logits.data_ptr(), gmem, assumed_align=16 if vec > 1 else itemsize),
+            Int64(logits.stride(0)), Int32(logits.shape[1]),
+            make_ptr(Int32, seq_lens.data_ptr(), gmem, assumed_align=4),
+            Int32(call.next_n), Int32(call.compress_ratio), Int32(call.top_k), Int32(logits.shape[0]),
+            make_ptr(Int32, call.indices.data_ptr(), gmem, assumed_align=4),
+            make_ptr(raw, values.data_ptr(), gmem, assumed_align=itemsize)]
+
+
+def _stream(logits: torch.Tensor):
+    from cuda.bindings import driver as cuda
+
+    return cuda.CUstream(torch.cuda.current_stream(logits.device).cuda_stream)
+
+
+def run(problem: Problem, call: Call) -> None:
     logits = call.logits
     rows, n = logits.shape
     dtype = problem.dtype
@@ -137,53 +163,24 @@ def run(problem: Problem, call: Call) -> None:
         raise RuntimeError(f"radix: N={n} does not fit a cluster")
     cluster, capacity, threads = geo
     vec = vec_for(logits, dtype)
-    return_values = call.values is not None
-    fn = get_kernel(dtype, cluster, capacity, threads, vec, return_values)
-
-    raw = getattr(cutlass, _RAW[dtype])
-    itemsize = logits.element_size()
-    gmem = cute.AddressSpace.gmem
-    values = call.values if return_values else call.indices
-    # The kernel reads seq_lens with unit stride; the API accepts any 1-D view.
-    seq_lens = call.seq_lens if call.seq_lens.is_contiguous() else call.seq_lens.contiguous()
-    stream = cuda.CUstream(torch.cuda.current_stream(logits.device).cuda_stream)
-    fn(make_ptr(raw, logits.data_ptr(), gmem, assumed_align=16 if vec > 1 else itemsize),
-       Int64(logits.stride(0)), Int32(n),
-       make_ptr(Int32, seq_lens.data_ptr(), gmem, assumed_align=4),
-       Int32(call.next_n), Int32(call.compress_ratio), Int32(call.top_k), Int32(rows),
-       make_ptr(Int32, call.indices.data_ptr(), gmem, assumed_align=4),
-       make_ptr(raw, values.data_ptr(), gmem, assumed_align=itemsize),
-       stream)
+    fn = get_kernel(dtype, cluster, capacity, threads, vec, call.values is not None)
+    seq_lens = _unit_stride(call.seq_lens)
+    fn(*_call_args(call, seq_lens, dtype, vec), _stream(logits))
 
 
 def _run_regs(problem: Problem, call: Call, geo: tuple) -> None:
-    import cutlass
     import cutlass.cute as cute
-    from cuda.bindings import driver as cuda
-    from cutlass import Int32, Int64
+    from cutlass import Int64
     from cutlass.cute.runtime import make_ptr
 
     logits = call.logits
-    rows, n = logits.shape
     dtype = problem.dtype
     cluster, threads, elems = geo
     vec = vec_for(logits, dtype)
-    return_values = call.values is not None
     stamps = STAMPS is not None
-    fn = get_regs(dtype, cluster, threads, elems, vec, return_values, stamps)
-    raw = getattr(cutlass, _RAW[dtype])
-    itemsize = logits.element_size()
-    gmem = cute.AddressSpace.gmem
-    values = call.values if return_values else call.indices
-    seq_lens = call.seq_lens if call.seq_lens.is_contiguous() else call.seq_lens.contiguous()
+    fn = get_regs(dtype, cluster, threads, elems, vec, call.values is not None, stamps)
     # Never dereferenced without stamps: any 8-byte-aligned address will do.
     dbg = STAMPS.data_ptr() if stamps else call.indices.data_ptr() // 8 * 8
-    stream = cuda.CUstream(torch.cuda.current_stream(logits.device).cuda_stream)
-    fn(make_ptr(raw, logits.data_ptr(), gmem, assumed_align=16 if vec > 1 else itemsize),
-       Int64(logits.stride(0)), Int32(n),
-       make_ptr(Int32, seq_lens.data_ptr(), gmem, assumed_align=4),
-       Int32(call.next_n), Int32(call.compress_ratio), Int32(call.top_k), Int32(rows),
-       make_ptr(Int32, call.indices.data_ptr(), gmem, assumed_align=4),
-       make_ptr(raw, values.data_ptr(), gmem, assumed_align=itemsize),
-       make_ptr(Int64, dbg, gmem, assumed_align=8),
-       stream)
+    seq_lens = _unit_stride(call.seq_lens)
+    fn(*_call_args(call, seq_lens, dtype, vec), make_ptr(Int64, dbg, cute.AddressSpace.gmem, assumed_align=8),
+       _stream(logits))

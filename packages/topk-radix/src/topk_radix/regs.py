@@ -41,7 +41,7 @@ from cutlass.cutlass_dsl import T as mlir_t
 from topk_core.kernels.cute_common import order_key
 from topk_core.kernels.cute_radix import digits
 
-from .kernel import NEG_INF_BITS
+from .kernel import NEG_INF_BITS, RowCommon
 
 FIRST_BITS = 11
 STAMPS = 8  # dev timestamps per CTA: globaltimer at start, clock64 deltas, globaltimer at end
@@ -57,7 +57,7 @@ def warp_incl(x: Int32, lane: Int32) -> Int32:
     return incl
 
 
-class ClusterRegTopK:
+class ClusterRegTopK(RowCommon):
     """Compile-time specialisation only (dtype, C, T, E, vector width, values, stamps)."""
 
     def __init__(self, dtype: str, cluster: int, threads: int, elems: int, vec: int, return_values: bool,
@@ -145,19 +145,10 @@ class ClusterRegTopK:
 
         raws, cols, oks = self.load_slice(logits, row_base, n, g_row, rank, tid)
 
-        numer = cutlass.max(Int64(seq_len) - Int64(next_n) + Int64(spec) + Int64(1), Int64(0))
-        length = Int32(cutlass.min(numer // Int64(compress_ratio), Int64(n)))
+        length = self.valid_length(seq_len, next_n, spec, compress_ratio, n)
 
         if length <= k:
-            # Everything fits: identity indices then -1 padding; no barrier, no DSMEM.
-            for j in cutlass.range(rank * T + tid, k, C * T):
-                inside = j < length
-                g_idx[j] = cutlass.select_(inside, j, Int32(-1))
-                if const_expr(self.return_values):
-                    v = self.raw(self.neg_inf)
-                    if inside:
-                        v = self.raw(g_row[j])
-                    g_val[j] = v
+            self.fill_short_row(g_idx, g_val, g_row, length, k, rank * T + tid, C * T)
         else:
             for i in cutlass.range(tid, self.hist_words, T):
                 s_hist[i] = Int32(0)

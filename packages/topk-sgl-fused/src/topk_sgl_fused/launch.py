@@ -140,6 +140,32 @@ def scratch_bytes(grid: int, cap: int, slots: int = 0, threads: int = 0) -> int:
     return grid * (2 * cap + 32 + 2 * slots * threads) * 4
 
 
+def _settle_empty(call: Call) -> bool:
+    """Calls with no rows or no columns need no kernel: True once their outputs are written
+    (an empty tensor may have no device pointer to pass)."""
+    rows, n = call.logits.shape
+    if rows and not n:
+        call.indices.fill_(-1)
+        if call.values is not None:
+            call.values.fill_(float("-inf"))
+    return rows == 0 or n == 0
+
+
+def _run_cached(key, fn, args, kwargs) -> None:
+    """Launch ``fn[grid](*args, **kwargs)``; the first launch of a variant compiles it, timed
+    and recorded by ``compile_cached`` under ``key``."""
+    ran = []
+
+    def build():
+        fn(*args, **kwargs)
+        ran.append(True)
+        return fn
+
+    compile_cached(key, build)
+    if not ran:
+        fn(*args, **kwargs)
+
+
 def _transform_operands(call: Call):
     """``(code, page, has_cu, cu, offsets, starts)`` for the kernels; tensors a variant does not
     read are stood in for by ones it may be handed safely (never dereferenced)."""
@@ -160,15 +186,10 @@ def launch(call: Call, config: Config | SplitConfig | None = None, cap: int | No
         return launch_split(call, config)
     from . import kernel  # imports triton; kept out of the entry point
 
+    if _settle_empty(call):
+        return
     logits = call.logits
     rows, n = logits.shape
-    if rows == 0:
-        return
-    if n == 0:  # every row is empty; an empty tensor may have no device pointer to pass
-        call.indices.fill_(-1)
-        if call.values is not None:
-            call.values.fill_(float("-inf"))
-        return
     k = call.top_k
     device = logits.device
     sms = sm_count(device)
@@ -197,17 +218,7 @@ def launch(call: Call, config: Config | SplitConfig | None = None, cap: int | No
             k, indices, values if values is not None else logits, int(values is not None),
             page, page.stride(0), cu, int(has_cu), (cu.numel() - 1) if has_cu else 0, offsets,
             cand, cap, slots)
-    fn = kernel.sgl_topk_kernel[(grid,)]
-    ran = []
-
-    def build():  # the first launch of a variant compiles it (timed by compile_cached)
-        fn(*args, **constexprs, **options)
-        ran.append(True)
-        return fn
-
-    compile_cached(key, build)
-    if not ran:
-        fn(*args, **constexprs, **options)
+    _run_cached(key, kernel.sgl_topk_kernel[(grid,)], args, {**constexprs, **options})
 
 
 @dataclass(frozen=True)
@@ -266,15 +277,10 @@ def launch_split(call: Call, config: SplitConfig | None = None) -> None:
     """Run the two-launch path for one validated call (outputs already allocated)."""
     from . import split  # imports triton; kept out of the entry point
 
+    if _settle_empty(call):
+        return
     logits = call.logits
     rows, n = logits.shape
-    if rows == 0:
-        return
-    if n == 0:
-        call.indices.fill_(-1)
-        if call.values is not None:
-            call.values.fill_(float("-inf"))
-        return
     k = call.top_k
     device = logits.device
     config = config or pick_split(rows, n, k, sm_count(device))
@@ -310,13 +316,4 @@ def launch_split(call: Call, config: SplitConfig | None = None) -> None:
                                         ("select", s_fn, s_args, s_const, dict(num_warps=config.select_warps))):
         key = (OWNER, "split", name, str(logits.dtype), tuple(sorted(const.items())), tuple(sorted(opts.items())),
                interpreting(), device.type)
-        ran = []
-
-        def build(fn=fn, args=args, const=const, opts=opts, ran=ran):
-            fn(*args, **const, **opts)
-            ran.append(True)
-            return fn
-
-        compile_cached(key, build)
-        if not ran:
-            fn(*args, **const, **opts)
+        _run_cached(key, fn, args, {**const, **opts})
