@@ -54,6 +54,25 @@ class RowCommon:
     ``self.return_values`` come from the kernel class)."""
 
     @cute.jit
+    def row_view(self, row: Int32, next_n: Int32, seq_lens: cute.Pointer, logits: cute.Pointer, ld: Int64, n: Int32,
+                 out_idx: cute.Pointer, out_val: cute.Pointer, k: Int32):
+        """Row ``row``'s offset within its request (``spec``), its request's seq_len (loaded
+        first: used only after the row's loads are in flight), the raw-typed logits pointer,
+        the row's base offset, and views of its logits, output indices and output values."""
+        req = row // next_n
+        spec = row - req * next_n
+        g_lens = cute.make_tensor(seq_lens, cute.make_layout(req + 1))
+        seq_len = g_lens[req]
+        logits = cute.recast_ptr(logits, dtype=self.raw)
+        out_val = cute.recast_ptr(out_val, dtype=self.raw)
+        row_base = Int64(row) * ld
+        g_row = cute.make_tensor(logits + row_base, cute.make_layout(n))
+        out_base = Int64(row) * Int64(k)
+        g_idx = cute.make_tensor(out_idx + out_base, cute.make_layout(k))
+        g_val = cute.make_tensor(out_val + out_base, cute.make_layout(k))
+        return spec, seq_len, logits, row_base, g_row, g_idx, g_val
+
+    @cute.jit
     def valid_length(self, seq_len: Int32, next_n: Int32, spec: Int32, compress_ratio: Int32, n: Int32) -> Int32:
         """The spec's ``L_r``: ``clamp((seq_len - next_n + spec + 1) // compress_ratio, 0, n)``."""
         numer = cutlass.max(Int64(seq_len) - Int64(next_n) + Int64(spec) + Int64(1), Int64(0))
@@ -136,19 +155,8 @@ class ClusterRadixTopK(RowCommon):
         s_eq = smem.allocate_tensor(Int32, cute.make_layout(C), byte_alignment=16)
         s_cnt = smem.allocate_tensor(Int32, cute.make_layout(2), byte_alignment=16)
 
-        # Valid length; the numerator can be negative (empty row) and beyond N (clamped).
-        req = row // next_n
-        spec = row - req * next_n
-        g_lens = cute.make_tensor(seq_lens, cute.make_layout(req + 1))
-        seq_len = g_lens[req]  # issued first; used only after the copies are in flight
-
-        logits = cute.recast_ptr(logits, dtype=self.raw)
-        out_val = cute.recast_ptr(out_val, dtype=self.raw)
-        row_base = Int64(row) * ld
-        g_row = cute.make_tensor(logits + row_base, cute.make_layout(n))
-        out_base = Int64(row) * Int64(k)
-        g_idx = cute.make_tensor(out_idx + out_base, cute.make_layout(k))
-        g_val = cute.make_tensor(out_val + out_base, cute.make_layout(k))
+        spec, seq_len, logits, row_base, g_row, g_idx, g_val = self.row_view(
+            row, next_n, seq_lens, logits, ld, n, out_idx, out_val, k)
 
         nvec = Int32(0)
         chunk = Int32(0)

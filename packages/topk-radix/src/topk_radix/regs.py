@@ -130,18 +130,8 @@ class ClusterRegTopK(RowCommon):
         s_wsum = smem.allocate_tensor(Int32, cute.make_layout(64), byte_alignment=16)
         s_ctr = smem.allocate_tensor(Int64, cute.make_layout(2), byte_alignment=16)
 
-        req = row // next_n
-        spec = row - req * next_n
-        g_lens = cute.make_tensor(seq_lens, cute.make_layout(req + 1))
-        seq_len = g_lens[req]  # issued first; used only after the slice loads are in flight
-
-        logits = cute.recast_ptr(logits, dtype=self.raw)
-        out_val = cute.recast_ptr(out_val, dtype=self.raw)
-        row_base = Int64(row) * ld
-        g_row = cute.make_tensor(logits + row_base, cute.make_layout(n))
-        out_base = Int64(row) * Int64(k)
-        g_idx = cute.make_tensor(out_idx + out_base, cute.make_layout(k))
-        g_val = cute.make_tensor(out_val + out_base, cute.make_layout(k))
+        spec, seq_len, logits, row_base, g_row, g_idx, g_val = self.row_view(
+            row, next_n, seq_lens, logits, ld, n, out_idx, out_val, k)
 
         raws, cols, oks = self.load_slice(logits, row_base, n, g_row, rank, tid)
 
