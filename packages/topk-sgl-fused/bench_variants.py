@@ -34,9 +34,11 @@ V = {
     # Two-launch path: pick_split's choice with fields replaced.
     "T8K": ("split", dict(chunk=8192, warps=8, r=4)),  # one-tile chunks for long rows
     "S1K": ("split", dict(sample=1024)),
+    "W8": ("split", dict(select_warps=8)),
+    "C1K": ("split", dict(cblock=1024)),
+    "K16": ("split", dict(chunk=16384)),  # more, shorter chunks on long rows with many rows
 }
-SPLIT_ALTERNATIVES = {"128x128K": ["T8K", "S1K"], "512x128K": ["T8K"], "1024x64K": ["T8K"], "4096x8K": ["S1K"],
-                      "32x128K": ["S1K"]}
+SPLIT_ALTERNATIVES = {"4096x8K": ["W8", "C1K"], "1024x64K": ["K16"], "512x128K": ["K16"], "128x32K": ["W8"]}
 CELLS = [  # most important first: a spent budget cuts the tail
     Shape(4096, 8 * K), Shape(128, 128 * K), Shape(1024, 64 * K), Shape(512, 128 * K), Shape(1, 8 * K),
     Shape(8, 32 * K), Shape(128, 32 * K), Shape(32, 128 * K),

@@ -1,9 +1,9 @@
 """Dev: time the radix backend's kernels per geometry, exact first; then per-phase clocks.
 
 Usage (device): bash shared/device/run.sh python3 shared/device/radix_sweep.py [--stamps-first]
-Each cell: the old shared-memory kernel ("smem", checks.geometry) and register-kernel
-geometries (C, T, E), timed as `topk bench` does (CUDA-graph replay over rotating
-randn inputs, seq_lens uniform in [N/2, N], indices only), each checked exactly first.
+Each cell: register-kernel geometries (C, T, E) x regs.py variants (VARIANTS), timed as
+`topk bench` does (CUDA-graph replay over rotating randn inputs, seq_lens uniform in
+[N/2, N], indices only), each checked exactly first.
 Then, with launch.STAMPS, clock64 deltas per phase of a few default geometries.
 """
 
@@ -22,27 +22,38 @@ from topk_core.testing import check_topk
 from topk_radix import checks, launch
 
 K = 1024
-CELLS = [  # shape, register geometries to try (reg_geometry's pick is added when missing)
-    (Shape(1, 8 * K), [(1, 1024, 8), (2, 512, 8), (2, 1024, 4)]),
-    (Shape(1, 32 * K), [(4, 1024, 8), (2, 1024, 16), (8, 512, 8), (4, 512, 16)]),
-    (Shape(1, 128 * K), [(16, 1024, 8), (8, 1024, 16), (16, 512, 16)]),
-    (Shape(8, 32 * K), [(4, 1024, 8), (2, 1024, 16), (8, 512, 8)]),
-    (Shape(8, 128 * K), [(16, 1024, 8), (8, 1024, 16)]),
-    (Shape(32, 128 * K), [(8, 512, 32), (16, 512, 16)]),
-    (Shape(32, 32 * K), [(4, 1024, 8), (2, 1024, 16)]),
-    (Shape(1, 256 * K), [(16, 1024, 16), (16, 512, 32)]),
-    (Shape(128, 32 * K), [(2, 512, 32), (4, 512, 16)]),
-    (Shape(1, 128 * K, dtype="bfloat16"), [(16, 1024, 8)]),
-    (Shape(1, 128 * K, k=512), [(16, 1024, 8)]),
-    (Shape(8, 64 * K, next_n=2), [(8, 1024, 8)]),
+#: regs.py variants (launch.REG_VARIANT): "old" = 0.2.0's kernel; W = warp_emit; G = gather (8192 keys);
+#: X = early (stop once the threshold bin holds exactly the keys still needed); None = checks.reg_variant.
+VARIANTS = {"old": {"gather": 0, "warp_emit": False, "early": False},
+            "W": {"gather": 0, "warp_emit": True, "early": False},
+            "X": {"gather": 0, "warp_emit": False, "early": True},
+            "G": {"gather": 8192, "warp_emit": False, "early": False},
+            "GW": {"gather": 8192, "warp_emit": True, "early": False},
+            "GWX": {"gather": 8192, "warp_emit": True, "early": True},
+            None: None}
+B = "before"  # 0.2.0: its reg_geometry pick and variant "old"
+CELLS = [  # shape, 0.2.0's geometry, extra (geometry, variant) pairs; "now" = no forcing at all
+    (Shape(1, 8 * K), (1, 1024, 8), []),
+    (Shape(1, 32 * K), (8, 512, 8), []),
+    (Shape(1, 128 * K), (16, 512, 16), []),
+    (Shape(8, 32 * K), (8, 512, 8), []),
+    (Shape(8, 128 * K), (8, 1024, 16), []),
+    (Shape(32, 128 * K), (8, 512, 32), []),
+    (Shape(32, 32 * K), (2, 1024, 16), [((2, 1024, 16), "X")]),
+    (Shape(1, 256 * K), (16, 512, 32), []),
+    (Shape(128, 32 * K), (2, 512, 32), []),
+    (Shape(1, 128 * K, dtype="bfloat16"), (16, 512, 16), []),
+    (Shape(1, 128 * K, k=512), (16, 512, 16), []),
+    (Shape(8, 64 * K, next_n=2), (8, 1024, 8), [((8, 1024, 8), "X")]),
 ]
-STAMP_CELLS = [(Shape(1, 8 * K), (1, 1024, 8)), (Shape(1, 8 * K), (2, 512, 8)), (Shape(1, 128 * K), (16, 1024, 8)),
-               (Shape(1, 128 * K), (8, 1024, 16))]
+STAMP_CELLS = [(Shape(1, 8 * K), (1, 1024, 8), None), (Shape(1, 32 * K), (8, 512, 8), None),
+               (Shape(1, 128 * K), (16, 512, 16), None)]
 PHASES = ["keys ready", "pass 0", "pass 1", "pass 2", "emit", "exit"]
 
 
-def _time(shape: Shape, inputs, force) -> str:
+def _time(shape: Shape, inputs, force, variant) -> str:
     launch.FORCE = force
+    launch.REG_VARIANT = VARIANTS[variant]
     outs = [torch.empty(shape.rows, shape.k, dtype=torch.int32, device="cuda") for _ in inputs.logits]
 
     def step(i):
@@ -60,20 +71,24 @@ def _time(shape: Shape, inputs, force) -> str:
         return f"FAIL {type(exc).__name__}: {str(exc)[:160]}"
     finally:
         launch.FORCE = None
+        launch.REG_VARIANT = None
 
 
 def sweep():
-    print("cell | smem (old) | reg_geometry | geometry: us ...", flush=True)
-    for shape, geos in CELLS:
-        label = shape.label
+    print("cell | before = 0.2.0 (its geometry, variant old) | now = reg_geometry + reg_variant | extras: us",
+          flush=True)
+    for shape, old_geo, extras in CELLS:
         inputs = make_inputs(shape, rotations(shape.nbytes), "cuda")
-        default = checks.reg_geometry(shape.rows, shape.n, shape.dtype)
-        res = [f"smem {_time(shape, inputs, ('smem',))}"]
-        for g in ([default] if default and default not in geos else []) + geos:
-            res.append(f"{g}{'*' if g == default else ''} {_time(shape, inputs, ('regs', *g))}")
-        again = geos[0] if geos else default
-        res.append(f"again {again} {_time(shape, inputs, ('regs', *again))}")
-        print(f"{label} | " + " | ".join(res), flush=True)
+        rows = shape.rows
+        geo = checks.reg_geometry(rows, shape.n, shape.dtype)
+        now = f"now {geo} {checks.reg_variant(rows, shape.dtype, geo, shape.next_n) if geo else ''}"
+        res = []
+        for _ in range(2):
+            res.append(f"before {old_geo} {_time(shape, inputs, ('regs', *old_geo), 'old')}")
+            res.append(f"{now} {_time(shape, inputs, None, None)}")
+        for g, v in extras:
+            res.append(f"{g} {v} {_time(shape, inputs, ('regs', *g), v)}")
+        print(f"{shape.label} | " + " | ".join(res), flush=True)
         del inputs
         torch.cuda.empty_cache()
 
@@ -81,11 +96,12 @@ def sweep():
 def stamps():
     print("\nper-phase clock64 deltas from CTA start (cycles): row 0 rank 0 / max over CTAs; "
           "globaltimer: CTA start spread, first start to last end (ns)", flush=True)
-    for shape, geo in STAMP_CELLS:
+    for shape, geo, variant in STAMP_CELLS:
         inputs = make_inputs(shape, 2, "cuda")
         buf = torch.zeros(shape.rows * geo[0] * 8, dtype=torch.int64, device="cuda")
         launch.FORCE = ("regs", *geo)
         launch.STAMPS = buf
+        launch.REG_VARIANT = VARIANTS[variant]
         try:
             for _ in range(3):
                 buf.zero_()
@@ -94,10 +110,11 @@ def stamps():
         finally:
             launch.FORCE = None
             launch.STAMPS = None
+            launch.REG_VARIANT = None
         s = buf.view(-1, 8).cpu()
         cells = [f"{name} {int(s[0, j + 1])}/{int(s[:, j + 1].max())}" for j, name in enumerate(PHASES)]
         g0, g7 = s[:, 0], s[:, 7]
-        print(f"{shape.label} {geo}: " + ", ".join(cells) +
+        print(f"{shape.label} {geo} {variant}: " + ", ".join(cells) +
               f"; start spread {int(g0.max() - g0.min())} ns, span {int(g7.max() - g0.min())} ns", flush=True)
 
 

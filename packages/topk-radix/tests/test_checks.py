@@ -124,11 +124,25 @@ def test_reg_geometry_fits():
 
 
 def test_reg_geometry_decode_choices():
-    """The geometries measured fastest on the decode cells (NOTES.md, 2026-11-29 sweep)."""
+    """The geometries measured fastest on the decode cells (NOTES.md, 2026-11-29 sweeps)."""
     best = {(1, 8192): (1, 1024, 8), (1, 32768): (8, 512, 8), (1, 131072): (16, 512, 16),
             (8, 32768): (8, 512, 8), (8, 131072): (8, 1024, 16), (32, 131072): (8, 512, 32),
-            (32, 32768): (2, 1024, 16), (1, 262144): (16, 512, 32), (128, 32768): (2, 512, 32),
+            (32, 32768): (4, 512, 16), (1, 262144): (16, 512, 32), (128, 32768): (2, 512, 32),
             (8, 65536): (8, 1024, 8)}
     for (rows, n), geo in best.items():
         assert checks.reg_geometry(rows, n, "float32") == geo, (rows, n)
     assert checks.reg_geometry(128, 131072, "float32") is None  # beyond one wave: kernel.py
+
+
+def test_reg_variant():
+    """gather + warp_emit on fp32 grids of <= half a wave, early on fp32 (NOTES.md, session 4)."""
+    def pick(rows, n, dtype="float32", next_n=1):
+        return checks.reg_variant(rows, dtype, checks.reg_geometry(rows, n, dtype), next_n)
+
+    for rows, n in ((1, 32768), (1, 131072), (8, 32768), (8, 131072), (32, 32768), (1, 262144)):
+        assert pick(rows, n) == {"gather": checks.GATHER_KEYS, "warp_emit": True, "early": True}, (rows, n)
+    assert pick(1, 8192) == {"gather": 0, "warp_emit": True, "early": True}  # C=1: nothing to gather
+    for rows, n in ((32, 131072), (128, 32768)):
+        assert pick(rows, n) == {"gather": 0, "warp_emit": False, "early": True}, (rows, n)
+    assert pick(8, 65536, next_n=2) == {"gather": 0, "warp_emit": False, "early": True}
+    assert pick(1, 131072, "bfloat16") == {"gather": 0, "warp_emit": False, "early": False}

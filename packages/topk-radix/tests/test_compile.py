@@ -65,6 +65,13 @@ def _reg_variants():
         out.append(("float32", cluster, 1024, 8, 4, False, False))
     out += [("float32", 16, 1024, 16, 4, True, False), ("bfloat16", 8, 512, 32, 8, True, False),
             ("float32", 2, 512, 8, 4, False, True)]  # the last: dev timestamps
+    # launch.REG_VARIANT's flags: gather (candidate buffer), warp_emit, early; per cluster size and dtype.
+    for cluster in checks.CLUSTER_SIZES:
+        out.append(("float32", cluster, 512, 16, 4, False, False, "", 8192, True, True))
+    out += [("bfloat16", 8, 1024, 8, 8, True, False, "", 8192, False, True),
+            ("float16", 4, 512, 8, 1, True, False, "", 64, True, False),
+            ("float32", 16, 256, 32, 4, True, True, "", 8192, True, True),
+            ("float32", 1, 256, 32, 4, False, False, "", 0, True, False)]
     return out
 
 
@@ -77,5 +84,6 @@ def test_register_kernel_compiles_for_sm90a(variant):
 def test_every_geometry_compiles():
     for variant in _variants(True):
         launch.compile_kernel(*variant)
-    for variant in _every_reg_geometry():
-        launch.compile_regs(*variant)
+    for dtype, c, t, e, vec, rv in _every_reg_geometry():
+        for rows, next_n in ((1, 1), (8, 1), (32, 1), (128, 1), (8, 2)):
+            launch.compile_regs(dtype, c, t, e, vec, rv, **checks.reg_variant(rows, dtype, (c, t, e), next_n))

@@ -79,7 +79,7 @@ def test_unaligned_stride(dtype):
 #: Register-kernel geometries (C, T, E) beyond the ones reg_geometry picks in the tests above.
 GEOMETRIES = [(1, 1024, 8), (2, 512, 8), (2, 1024, 4), (4, 1024, 8), (8, 512, 8), (8, 1024, 8), (2, 1024, 16),
               (4, 512, 16), (2, 512, 32), (8, 1024, 16), (16, 1024, 8), (16, 512, 16), (8, 512, 32),
-              (16, 1024, 16), (16, 512, 32)]
+              (16, 1024, 16), (16, 512, 32), (1, 512, 16), (1, 256, 32), (8, 256, 16), (16, 256, 32), (8, 256, 64)]
 
 
 @pytest.mark.parametrize("geo", GEOMETRIES, ids=lambda g: "x".join(map(str, g)))
@@ -98,3 +98,29 @@ def test_forced_register_geometries(geo):
             _case(3, n, 300, dtype=torch.bfloat16, kind="int_ties", mode="mixed")
     finally:
         launch.FORCE = None
+
+
+#: regs.py variants besides checks.reg_variant's picks: 0.2.0's kernel, gather alone, early alone,
+#: and a 64-key candidate buffer (the overflow path on most rows, gather on short ones).
+REG_VARIANTS = [{"gather": 0, "warp_emit": False, "early": False}, {"gather": 8192, "warp_emit": False, "early": False},
+                {"gather": 0, "warp_emit": False, "early": True}, {"gather": 64, "warp_emit": True, "early": True}]
+
+
+@pytest.mark.parametrize("variant", REG_VARIANTS, ids=lambda v: "g{}w{:d}x{:d}".format(*v.values()))
+@pytest.mark.parametrize("geo", [(1, 1024, 8), (8, 512, 8), (16, 512, 16)],
+                         ids=lambda g: "x".join(map(str, g)))
+def test_register_variants(geo, variant):
+    from topk_radix import launch
+
+    cluster, threads, elems = geo
+    n = cluster * threads * elems - 5
+    launch.FORCE = ("regs", *geo)
+    launch.REG_VARIANT = variant
+    try:
+        for kind in ("randn", "int_ties", "plateau", "nan"):
+            _case(3, n, 300, kind=kind, mode="mixed")
+        _case(2, n, 2048, kind="randn", mode="full")
+        _case(3, n, 300, dtype=torch.bfloat16, kind="int_ties", mode="mixed")
+    finally:
+        launch.FORCE = None
+        launch.REG_VARIANT = None

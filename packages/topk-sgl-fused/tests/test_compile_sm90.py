@@ -91,8 +91,8 @@ def compile_split(dtype, transform, config):
     common = {"logits_ptr": f"*{dtype}", "stride_row": "i32", "n": "i32", "seq_lens_ptr": "*i32", "next_n": "i32",
               "compress_ratio": "i32", "row_starts_ptr": "*i32", "k": "i32"}
     scratch = {"ctr_ptr": "*i32", "lists_ptr": "*i32", "cap": "i32"}
-    r, t = launch.tile(config)
-    filt = dict(KEY_BITS=DTYPES[dtype], CHUNK=config.chunk, R=r, T=t, SAMPLE=config.sample, HAS_STARTS=False)
+    a, v, th = launch.tile(config, DTYPES[dtype] // 8)
+    filt = dict(KEY_BITS=DTYPES[dtype], CHUNK=config.chunk, A=a, V=v, TH=th, SAMPLE=config.sample, HAS_STARTS=False)
     sel = dict(KEY_BITS=DTYPES[dtype], BLOCK=config.block, CBLOCK=config.cblock, TRANSFORM=transform,
                HAS_STARTS=True, STREAM=True)
     select_sig = {**common, "rows": "i32", "out_idx_ptr": "*i32", "out_val_ptr": f"*{dtype}", "return_values": "i32",

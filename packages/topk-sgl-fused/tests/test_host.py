@@ -131,9 +131,11 @@ def test_pick_split_shapes(rows, n, monkeypatch):
 
     for k in (1, 2048, 16384):
         c = launch.pick_split(rows, n, k, 132)
-        r, t = launch.tile(c)
-        assert c.chunk % (r * t) == 0
-        assert c.chunk // t < 1 << 16
+        for elem_bytes in (2, 4):
+            a, v, th = launch.tile(c, elem_bytes)
+            assert a >= 1 and v * elem_bytes == 16
+            assert c.chunk % (a * v * th) == 0
+            assert c.chunk // th < 1 << 16
         assert -(-n // c.chunk) <= 2048
         if n >= launch.STREAM_MIN_RATIO * k and k <= launch.STREAM_MAX_K and n >= launch.STREAM_MIN_N:
             assert c.cap >= k + c.block

@@ -59,14 +59,14 @@ def _configs():
 
 
 @triton.jit
-def _probe(x_ptr, lo, hi, out_ptr, N: tl.constexpr):
+def _probe(x_ptr, lo, hi, out_ptr, N: tl.constexpr, MASKED: tl.constexpr):
     """1 where the float compares and the keys classify a value differently."""
     i = tl.arange(0, N)
     x = tl.load(x_ptr + i)
     lo_u = tl.full([], lo, tl.int64).to(tl.uint32)
     hi_u = tl.full([], hi, tl.int64).to(tl.uint32)
     f_lo, f_hi, nan_sure = _fp32_bounds(lo_u, hi_u)
-    sure, cand = _classify(x, i, N, lo_u, hi_u, f_lo, f_hi, nan_sure)
+    sure, cand = _classify(x, i, N, lo_u, hi_u, f_lo, f_hi, nan_sure, MASKED)
     key = order_key(x)
     bad = (sure != (key > hi_u).to(tl.int32)) | (cand != ((key >= lo_u) & (key <= hi_u)).to(tl.int32))
     tl.store(out_ptr + i, bad.to(tl.int32))
@@ -87,9 +87,10 @@ def test_fp32_bounds_agree_with_keys():
     out = torch.zeros(128, dtype=torch.int32, device=dev)
     for lo, hi in itertools.product(keys, keys):
         if lo <= hi and hi >= 0x007FFFFF:
-            _probe[(1,)](x, lo, hi, out, N=128)
-            bad = out.bool()
-            assert not bad.any(), f"lo={lo:#x} hi={hi:#x}: {x[bad][:4].tolist()}"
+            for masked in (False, True):
+                _probe[(1,)](x, lo, hi, out, N=128, MASKED=masked)
+                bad = out.bool()
+                assert not bad.any(), f"lo={lo:#x} hi={hi:#x} masked={masked}: {x[bad][:4].tolist()}"
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.float16])

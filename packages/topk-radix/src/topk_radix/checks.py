@@ -99,10 +99,32 @@ def reg_geometry(rows: int, n: int, dtype: str) -> tuple[int, int, int] | None:
         options.append((_cluster_for(n, 8192), 1024, 8))
     if rows <= 4 and n <= 16 * 8192:
         options.append((_cluster_for(n, 8192), 512, 16))
+    if rows <= 32 and n <= 4 * 8192:  # 32x32K: 11.4 us with gather, (2, 1024, 16) 12.0 (session 4)
+        options.append((_cluster_for(n, 8192), 512, 16))
     if n <= 8 * REG_MAX_SLICE:
         options.append((_cluster_for(n, REG_MAX_SLICE), 1024, 16))
     options.append((_cluster_for(n, REG_MAX_SLICE), 512, 32))
     return next((g for g in options if rows * g[0] * g[1] <= REG_WAVE), None)
+
+
+#: Candidate buffer (keys) of the register kernel's gather step (``regs.py``).
+GATHER_KEYS = 8192
+
+
+def reg_variant(rows: int, dtype: str, geo: tuple[int, int, int], next_n: int = 1) -> dict:
+    """``regs.py``'s flags for a launch: ``early`` for fp32; ``gather`` and ``warp_emit`` for
+    fp32 grids of at most half a wave of threads (and next_n == 1).
+
+    Measured (NOTES.md, session 4): early alone never slower on fp32 (up to 2.3 us faster),
+    0.1 us slower on bf16 (two passes: it can only skip the last). gather + warp_emit faster
+    on every fp32 next_n=1 cell of <= 64K threads (1x32K 7.3 -> 6.6 us with early, 8x32K
+    8.2 -> 7.0, 8x128K 13.4 -> 12.4), slower on full-wave grids (32x128K 24.7 -> 26.6,
+    128x32K) and on 8x64K next_n=2 (9.6 vs 9.2 with early alone; cause not known).
+    """
+    cluster, threads, _ = geo
+    fp32 = dtype == "float32"
+    wide = fp32 and next_n == 1 and rows * cluster * threads <= REG_WAVE // 2
+    return {"gather": GATHER_KEYS if wide and cluster > 1 else 0, "warp_emit": wide, "early": fp32}
 
 
 def supports(p: Problem) -> str | None:
@@ -126,12 +148,12 @@ def supports(p: Problem) -> str | None:
 
 
 #: torch.topk (masked) µs / radix µs, fp32 k=2048, H200, 2026-11-29, radix 0.2.0, from the
-#: committed one-process run benchmarks/results/2026-11-29-cuda-{dsa,decode}-session3.json
+#: committed one-process run benchmarks/results/2026-11-29-cuda-{dsa,decode}-session4.json
 #: (written by shared/device/update_scores.py).
 MEASURED_SPEEDUP = {
-    (1, 8192): 7.0, (1, 32768): 6.54, (1, 131072): 6.22, (1, 262144): 5.54, (8, 32768): 7.13, (8, 131072): 6.37,
-    (32, 32768): 6.52, (32, 131072): 5.14, (128, 32768): 7.5, (128, 131072): 3.32, (512, 32768): 3.76,
-    (512, 131072): 3.23, (1024, 65536): 3.66, (4096, 8192): 3.87,
+    (1, 8192): 7.91, (1, 32768): 8.05, (1, 131072): 6.86, (1, 262144): 5.73, (8, 32768): 8.32, (8, 131072): 6.82,
+    (32, 32768): 7.12, (32, 131072): 5.55, (128, 32768): 7.58, (128, 131072): 3.29, (512, 32768): 3.78,
+    (512, 131072): 3.22, (1024, 65536): 3.61, (4096, 8192): 3.85,
 }
 
 

@@ -25,6 +25,12 @@ _RAW = {"float32": "Uint32", "bfloat16": "Uint16", "float16": "Uint16"}
 _FAKE_ADDRESS = 1 << 20  # any 16-byte-aligned address: compile never dereferences it
 
 
+#: Dev only: regs.py's variant flags for every launch (None: ``checks.reg_variant`` picks them).
+#: gather: candidate buffer (keys) that passes 1.. run from after pass 0, in every CTA of a
+#: cluster (0 = off; C=1 ignores it); warp_emit: one output-offset atomic per warp instead of a
+#: CTA scan; early: no more passes once the threshold bin holds exactly the keys still needed.
+REG_VARIANT: dict | None = None
+
 #: Dev only: ("regs", C, T, E) or ("smem",) forces a kernel/geometry; STAMPS, an int64 CUDA
 #: tensor of rows*C*8 words, makes the regs kernel record per-phase clocks there.
 FORCE: tuple | None = None
@@ -81,7 +87,8 @@ def compile_kernel(dtype: str, cluster: int, capacity: int, threads: int, vec: i
 
 
 def compile_regs(dtype: str, cluster: int, threads: int, elems: int, vec: int, return_values: bool,
-                 stamps: bool = False, options: str = ""):
+                 stamps: bool = False, options: str = "", gather: int = 0, warp_emit: bool = False,
+                 early: bool = False):
     """Compile the register-resident kernel (``regs.py``) from placeholder pointers (CPU-safe)."""
     import cutlass
     import cutlass.cute as cute
@@ -93,7 +100,7 @@ def compile_regs(dtype: str, cluster: int, threads: int, elems: int, vec: int, r
     raw = getattr(cutlass, _RAW[dtype])
     itemsize = 4 if dtype == "float32" else 2
     gmem = cute.AddressSpace.gmem
-    op = ClusterRegTopK(dtype, cluster, threads, elems, vec, return_values, stamps)
+    op = ClusterRegTopK(dtype, cluster, threads, elems, vec, return_values, stamps, gather, warp_emit, early)
     args = (make_ptr(raw, _FAKE_ADDRESS, gmem, assumed_align=16 if vec > 1 else itemsize),
             Int64(1), Int32(1), make_ptr(Int32, _FAKE_ADDRESS, gmem, assumed_align=4),
             Int32(1), Int32(1), Int32(1), Int32(1),
@@ -105,9 +112,15 @@ def compile_regs(dtype: str, cluster: int, threads: int, elems: int, vec: int, r
 
 
 def get_regs(dtype: str, cluster: int, threads: int, elems: int, vec: int, return_values: bool,
-             stamps: bool = False):
-    key = kernel_key(dtype, cluster, threads * elems, threads, vec, return_values, (("regs", elems, stamps),))
-    return compile_cached(key, lambda: compile_regs(dtype, cluster, threads, elems, vec, return_values, stamps))
+             stamps: bool = False, variant: dict | None = None):
+    variant = variant or {}
+    gather = int(variant.get("gather", 0)) if cluster > 1 else 0
+    warp_emit = bool(variant.get("warp_emit", False))
+    early = bool(variant.get("early", False))
+    key = kernel_key(dtype, cluster, threads * elems, threads, vec, return_values,
+                     (("regs", elems, stamps), ("gather", gather), ("warp_emit", warp_emit), ("early", early)))
+    return compile_cached(key, lambda: compile_regs(dtype, cluster, threads, elems, vec, return_values, stamps,
+                                                    gather=gather, warp_emit=warp_emit, early=early))
 
 
 def get_kernel(dtype: str, cluster: int, capacity: int, threads: int, vec: int, return_values: bool):
@@ -178,7 +191,10 @@ def _run_regs(problem: Problem, call: Call, geo: tuple) -> None:
     cluster, threads, elems = geo
     vec = vec_for(logits, dtype)
     stamps = STAMPS is not None
-    fn = get_regs(dtype, cluster, threads, elems, vec, call.values is not None, stamps)
+    variant = REG_VARIANT
+    if variant is None:
+        variant = checks.reg_variant(logits.shape[0], dtype, geo, call.next_n)
+    fn = get_regs(dtype, cluster, threads, elems, vec, call.values is not None, stamps, variant)
     # Never dereferenced without stamps: any 8-byte-aligned address will do.
     dbg = STAMPS.data_ptr() if stamps else call.indices.data_ptr() // 8 * 8
     seq_lens = _unit_stride(call.seq_lens)

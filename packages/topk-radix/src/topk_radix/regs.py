@@ -24,6 +24,19 @@ bins, three CTA barriers and C warp reductions per warp. Here:
   A last cluster barrier (arrive after the atomic, wait at exit) keeps every CTA's
   shared memory alive while others may still read it.
 
+Compile-time variants (``checks.reg_variant`` picks them per launch; NOTES.md, session 4):
+  * ``early``: after each pass but the last, if the chosen bin holds exactly the keys still
+    needed, stop: emit compares keys on their bits above that digit (every key of the bin
+    is in). Uniform across the cluster (every CTA sees the same bin total).
+  * ``gather`` (B keys, C > 1): after pass 0 every CTA appends its keys of the chosen bin
+    to its own region of ``s_buf`` (regions ordered by rank: pass 0's find also gives the
+    bin's count in lower ranks), copies them word by word into every other CTA's
+    ``s_buf``, and one cluster barrier publishes them; the later passes then run on the
+    buffer with CTA barriers only. If the cluster's bin total exceeds B (ties, plateaus),
+    the register passes run as before: exactness never depends on B.
+  * ``warp_emit``: each warp takes its output offsets with one atomic (local at C=1, on
+    rank 0's counter otherwise): no CTA scan and no CTA barrier in the emit.
+
 Limits: ``C * T * E >= N`` (the host picks them), ``T * (E + 1) < 32768`` (packed
 16-bit counts). Runtime arguments are as in ``kernel.py``: one build per geometry
 serves every row count, N up to ``C*T*E``, k, next_n and compress_ratio.
@@ -44,6 +57,8 @@ from topk_core.kernels.cute_radix import digits
 from .kernel import NEG_INF_BITS, RowCommon
 
 FIRST_BITS = 11
+#: Words of ``s_sel`` past the per-pass (digit, need) pairs.
+SEL_TOTAL, SEL_BELOW, SEL_GCNT, SEL_GT, SEL_EQ = 6, 7, 8, 9, 10
 STAMPS = 8  # dev timestamps per CTA: globaltimer at start, clock64 deltas, globaltimer at end
 
 
@@ -61,7 +76,7 @@ class ClusterRegTopK(RowCommon):
     """Compile-time specialisation only (dtype, C, T, E, vector width, values, stamps)."""
 
     def __init__(self, dtype: str, cluster: int, threads: int, elems: int, vec: int, return_values: bool,
-                 stamps: bool = False):
+                 stamps: bool = False, gather: int = 0, warp_emit: bool = False, early: bool = False):
         assert dtype in NEG_INF_BITS and cluster in (1, 2, 4, 8, 16)
         assert threads % 128 == 0 and elems % max(vec, 1) == 0
         self.dtype_name = dtype
@@ -78,6 +93,12 @@ class ClusterRegTopK(RowCommon):
         self.return_values = return_values
         self.stamps = stamps
         self.neg_inf = NEG_INF_BITS[dtype]
+        # gather: candidate buffer (keys) for the passes after pass 0; 0 = off, and no use at C=1.
+        self.gather = gather if cluster > 1 else 0
+        # warp_emit: each warp takes its output offsets with its own atomic (no CTA scan, no barrier).
+        self.warp_emit = warp_emit
+        # early: stop the passes once the threshold bin holds exactly the keys still needed.
+        self.early = early
         self.hist_off = []
         self.coarse_off = []
         h = c = 0
@@ -91,7 +112,8 @@ class ClusterRegTopK(RowCommon):
 
     def __repr__(self) -> str:  # stable across processes: part of the DSL's cache key
         return (f"ClusterRegTopK_{self.dtype_name}_c{self.cluster}_t{self.threads}_e{self.elems}"
-                f"_v{self.vec}_rv{int(self.return_values)}_st{int(self.stamps)}")
+                f"_v{self.vec}_rv{int(self.return_values)}_st{int(self.stamps)}_g{self.gather}_w{int(self.warp_emit)}"
+                f"_x{int(self.early)}")
 
     # ------------------------------------------------------------------ host
     @cute.jit
@@ -126,9 +148,10 @@ class ClusterRegTopK(RowCommon):
         smem = cutlass.memory.SmemAllocator()
         s_hist = smem.allocate_tensor(Int32, cute.make_layout(self.hist_words), byte_alignment=16)
         s_coarse = smem.allocate_tensor(Int32, cute.make_layout(self.coarse_words), byte_alignment=16)
-        s_sel = smem.allocate_tensor(Int32, cute.make_layout(8), byte_alignment=16)
+        s_sel = smem.allocate_tensor(Int32, cute.make_layout(16), byte_alignment=16)
         s_wsum = smem.allocate_tensor(Int32, cute.make_layout(64), byte_alignment=16)
         s_ctr = smem.allocate_tensor(Int64, cute.make_layout(2), byte_alignment=16)
+        s_buf = smem.allocate_tensor(Int32, cute.make_layout(max(self.gather, 4)), byte_alignment=16)
 
         spec, seq_len, logits, row_base, g_row, g_idx, g_val = self.row_view(
             row, next_n, seq_lens, logits, ld, n, out_idx, out_val, k)
@@ -146,6 +169,8 @@ class ClusterRegTopK(RowCommon):
                 s_coarse[i] = Int32(0)
             if tid == 0:
                 s_ctr[0] = Int64(0)
+                for j in cutlass.range_constexpr(SEL_GCNT, 16):
+                    s_sel[j] = Int32(0)
             keys = []
             for i in cutlass.range_constexpr(self.slots):
                 keep = oks[i] & (cols[i] < length)
@@ -156,37 +181,40 @@ class ClusterRegTopK(RowCommon):
 
             prefix = Uint32(0)
             need = k
-            for p in cutlass.range_constexpr(len(self.digits)):
-                sh, w = self.digits[p]
-                hoff = self.hist_off[p]
-                for i in cutlass.range_constexpr(self.slots):
-                    key = keys[i]
-                    take = key != Uint32(0)
-                    if const_expr(p > 0):
-                        sp = self.digits[p - 1][0]
-                        take = (key >> sp) == (prefix >> sp)
-                    if take:
-                        d = Int32((key >> sh) & Uint32((1 << w) - 1))
-                        cute.arch.atomic_add((s_hist.iterator + (hoff + d)).llvm_ptr, Int32(1))
-                        if const_expr(p > 0):  # few keys match: count their groups directly
-                            cute.arch.atomic_add((s_coarse.iterator + (self.coarse_off[p] + (d >> 5))).llvm_ptr,
-                                                 Int32(1))
-                if const_expr(p == 0):  # most keys count: sum the groups after the fact
-                    cute.arch.sync_threads()
-                    self.coarsen(s_hist, s_coarse, p, warp, lane)
-                if const_expr(C > 1):
-                    cute.arch.cluster_arrive()
-                    cute.arch.cluster_wait()
-                else:
-                    cute.arch.sync_threads()
-                if warp == 0:
-                    self.find(s_hist, s_coarse, s_sel, p, need, lane)
-                cute.arch.sync_threads()
-                prefix = prefix | (Uint32(s_sel[2 * p]) << sh)
-                need = s_sel[2 * p + 1]
-                self.stamp(g_dbg, 2 + p, t0, tid)
+            tsh = Uint32(0)  # shift of the last digit found: emit compares keys >> tsh
+            live = Int32(1)  # 0 once a pass's bin holds exactly the keys still needed (early)
+            npass = len(self.digits)
+            prefix, need, tsh, live = self.reg_pass(keys, s_hist, s_coarse, s_sel, g_dbg, t0, prefix, need, tsh, live,
+                                                    0, tid, warp, lane, rank)
+            regs_rest = Int32(1)
+            if const_expr(self.gather > 0):
+                total = s_sel[SEL_TOTAL]
+                if (live != Int32(0)) & (total <= Int32(self.gather)):
+                    regs_rest = Int32(0)
+                    self.gather_candidates(keys, prefix, s_buf, s_sel, rank, tid, lane)
+                    for p in cutlass.range_constexpr(1, npass):
+                        if const_expr(self.early):
+                            if live != Int32(0):
+                                prefix, need, tsh, live = self.buf_pass(
+                                    s_buf, total, s_hist, s_coarse, s_sel, g_dbg, t0, prefix, need, tsh, live, p,
+                                    tid, warp, lane)
+                        else:
+                            prefix, need, tsh, live = self.buf_pass(
+                                s_buf, total, s_hist, s_coarse, s_sel, g_dbg, t0, prefix, need, tsh, live, p,
+                                tid, warp, lane)
+            if regs_rest != Int32(0):  # no gather, or too many candidates (ties, plateaus)
+                for p in cutlass.range_constexpr(1, npass):
+                    if const_expr(self.early):
+                        if live != Int32(0):
+                            prefix, need, tsh, live = self.reg_pass(
+                                keys, s_hist, s_coarse, s_sel, g_dbg, t0, prefix, need, tsh, live, p,
+                                tid, warp, lane, rank)
+                    else:
+                        prefix, need, tsh, live = self.reg_pass(
+                            keys, s_hist, s_coarse, s_sel, g_dbg, t0, prefix, need, tsh, live, p,
+                            tid, warp, lane, rank)
 
-            self.emit(keys, cols, prefix, need, k, g_row, g_idx, g_val, s_wsum, s_ctr, tid, warp, lane)
+            self.emit(keys, cols, prefix, tsh, need, k, g_row, g_idx, g_val, s_wsum, s_ctr, s_sel, tid, warp, lane)
             self.stamp(g_dbg, 5, t0, tid)
             if const_expr(C > 1):
                 cute.arch.cluster_wait()
@@ -202,6 +230,122 @@ class ClusterRegTopK(RowCommon):
         if const_expr(self.stamps):
             if tid == 0:
                 g_dbg[slot] = cute.arch.clock64() - t0
+
+    @cute.jit
+    def reg_pass(self, keys: list, s_hist: cute.Tensor, s_coarse: cute.Tensor, s_sel: cute.Tensor,
+                 g_dbg: cute.Tensor, t0: Int64, prefix: Uint32, need: Int32, tsh: Uint32, live: Int32,
+                 p: cutlass.Constexpr, tid: Int32, warp: Int32, lane: Int32, rank: Int32):
+        """Pass ``p`` over the keys in registers, with one cluster barrier."""
+        C = self.cluster
+        sh, w = self.digits[p]
+        hoff = self.hist_off[p]
+        for i in cutlass.range_constexpr(self.slots):
+            key = keys[i]
+            take = key != Uint32(0)
+            if const_expr(p > 0):
+                sp = self.digits[p - 1][0]
+                take = (key >> sp) == (prefix >> sp)
+            if take:
+                d = Int32((key >> sh) & Uint32((1 << w) - 1))
+                cute.arch.atomic_add((s_hist.iterator + (hoff + d)).llvm_ptr, Int32(1))
+                if const_expr(p > 0):  # few keys match: count their groups directly
+                    cute.arch.atomic_add((s_coarse.iterator + (self.coarse_off[p] + (d >> 5))).llvm_ptr,
+                                         Int32(1))
+        if const_expr(p == 0):  # most keys count: sum the groups after the fact
+            cute.arch.sync_threads()
+            self.coarsen(s_hist, s_coarse, p, warp, lane)
+        if const_expr(C > 1):
+            cute.arch.cluster_arrive()
+            cute.arch.cluster_wait()
+        else:
+            cute.arch.sync_threads()
+        if warp == 0:
+            self.find(s_hist, s_coarse, s_sel, p, need, lane, rank, False)
+        cute.arch.sync_threads()
+        return self.after_pass(s_sel, g_dbg, t0, prefix, live, p, tid)
+
+    @cute.jit
+    def after_pass(self, s_sel: cute.Tensor, g_dbg: cute.Tensor, t0: Int64, prefix: Uint32, live: Int32,
+                   p: cutlass.Constexpr, tid: Int32):
+        """Read pass ``p``'s digit and remaining need (after the barrier that follows ``find``)."""
+        sh = self.digits[p][0]
+        prefix = prefix | (Uint32(s_sel[2 * p]) << sh)
+        need = s_sel[2 * p + 1]
+        if const_expr(self.early and p + 1 < len(self.digits)):
+            # The bin holds exactly the keys still needed: all of them are in, no more passes.
+            live = Int32(cutlass.select_(need == s_sel[SEL_TOTAL], Int32(0), live))
+        self.stamp(g_dbg, 2 + p, t0, tid)
+        return prefix, need, Uint32(sh), live
+
+    @cute.jit
+    def count_key(self, s_hist: cute.Tensor, s_coarse: cute.Tensor, key: Uint32, p: cutlass.Constexpr):
+        sh, w = self.digits[p]
+        d = Int32((key >> sh) & Uint32((1 << w) - 1))
+        cute.arch.atomic_add((s_hist.iterator + (self.hist_off[p] + d)).llvm_ptr, Int32(1))
+        cute.arch.atomic_add((s_coarse.iterator + (self.coarse_off[p] + (d >> 5))).llvm_ptr, Int32(1))
+
+    @cute.jit
+    def gather_candidates(self, keys: list, prefix: Uint32, s_buf: cute.Tensor, s_sel: cute.Tensor, rank: Int32,
+                          tid: Int32, lane: Int32):
+        """Copy the cluster's pass-0 candidates (keys in the chosen bin) into every CTA's ``s_buf``.
+
+        This CTA's candidates go to ``[below, below + mine)`` (``below``: the bin's count in
+        lower-ranked CTAs, from pass 0's find): first locally (one atomic per warp), then
+        word by word to the other CTAs. One cluster barrier publishes them. The caller
+        checked that the cluster's total fits the buffer; the bounds below only keep a
+        broken invariant from writing outside it.
+        """
+        C = self.cluster
+        B = self.gather
+        sh0 = self.digits[0][0]
+        ms = []
+        cnt = Int32(0)
+        for i in cutlass.range_constexpr(self.slots):
+            m = ((keys[i] >> sh0) == (prefix >> sh0)) & (keys[i] != Uint32(0))
+            ms.append(m)
+            cnt = cnt + Int32(cutlass.select_(m, Int32(1), Int32(0)))
+        incl = warp_incl(cnt, lane)
+        wbase = Int32(0)
+        if lane == 31:
+            wbase = cute.arch.atomic_add((s_sel.iterator + SEL_GCNT).llvm_ptr, incl)
+        wbase = cute.arch.shuffle_sync(wbase, 31)
+        pos = s_sel[SEL_BELOW] + wbase + incl - cnt
+        for i in cutlass.range_constexpr(self.slots):
+            if ms[i]:
+                if pos < Int32(B):
+                    s_buf[pos] = Int32(keys[i])
+                pos = pos + 1
+        cute.arch.sync_threads()
+        below = s_sel[SEL_BELOW]
+        mine = cutlass.min(s_sel[SEL_GCNT], Int32(B) - below)
+        for j in cutlass.range(tid, mine, self.threads):
+            at = below + j
+            key = s_buf[at]
+            addr = Int32((s_buf.iterator + at).toint())
+            for c in cutlass.range_constexpr(C):
+                if rank != c:
+                    self.dsmem_store_u32(addr, Int32(c), key)
+        cute.arch.cluster_arrive()
+        cute.arch.cluster_wait()
+
+    @cute.jit
+    def buf_pass(self, s_buf: cute.Tensor, total: Int32, s_hist: cute.Tensor, s_coarse: cute.Tensor,
+                 s_sel: cute.Tensor, g_dbg: cute.Tensor, t0: Int64, prefix: Uint32, need: Int32, tsh: Uint32,
+                 live: Int32, p: cutlass.Constexpr, tid: Int32, warp: Int32, lane: Int32):
+        """Pass ``p`` (> 0) over the gathered candidates: CTA barriers only, no DSMEM."""
+        sp = self.digits[p - 1][0]
+        for i in cutlass.range(tid, total, self.threads):
+            key = Uint32(s_buf[i])
+            if const_expr(p == 1):  # every buffered key matches pass 0's digit
+                self.count_key(s_hist, s_coarse, key, p)
+            else:
+                if (key >> sp) == (prefix >> sp):
+                    self.count_key(s_hist, s_coarse, key, p)
+        cute.arch.sync_threads()
+        if warp == 0:
+            self.find(s_hist, s_coarse, s_sel, p, need, lane, Int32(0), True)
+        cute.arch.sync_threads()
+        return self.after_pass(s_sel, g_dbg, t0, prefix, live, p, tid)
 
     @cute.jit
     def load_slice(self, logits: cute.Pointer, row_base: Int64, n: Int32, g_row: cute.Tensor, rank: Int32,
@@ -263,10 +407,12 @@ class ClusterRegTopK(RowCommon):
                 s_coarse[coff + g] = s
 
     @cute.jit
-    def cluster_sum(self, buf: cute.Tensor, idx: Int32) -> Int32:
-        """``buf[idx]`` summed over the cluster's CTAs (all C loads issued at once)."""
+    def cluster_sum(self, buf: cute.Tensor, idx: Int32, local: cutlass.Constexpr, rank: Int32):
+        """``buf[idx]`` summed over the cluster's CTAs (all C loads issued at once), and the
+        part of the sum from CTAs ranked below ``rank``. ``local``: this CTA's copy only."""
         total = Int32(0)
-        if const_expr(self.cluster == 1):
+        below = Int32(0)
+        if const_expr(self.cluster == 1 or local):
             total = buf[idx]
         else:
             vals = []
@@ -275,11 +421,12 @@ class ClusterRegTopK(RowCommon):
                 vals.append(Int32(llvm.load(mlir_t.i32(), remote.llvm_ptr)))
             for c in cutlass.range_constexpr(self.cluster):
                 total = total + vals[c]
-        return total
+                below = below + Int32(cutlass.select_(rank > Int32(c), vals[c], Int32(0)))
+        return total, below
 
     @cute.jit
     def find(self, s_hist: cute.Tensor, s_coarse: cute.Tensor, s_sel: cute.Tensor, p: cutlass.Constexpr,
-             need: Int32, lane: Int32):
+             need: Int32, lane: Int32, rank: Int32, local: cutlass.Constexpr):
         """Warp 0: the digit of pass ``p`` holding the ``need``-th largest matching key.
 
         Hop 1: lane ``l`` sums groups ``G-1-l*per .. `` (top down) over the cluster; a
@@ -297,7 +444,7 @@ class ClusterRegTopK(RowCommon):
         own = Int32(0)
         for j in cutlass.range_constexpr(per):
             g = Int32(G - 1) - (lane * per + j)
-            t = self.cluster_sum(coarse, cutlass.max(g, Int32(0)))
+            t, _ = self.cluster_sum(coarse, cutlass.max(g, Int32(0)), local, rank)
             t = Int32(cutlass.select_(g >= Int32(0), t, Int32(0)))
             tots.append(t)
             own = own + t
@@ -316,69 +463,113 @@ class ClusterRegTopK(RowCommon):
         above = cute.arch.warp_redux_sync(Int32(cutlass.select_(hit, above, Int32(0))), "add")
         b = gsel * 32 + 31 - lane
         v = Int32(0)
+        vb = Int32(0)
         if const_expr((1 << w) >= 32):
-            v = self.cluster_sum(hist, b)
+            v, vb = self.cluster_sum(hist, b, local, rank)
         incl = warp_incl(v, lane)
         ex = above + incl - v
         if (ex < need) & (need <= above + incl):
             s_sel[2 * p] = b
             s_sel[2 * p + 1] = need - ex
+            s_sel[SEL_TOTAL] = v  # the cluster's keys in the chosen bin
+            if const_expr(p == 0 and self.gather > 0):
+                s_sel[SEL_BELOW] = vb  # ... in CTAs ranked below this one
 
     @cute.jit
-    def emit(self, keys: list, cols: list, thr: Uint32, need: Int32, k: Int32, g_row: cute.Tensor,
-             g_idx: cute.Tensor, g_val: cute.Tensor, s_wsum: cute.Tensor, s_ctr: cute.Tensor,
+    def emit(self, keys: list, cols: list, thr: Uint32, tsh: Uint32, need: Int32, k: Int32, g_row: cute.Tensor,
+             g_idx: cute.Tensor, g_val: cute.Tensor, s_wsum: cute.Tensor, s_ctr: cute.Tensor, s_sel: cute.Tensor,
              tid: Int32, warp: Int32, lane: Int32):
-        """Write the keys above ``thr`` to slots ``[0, k-need)`` and the first ``need`` ties after them."""
+        """Write the keys above ``thr`` to slots ``[0, k-need)`` and the first ``need`` ties after them.
+
+        Keys compare on their bits above ``tsh`` (the last digit found): below it, an early
+        stop (``early``) left every key of the threshold bin in, as ties.
+        """
         C = self.cluster
         NW = self.threads // 32
         cg = Int32(0)
         ce = Int32(0)
+        th = thr >> tsh
+        hs = []
         for i in cutlass.range_constexpr(self.slots):
-            cg = cg + Int32(cutlass.select_(keys[i] > thr, Int32(1), Int32(0)))
-            ce = ce + Int32(cutlass.select_(keys[i] == thr, Int32(1), Int32(0)))
+            h = keys[i] >> tsh
+            hs.append(h)
+            cg = cg + Int32(cutlass.select_(h > th, Int32(1), Int32(0)))
+            ce = ce + Int32(cutlass.select_(h == th, Int32(1), Int32(0)))
         packed = cg | (ce << 16)
         incl = warp_incl(packed, lane)
-        if lane == 31:
-            s_wsum[warp] = incl
-        cute.arch.sync_threads()
-        if warp == 0:
-            own = Int32(0)
-            if lane < NW:
-                own = s_wsum[lane]
-            winc = warp_incl(own, lane)
-            s_wsum[32 + lane] = winc - own
-            if lane == NW - 1:
-                add = Int64(winc & Int32(0xFFFF)) | (Int64(winc >> 16) << 32)
-                old = Int64(0)
+        gslot = Int32(0)
+        eslot = Int32(0)
+        if const_expr(self.warp_emit):
+            # One atomic per warp on the (above, tie) counters: no CTA scan, no CTA barrier.
+            lo = Int32(0)
+            hi = Int32(0)
+            if lane == 31:
                 if const_expr(C == 1):
-                    old = s_ctr[0]
+                    lo = cute.arch.atomic_add((s_sel.iterator + SEL_GT).llvm_ptr, incl & Int32(0xFFFF))
+                    hi = cute.arch.atomic_add((s_sel.iterator + SEL_EQ).llvm_ptr, incl >> 16)
                 else:
+                    add = Int64(incl & Int32(0xFFFF)) | (Int64(incl >> 16) << 32)
                     old = self.dsmem_add_u64(s_ctr.iterator, add)
-                s_ctr[1] = old
-        cute.arch.sync_threads()
-        if const_expr(C > 1):
-            cute.arch.cluster_arrive()  # our last DSMEM access is done
-        base = s_ctr[1]
-        ex = s_wsum[32 + warp] + incl - packed
-        gslot = Int32(base & Int64(0xFFFFFFFF)) + (ex & Int32(0xFFFF))
-        eslot = Int32(base >> 32) + (ex >> 16)
+                    lo = Int32(old & Int64(0xFFFFFFFF))
+                    hi = Int32(old >> 32)
+            lo = cute.arch.shuffle_sync(lo, 31)
+            hi = cute.arch.shuffle_sync(hi, 31)
+            if const_expr(C > 1):
+                cute.arch.cluster_arrive()  # this warp's last DSMEM access is done
+            ex = incl - packed
+            gslot = lo + (ex & Int32(0xFFFF))
+            eslot = hi + (ex >> 16)
+        else:
+            if lane == 31:
+                s_wsum[warp] = incl
+            cute.arch.sync_threads()
+            if warp == 0:
+                own = Int32(0)
+                if lane < NW:
+                    own = s_wsum[lane]
+                winc = warp_incl(own, lane)
+                s_wsum[32 + lane] = winc - own
+                if lane == NW - 1:
+                    add = Int64(winc & Int32(0xFFFF)) | (Int64(winc >> 16) << 32)
+                    old = Int64(0)
+                    if const_expr(C == 1):
+                        old = s_ctr[0]
+                    else:
+                        old = self.dsmem_add_u64(s_ctr.iterator, add)
+                    s_ctr[1] = old
+            cute.arch.sync_threads()
+            if const_expr(C > 1):
+                cute.arch.cluster_arrive()  # our last DSMEM access is done
+            base = s_ctr[1]
+            ex = s_wsum[32 + warp] + incl - packed
+            gslot = Int32(base & Int64(0xFFFFFFFF)) + (ex & Int32(0xFFFF))
+            eslot = Int32(base >> 32) + (ex >> 16)
         gtot = k - need
         for i in cutlass.range_constexpr(self.slots):
-            key = keys[i]
+            key = hs[i]
             # The bounds hold when the counts are right; they keep a broken invariant
             # from ever writing outside the row's k slots.
-            if key > thr:
+            if key > th:
                 if gslot < gtot:
                     g_idx[gslot] = cols[i]
                     if const_expr(self.return_values):
                         g_val[gslot] = g_row[cols[i]]
                 gslot = gslot + 1
-            if key == thr:
+            if key == th:
                 if eslot < need:
                     g_idx[gtot + eslot] = cols[i]
                     if const_expr(self.return_values):
                         g_val[gtot + eslot] = g_row[cols[i]]
                 eslot = eslot + 1
+
+    @cute.jit
+    def dsmem_store_u32(self, addr: Int32, cta: Int32, val: Int32):
+        """``st.shared::cluster`` of ``val`` to CTA ``cta``'s copy of the shared word at ``addr``."""
+        llvm.inline_asm(
+            None, [addr.ir_value(), cta.ir_value(), val.ir_value()],
+            "{\n\t.reg .u32 ra;\n\tmapa.shared::cluster.u32 ra, $0, $1;\n\t"
+            "st.shared::cluster.u32 [ra], $2;\n\t}",
+            "r,r,r", has_side_effects=True, is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT)
 
     @cute.jit
     def dsmem_add_u64(self, local: cute.Pointer, val: Int64) -> Int64:

@@ -7,10 +7,11 @@ runs wide and each kernel stays small (few registers, no spills).
 
 1. ``filter_kernel``, grid ``(rows, S)``: program ``(b, c)`` finds the row's sampled
    bracket ``[lo, hi]`` (``kernel._bracket``; every program of a row computes the same
-   one), counts its chunk's keys above ``hi`` ("sure") and inside the bracket per tile
-   column, reserves list space with one 64-bit atomic per program, then writes the sure
-   columns and the candidates (value bits, column) there (re-reading chunks longer than
-   one tile, from L2). For float32 the bracket is applied as float compares
+   one), counts its chunk's keys above ``hi`` ("sure") and inside the bracket per
+   list (one per thread), reserves list space with one 64-bit atomic per program, then
+   writes the sure columns and the candidates (value bits, column) there (re-reading
+   chunks longer than one tile, from L2). Each lane loads 16 bytes of a tile at a time
+   (``_tile_offsets``). For float32 the bracket is applied as float compares
    (``_fp32_bounds``): a third of the instructions of building every key.
 2. ``select_kernel``, grid ``rows``: reads the row's counts and resets them (so scratch
    needs no zeroing between calls, also under graph replay). If ``sure <= k <= sure +
@@ -40,11 +41,14 @@ CTR_WORDS = tl.constexpr(8)
 
 @triton.jit
 def _row_window(b, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, HAS_STARTS: tl.constexpr):
+    """``(L, start)``; ``start`` is the constant 0 without row_starts, so that aligned rows
+    keep their 16-byte alignment in the compiler's eyes."""
     length = row_valid_length(seq_lens_ptr, b, next_n, compress_ratio, n)
-    s0 = 0
     if HAS_STARTS:
-        s0 = tl.load(row_starts_ptr + b)
-    return window_length(length, s0, n)
+        L, start = window_length(length, tl.load(row_starts_ptr + b), n)
+    else:
+        L, start = length, 0  # row_valid_length is already within [0, n]
+    return L, start
 
 
 @triton.jit
@@ -75,15 +79,21 @@ def _fp32_bounds(lo, hi):
 
 
 @triton.jit
-def _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure):
-    """One tile (lanes past ``end`` are out): (sure, cand) as int32 masks. float32 by float
-    compares against ``_fp32_bounds`` (a third of the instructions of building every key),
-    16-bit dtypes by their keys."""
-    m = j < end
+def _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure, MASKED: tl.constexpr):
+    """One tile (with MASKED, lanes past ``end`` are out): (sure, cand) as int32 masks.
+    float32 by float compares against ``_fp32_bounds`` (a third of the instructions of
+    building every key), 16-bit dtypes by their keys."""
+    if MASKED:
+        m = j < end
+    else:
+        m = tl.full(j.shape, 1, tl.int1)
     if x.dtype == tl.float32:
-        nan = x != x
-        sure = m & ((x > f_hi) | (nan & nan_sure))
-        cand = m & (((x >= f_lo) & (x <= f_hi)) | (nan & (nan_sure == 0)))
+        # NaN through unordered compares: ~(x <= f_hi) is "above f_hi or NaN", a sure key
+        # when nan_sure (else hi is the top key and nothing is above it); ~(x <= inf) is NaN,
+        # a candidate without nan_sure. (f_lo is a NaN when lo is above +inf's key: no
+        # ordinary value is a candidate then.)
+        sure = m & ~(x <= f_hi) & nan_sure
+        cand = m & (((x >= f_lo) & (x <= f_hi)) | (~(x <= float("inf")) & (nan_sure == 0)))
     else:
         key = order_key(x)
         sure = m & (key > hi)
@@ -102,21 +112,61 @@ def _raw_bits(x):
 
 
 @triton.jit
-def _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, R: tl.constexpr, T: tl.constexpr):
-    """Sure columns and candidates (value bits, column) of one tile to the lists at per-list
-    fills ``sp``, ``cp``."""
+def _tile_offsets(A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr):
+    """Columns of a tile as loaded, ``[TH, A, V]``: thread ``t`` holds ``A`` runs of ``V``
+    contiguous columns (16 bytes), so full tiles load with vector loads."""
+    t = tl.arange(0, TH)[:, None, None]
+    a = tl.arange(0, A)[None, :, None]
+    v = tl.arange(0, V)[None, None, :]
+    return a * (TH * V) + t * V + v
+
+
+@triton.jit
+def _as_lists(x3, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr):
+    """``[TH, A, V]`` -> ``[A * V, TH]``: column ``t`` is thread ``t``'s list. A permute and a
+    reshape that keep every element in its thread (no shared-memory round trip), so the
+    flat scattered stores below see the layout they want."""
+    return tl.reshape(tl.permute(x3, (1, 2, 0)), [A * V, TH])
+
+
+@triton.jit
+def _load_tile(row_ptr, c0, end, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, MASKED: tl.constexpr,
+               whole=True):
+    """``(j, x)`` of the tile at column ``c0``, in list order. MASKED: lanes past ``end`` read
+    0; else ``whole`` (one flag for the tile, so loads stay 16 bytes wide) says whether to read."""
+    off3 = _tile_offsets(A, V, TH)
+    if MASKED:
+        x3 = tl.load(row_ptr + c0 + off3, mask=c0 + off3 < end, other=0.0)
+    else:
+        x3 = tl.load(row_ptr + c0 + off3, mask=whole, other=0.0)
+    return c0 + _as_lists(off3, A, V, TH), _as_lists(x3, A, V, TH)
+
+
+@triton.jit
+def _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, N: tl.constexpr):
+    """Sure columns and candidates (value bits, column) of one tile (``N`` elements, a list
+    per tile column) to the lists at per-list fills ``sp``, ``cp``."""
     s_slot = sp[None, :] + tl.cumsum(sure, axis=0) - sure  # within a thread
     c_slot = cp[None, :] + tl.cumsum(cand, axis=0) - cand
-    # Flat stores: 2-D ones of scattered addresses get re-laid out through shared memory.
-    s_slot = tl.reshape(s_slot, [R * T])
-    c_slot = tl.reshape(c_slot, [R * T])
-    jf = tl.reshape(j, [R * T])
-    s_on = tl.reshape(sure != 0, [R * T]) & (s_slot < k)
-    c_on = tl.reshape(cand != 0, [R * T]) & (c_slot < cap)
+    s_slot = tl.reshape(s_slot, [N])
+    c_slot = tl.reshape(c_slot, [N])
+    jf = tl.reshape(j, [N])
+    s_on = tl.reshape(sure != 0, [N]) & (s_slot < k)
+    c_on = tl.reshape(cand != 0, [N]) & (c_slot < cap)
     tl.store(row_lists + s_slot, jf, mask=s_on)
-    tl.store(cand_key + c_slot, tl.reshape(_raw_bits(x), [R * T]), mask=c_on)
+    tl.store(cand_key + c_slot, tl.reshape(_raw_bits(x), [N]), mask=c_on)
     tl.store(cand_col + c_slot, jf, mask=c_on)
     return sp + tl.sum(sure, axis=0), cp + tl.sum(cand, axis=0)
+
+
+@triton.jit
+def _one_tile(row_ptr, c0, end, lo, hi, f_lo, f_hi, nan_sure, ctr, k, cap, row_lists, cand_key, cand_col,
+              A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, MASKED: tl.constexpr):
+    """A chunk of one tile: classify it once and keep it in registers for the writes."""
+    j, x = _load_tile(row_ptr, c0, end, A, V, TH, MASKED)
+    sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure, MASKED)
+    sp, cp = _reserve(tl.sum(sure + (cand << 16), axis=0), ctr)
+    _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, A * V * TH)
 
 
 @triton.jit
@@ -131,17 +181,18 @@ def _reserve(cnt, ctr):
     return sp, cp
 
 
-@triton.jit(do_not_specialize=["stride_row", "n", "next_n", "compress_ratio", "k", "cap"])
+@triton.jit(do_not_specialize=["n", "next_n", "compress_ratio", "k", "cap"])
 def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k,
                   ctr_ptr, lists_ptr, cap,
-                  KEY_BITS: tl.constexpr, CHUNK: tl.constexpr, R: tl.constexpr, T: tl.constexpr,
+                  KEY_BITS: tl.constexpr, CHUNK: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr,
                   SAMPLE: tl.constexpr, HAS_STARTS: tl.constexpr):
     """Chunk ``c`` of row ``b``: sure columns and bracket candidates into the row's lists.
 
-    The tile is ``[R, T]`` (column ``t`` of every tile row is one list, in one thread:
-    T is a multiple of the threads times the widest vector), so list positions are an
-    in-thread running count plus one block scan of the per-list counts.
+    Tiles of ``A * V * TH`` columns (``_tile_offsets``), one list per thread, so list
+    positions are an in-thread running count plus one block scan of the per-list counts.
+    Full tiles load unmasked (16-byte loads on aligned rows); only a row's last tile is masked.
     """
+    RT: tl.constexpr = A * V * TH
     b = tl.program_id(0)
     c = tl.program_id(1)
     L, start = _row_window(b, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, HAS_STARTS)
@@ -155,36 +206,49 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
             tl.store(ctr + 2, lo.to(tl.int32, bitcast=True))
             tl.store(ctr + 3, hi.to(tl.int32, bitcast=True))
         end = tl.minimum(c0 + CHUNK, L)
-        cell = tl.arange(0, R)[:, None] * T + tl.arange(0, T)[None, :]
         row_lists = lists_ptr + b.to(tl.int64) * (k + 2 * cap)
         cand_key = row_lists + k
         cand_col = cand_key + cap
-        if CHUNK == R * T:  # one tile: classify once, keep it in registers for the writes
-            j = c0 + cell
-            x = tl.load(row_ptr + j, mask=j < end, other=0.0)
-            sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure)
-            sp, cp = _reserve(tl.sum(sure + (cand << 16), axis=0), ctr)
-            _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, R, T)
-        else:  # count, reserve, then re-read (L2) and write; the next tile's load is issued early
-            cnt = tl.zeros([T], dtype=tl.int32)  # per list: sure + cand << 16 (CHUNK / T < 2**16)
-            x_next = tl.load(row_ptr + c0 + cell, mask=c0 + cell < end, other=0.0)
-            for off in range(c0, end, R * T):
-                j = off + cell
+        if CHUNK == RT:  # one tile; each branch runs to its end (tiles merged after an `if` get re-laid out)
+            if c0 + RT <= L:
+                _one_tile(row_ptr, c0, end, lo, hi, f_lo, f_hi, nan_sure, ctr, k, cap, row_lists, cand_key,
+                          cand_col, A, V, TH, False)
+            else:
+                _one_tile(row_ptr, c0, end, lo, hi, f_lo, f_hi, nan_sure, ctr, k, cap, row_lists, cand_key,
+                          cand_col, A, V, TH, True)
+        else:  # count, reserve, then re-read (L2) and write: full tiles, then one masked tail
+            n_full = (end - c0) // RT
+            j0 = _as_lists(_tile_offsets(A, V, TH), A, V, TH)
+            tail = c0 + n_full * RT
+            cnt = tl.zeros([TH], dtype=tl.int32)  # per list: sure + cand << 16 (CHUNK / TH < 2**16)
+            j, x_next = _load_tile(row_ptr, c0, end, A, V, TH, False, n_full > 0)
+            for i in range(0, n_full):  # the next tile's load is issued before this one is used
                 x = x_next
-                x_next = tl.load(row_ptr + j + R * T, mask=j + R * T < end, other=0.0)
-                sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure)
+                j = c0 + i * RT + j0
+                _, x_next = _load_tile(row_ptr, tl.multiple_of(c0 + (i + 1) * RT, RT), end, A, V, TH, False,
+                                       i + 1 < n_full)
+                sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure, False)
+                cnt += tl.sum(sure + (cand << 16), axis=0)
+            if tail < end:
+                j, x = _load_tile(row_ptr, tail, end, A, V, TH, True)
+                sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure, True)
                 cnt += tl.sum(sure + (cand << 16), axis=0)
             sp, cp = _reserve(cnt, ctr)
-            x_next = tl.load(row_ptr + c0 + cell, mask=c0 + cell < end, other=0.0)
-            for off in range(c0, end, R * T):
-                j = off + cell
+            j, x_next = _load_tile(row_ptr, c0, end, A, V, TH, False, n_full > 0)
+            for i in range(0, n_full):
                 x = x_next
-                x_next = tl.load(row_ptr + j + R * T, mask=j + R * T < end, other=0.0)
-                sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure)
-                sp, cp = _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, R, T)
+                j = c0 + i * RT + j0
+                _, x_next = _load_tile(row_ptr, tl.multiple_of(c0 + (i + 1) * RT, RT), end, A, V, TH, False,
+                                       i + 1 < n_full)
+                sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure, False)
+                sp, cp = _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, RT)
+            if tail < end:
+                j, x = _load_tile(row_ptr, tail, end, A, V, TH, True)
+                sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure, True)
+                _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, RT)
 
 
-@triton.jit(do_not_specialize=["stride_row", "n", "rows", "next_n", "compress_ratio", "k", "return_values",
+@triton.jit(do_not_specialize=["n", "rows", "next_n", "compress_ratio", "k", "return_values",
                                "page_stride", "has_cu", "num_req", "cap"])
 def select_kernel(logits_ptr, stride_row, n, rows, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k,
                   out_idx_ptr, out_val_ptr, return_values, page_ptr, page_stride, cu_ptr, has_cu, num_req,
@@ -216,7 +280,9 @@ def select_kernel(logits_ptr, stride_row, n, rows, seq_lens_ptr, next_n, compres
         cand_key = row_lists + k
         cand_col = cand_key + cap
         if (n_s <= k) & (n_s + n_c >= k) & (n_c <= cap):
-            LOCAL_T: tl.constexpr = (TRANSFORM // 2) * 2  # the ragged add in place; the page table at the end
+            # The ragged add in place; the page table and the values over the k slots at the end
+            # (measured: applying them as each slot is written was no faster, slower on many rows).
+            LOCAL_T: tl.constexpr = (TRANSFORM // 2) * 2
             for off in range(0, n_s, BLOCK):
                 i = off + lane
                 m = i < n_s
