@@ -64,7 +64,7 @@ def main():
     sass = sass_of(c)
     ops = counts(sass)
     print(f"{rows}x{n} {dtype} {cfg}")
-    print(f"filter: regs {getattr(c, 'n_regs', '?')} instructions {sum(ops.values())}")
+    print(f"filter: instructions {sum(ops.values())}")
     print("  " + " ".join(f"{k}:{v}" for k, v in ops.most_common(25)))
     if "--dump" in sys.argv:
         out = f"/tmp/filter_{rows}x{n}_{dtype}.sass"

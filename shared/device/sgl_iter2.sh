@@ -1,7 +1,7 @@
 #!/bin/bash
 # Dev only, one device call (Triton only): sgl_fused's GPU tests, pick's choice timed (checked
-# exact first) transform off/on, then ncu counts
-# of the two kernels on two cells.
+# exact first) transform off/on with launch alternatives, then ncu counts of the two kernels
+# on two cells.
 #   bash shared/device/run.sh bash shared/device/sgl_iter2.sh [bench_budget_seconds]
 set -u
 timeout 240 python3 -m pytest -q -m gpu -x -p no:cacheprovider packages/topk-sgl-fused 2>&1 | tail -6

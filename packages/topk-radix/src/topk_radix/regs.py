@@ -237,20 +237,14 @@ class ClusterRegTopK(RowCommon):
                  p: cutlass.Constexpr, tid: Int32, warp: Int32, lane: Int32, rank: Int32):
         """Pass ``p`` over the keys in registers, with one cluster barrier."""
         C = self.cluster
-        sh, w = self.digits[p]
-        hoff = self.hist_off[p]
         for i in cutlass.range_constexpr(self.slots):
             key = keys[i]
             take = key != Uint32(0)
             if const_expr(p > 0):
                 sp = self.digits[p - 1][0]
                 take = (key >> sp) == (prefix >> sp)
-            if take:
-                d = Int32((key >> sh) & Uint32((1 << w) - 1))
-                cute.arch.atomic_add((s_hist.iterator + (hoff + d)).llvm_ptr, Int32(1))
-                if const_expr(p > 0):  # few keys match: count their groups directly
-                    cute.arch.atomic_add((s_coarse.iterator + (self.coarse_off[p] + (d >> 5))).llvm_ptr,
-                                         Int32(1))
+            if take:  # few keys match after pass 0: count their groups directly
+                self.count_key(s_hist, s_coarse, key, p, p > 0)
         if const_expr(p == 0):  # most keys count: sum the groups after the fact
             cute.arch.sync_threads()
             self.coarsen(s_hist, s_coarse, p, warp, lane)
@@ -278,11 +272,14 @@ class ClusterRegTopK(RowCommon):
         return prefix, need, Uint32(sh), live
 
     @cute.jit
-    def count_key(self, s_hist: cute.Tensor, s_coarse: cute.Tensor, key: Uint32, p: cutlass.Constexpr):
+    def count_key(self, s_hist: cute.Tensor, s_coarse: cute.Tensor, key: Uint32, p: cutlass.Constexpr,
+                  coarse: cutlass.Constexpr = True):
+        """Add ``key``'s pass-``p`` digit to the histogram (and its group of 32, with ``coarse``)."""
         sh, w = self.digits[p]
         d = Int32((key >> sh) & Uint32((1 << w) - 1))
         cute.arch.atomic_add((s_hist.iterator + (self.hist_off[p] + d)).llvm_ptr, Int32(1))
-        cute.arch.atomic_add((s_coarse.iterator + (self.coarse_off[p] + (d >> 5))).llvm_ptr, Int32(1))
+        if const_expr(coarse):
+            cute.arch.atomic_add((s_coarse.iterator + (self.coarse_off[p] + (d >> 5))).llvm_ptr, Int32(1))
 
     @cute.jit
     def gather_candidates(self, keys: list, prefix: Uint32, s_buf: cute.Tensor, s_sel: cute.Tensor, rank: Int32,

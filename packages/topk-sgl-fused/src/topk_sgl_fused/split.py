@@ -221,7 +221,7 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
             j0 = _as_lists(_tile_offsets(A, V, TH), A, V, TH)
             tail = c0 + n_full * RT
             cnt = tl.zeros([TH], dtype=tl.int32)  # per list: sure + cand << 16 (CHUNK / TH < 2**16)
-            j, x_next = _load_tile(row_ptr, c0, end, A, V, TH, False, n_full > 0)
+            _, x_next = _load_tile(row_ptr, c0, end, A, V, TH, False, n_full > 0)
             for i in range(0, n_full):  # the next tile's load is issued before this one is used
                 x = x_next
                 j = c0 + i * RT + j0
@@ -234,7 +234,7 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
                 sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure, True)
                 cnt += tl.sum(sure + (cand << 16), axis=0)
             sp, cp = _reserve(cnt, ctr)
-            j, x_next = _load_tile(row_ptr, c0, end, A, V, TH, False, n_full > 0)
+            _, x_next = _load_tile(row_ptr, c0, end, A, V, TH, False, n_full > 0)
             for i in range(0, n_full):
                 x = x_next
                 j = c0 + i * RT + j0
