@@ -19,7 +19,7 @@ from topk_core.bench.candidates import make_inputs
 from topk_core.bench.grids import Shape
 from topk_core.bench.timing import rotations, time_graph
 from topk_core.testing import check_topk
-from topk_radix import checks, launch
+from topk_radix import checks, launch, regs
 
 K = 1024
 #: regs.py variants (launch.REG_VARIANT): "old" = 0.2.0's kernel; W = warp_emit; G = gather (8192 keys);
@@ -98,7 +98,7 @@ def stamps():
           "globaltimer: CTA start spread, first start to last end (ns)", flush=True)
     for shape, geo, variant in STAMP_CELLS:
         inputs = make_inputs(shape, 2, "cuda")
-        buf = torch.zeros(shape.rows * geo[0] * 8, dtype=torch.int64, device="cuda")
+        buf = torch.zeros(shape.rows * geo[0] * regs.STAMPS, dtype=torch.int64, device="cuda")
         launch.FORCE = ("regs", *geo)
         launch.STAMPS = buf
         launch.REG_VARIANT = VARIANTS[variant]
@@ -111,7 +111,7 @@ def stamps():
             launch.FORCE = None
             launch.STAMPS = None
             launch.REG_VARIANT = None
-        s = buf.view(-1, 8).cpu()
+        s = buf.view(-1, regs.STAMPS).cpu()
         cells = [f"{name} {int(s[0, j + 1])}/{int(s[:, j + 1].max())}" for j, name in enumerate(PHASES)]
         g0, g7 = s[:, 0], s[:, 7]
         print(f"{shape.label} {geo} {variant}: " + ", ".join(cells) +

@@ -59,8 +59,11 @@ class RowCommon:
         """Row ``row``'s offset within its request (``spec``), its request's seq_len (loaded
         first: used only after the row's loads are in flight), the raw-typed logits pointer,
         the row's base offset, and views of its logits, output indices and output values."""
-        req = row // next_n
-        spec = row - req * next_n
+        req = row
+        spec = Int32(0)
+        if next_n != Int32(1):  # the division costs ~35 issue slots per warp before any load
+            req = row // next_n
+            spec = row - req * next_n
         g_lens = cute.make_tensor(seq_lens, cute.make_layout(req + 1))
         seq_len = g_lens[req]
         logits = cute.recast_ptr(logits, dtype=self.raw)
@@ -76,7 +79,10 @@ class RowCommon:
     def valid_length(self, seq_len: Int32, next_n: Int32, spec: Int32, compress_ratio: Int32, n: Int32) -> Int32:
         """The spec's ``L_r``: ``clamp((seq_len - next_n + spec + 1) // compress_ratio, 0, n)``."""
         numer = cutlass.max(Int64(seq_len) - Int64(next_n) + Int64(spec) + Int64(1), Int64(0))
-        return Int32(cutlass.min(numer // Int64(compress_ratio), Int64(n)))
+        length = Int32(cutlass.min(numer, Int64(n)))
+        if compress_ratio != Int32(1):  # skip the 64-bit division on the usual path (it waits on seq_len)
+            length = Int32(cutlass.min(numer // Int64(compress_ratio), Int64(n)))
+        return length
 
     @cute.jit
     def fill_short_row(self, g_idx: cute.Tensor, g_val: cute.Tensor, g_row: cute.Tensor, length: Int32, k: Int32,

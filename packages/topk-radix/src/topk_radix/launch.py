@@ -32,7 +32,7 @@ _FAKE_ADDRESS = 1 << 20  # any 16-byte-aligned address: compile never dereferenc
 REG_VARIANT: dict | None = None
 
 #: Dev only: ("regs", C, T, E) or ("smem",) forces a kernel/geometry; STAMPS, an int64 CUDA
-#: tensor of rows*C*8 words, makes the regs kernel record per-phase clocks there.
+#: tensor of rows*C*regs.STAMPS words, makes the regs kernel record per-phase clocks there.
 FORCE: tuple | None = None
 STAMPS = None
 

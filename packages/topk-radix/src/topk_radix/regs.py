@@ -59,7 +59,10 @@ from .kernel import NEG_INF_BITS, RowCommon
 FIRST_BITS = 11
 #: Words of ``s_sel`` past the per-pass (digit, need) pairs.
 SEL_TOTAL, SEL_BELOW, SEL_GCNT, SEL_GT, SEL_EQ = 6, 7, 8, 9, 10
-STAMPS = 8  # dev timestamps per CTA: globaltimer at start, clock64 deltas, globaltimer at end
+STAMPS = 16  # dev timestamps per CTA: globaltimer at start, clock64 deltas, globaltimer at end (slot 7)
+#: Dev sub-phase stamp slots (clock64 deltas, thread 0): pass 0 counted / its cluster barrier passed /
+#: its digit found; gather appended / copied out; emit offsets known; pass 1 counted.
+ST_P0_COUNT, ST_P0_BAR, ST_P0_FIND, ST_G_LOCAL, ST_G_REMOTE, ST_EMIT_OFFS, ST_P1_COUNT = 8, 9, 10, 11, 12, 13, 14
 
 
 @cute.jit
@@ -191,7 +194,7 @@ class ClusterRegTopK(RowCommon):
                 total = s_sel[SEL_TOTAL]
                 if (live != Int32(0)) & (total <= Int32(self.gather)):
                     regs_rest = Int32(0)
-                    self.gather_candidates(keys, prefix, s_buf, s_sel, rank, tid, lane)
+                    self.gather_candidates(keys, prefix, s_buf, s_sel, rank, tid, lane, g_dbg, t0)
                     for p in cutlass.range_constexpr(1, npass):
                         if const_expr(self.early):
                             if live != Int32(0):
@@ -214,7 +217,8 @@ class ClusterRegTopK(RowCommon):
                             keys, s_hist, s_coarse, s_sel, g_dbg, t0, prefix, need, tsh, live, p,
                             tid, warp, lane, rank)
 
-            self.emit(keys, cols, prefix, tsh, need, k, g_row, g_idx, g_val, s_wsum, s_ctr, s_sel, tid, warp, lane)
+            self.emit(keys, cols, prefix, tsh, need, k, g_row, g_idx, g_val, s_wsum, s_ctr, s_sel, tid, warp, lane,
+                      g_dbg, t0)
             self.stamp(g_dbg, 5, t0, tid)
             if const_expr(C > 1):
                 cute.arch.cluster_wait()
@@ -248,13 +252,19 @@ class ClusterRegTopK(RowCommon):
         if const_expr(p == 0):  # most keys count: sum the groups after the fact
             cute.arch.sync_threads()
             self.coarsen(s_hist, s_coarse, p, warp, lane)
+        if const_expr(p < 2):
+            self.stamp(g_dbg, ST_P0_COUNT if p == 0 else ST_P1_COUNT, t0, tid)
         if const_expr(C > 1):
             cute.arch.cluster_arrive()
             cute.arch.cluster_wait()
         else:
             cute.arch.sync_threads()
+        if const_expr(p == 0):
+            self.stamp(g_dbg, ST_P0_BAR, t0, tid)
         if warp == 0:
             self.find(s_hist, s_coarse, s_sel, p, need, lane, rank, False)
+        if const_expr(p == 0):
+            self.stamp(g_dbg, ST_P0_FIND, t0, tid)
         cute.arch.sync_threads()
         return self.after_pass(s_sel, g_dbg, t0, prefix, live, p, tid)
 
@@ -283,7 +293,7 @@ class ClusterRegTopK(RowCommon):
 
     @cute.jit
     def gather_candidates(self, keys: list, prefix: Uint32, s_buf: cute.Tensor, s_sel: cute.Tensor, rank: Int32,
-                          tid: Int32, lane: Int32):
+                          tid: Int32, lane: Int32, g_dbg: cute.Tensor, t0: Int64):
         """Copy the cluster's pass-0 candidates (keys in the chosen bin) into every CTA's ``s_buf``.
 
         This CTA's candidates go to ``[below, below + mine)`` (``below``: the bin's count in
@@ -313,6 +323,7 @@ class ClusterRegTopK(RowCommon):
                     s_buf[pos] = Int32(keys[i])
                 pos = pos + 1
         cute.arch.sync_threads()
+        self.stamp(g_dbg, ST_G_LOCAL, t0, tid)
         below = s_sel[SEL_BELOW]
         mine = cutlass.min(s_sel[SEL_GCNT], Int32(B) - below)
         for j in cutlass.range(tid, mine, self.threads):
@@ -322,6 +333,7 @@ class ClusterRegTopK(RowCommon):
             for c in cutlass.range_constexpr(C):
                 if rank != c:
                     self.dsmem_store_u32(addr, Int32(c), key)
+        self.stamp(g_dbg, ST_G_REMOTE, t0, tid)
         cute.arch.cluster_arrive()
         cute.arch.cluster_wait()
 
@@ -338,6 +350,8 @@ class ClusterRegTopK(RowCommon):
             else:
                 if (key >> sp) == (prefix >> sp):
                     self.count_key(s_hist, s_coarse, key, p)
+        if const_expr(p == 1):
+            self.stamp(g_dbg, ST_P1_COUNT, t0, tid)
         cute.arch.sync_threads()
         if warp == 0:
             self.find(s_hist, s_coarse, s_sel, p, need, lane, Int32(0), True)
@@ -402,6 +416,7 @@ class ClusterRegTopK(RowCommon):
             s = cute.arch.warp_redux_sync(s_hist[hoff + g * 32 + lane], "add")
             if lane == 0:
                 s_coarse[coff + g] = s
+
 
     @cute.jit
     def cluster_sum(self, buf: cute.Tensor, idx: Int32, local: cutlass.Constexpr, rank: Int32):
@@ -475,25 +490,48 @@ class ClusterRegTopK(RowCommon):
     @cute.jit
     def emit(self, keys: list, cols: list, thr: Uint32, tsh: Uint32, need: Int32, k: Int32, g_row: cute.Tensor,
              g_idx: cute.Tensor, g_val: cute.Tensor, s_wsum: cute.Tensor, s_ctr: cute.Tensor, s_sel: cute.Tensor,
-             tid: Int32, warp: Int32, lane: Int32):
+             tid: Int32, warp: Int32, lane: Int32, g_dbg: cute.Tensor, t0: Int64):
         """Write the keys above ``thr`` to slots ``[0, k-need)`` and the first ``need`` ties after them.
 
         Keys compare on their bits above ``tsh`` (the last digit found): below it, an early
         stop (``early``) left every key of the threshold bin in, as ties.
         """
-        C = self.cluster
-        NW = self.threads // 32
-        cg = Int32(0)
-        ce = Int32(0)
         th = thr >> tsh
         hs = []
+        packed = Int32(0)  # keys above the threshold (low 16 bits) and equal to it (high 16)
         for i in cutlass.range_constexpr(self.slots):
             h = keys[i] >> tsh
             hs.append(h)
-            cg = cg + Int32(cutlass.select_(h > th, Int32(1), Int32(0)))
-            ce = ce + Int32(cutlass.select_(h == th, Int32(1), Int32(0)))
-        packed = cg | (ce << 16)
+            packed = packed + Int32(cutlass.select_(h > th, Int32(1),
+                                                    cutlass.select_(h == th, Int32(1 << 16), Int32(0))))
         incl = warp_incl(packed, lane)
+        gslot, eslot = self.atomic_offsets(packed, incl, s_wsum, s_ctr, s_sel, warp, lane)
+        self.stamp(g_dbg, ST_EMIT_OFFS, t0, tid)
+        gtot = k - need
+        for i in cutlass.range_constexpr(self.slots):
+            key = hs[i]
+            # The bounds hold when the counts are right; they keep a broken invariant
+            # from ever writing outside the row's k slots. Branches, not predicated stores:
+            # a warp skips a key whose lanes are all out (measured faster, NOTES.md session 5).
+            if key > th:
+                if gslot < gtot:
+                    g_idx[gslot] = cols[i]
+                    if const_expr(self.return_values):
+                        g_val[gslot] = g_row[cols[i]]
+                gslot = gslot + 1
+            if key == th:
+                if eslot < need:
+                    g_idx[gtot + eslot] = cols[i]
+                    if const_expr(self.return_values):
+                        g_val[gtot + eslot] = g_row[cols[i]]
+                eslot = eslot + 1
+
+    @cute.jit
+    def atomic_offsets(self, packed: Int32, incl: Int32, s_wsum: cute.Tensor, s_ctr: cute.Tensor,
+                       s_sel: cute.Tensor, warp: Int32, lane: Int32):
+        """This thread's first (above, tie) output slots, from atomics on rank 0's counters."""
+        C = self.cluster
+        NW = self.threads // 32
         gslot = Int32(0)
         eslot = Int32(0)
         if const_expr(self.warp_emit):
@@ -541,23 +579,7 @@ class ClusterRegTopK(RowCommon):
             ex = s_wsum[32 + warp] + incl - packed
             gslot = Int32(base & Int64(0xFFFFFFFF)) + (ex & Int32(0xFFFF))
             eslot = Int32(base >> 32) + (ex >> 16)
-        gtot = k - need
-        for i in cutlass.range_constexpr(self.slots):
-            key = hs[i]
-            # The bounds hold when the counts are right; they keep a broken invariant
-            # from ever writing outside the row's k slots.
-            if key > th:
-                if gslot < gtot:
-                    g_idx[gslot] = cols[i]
-                    if const_expr(self.return_values):
-                        g_val[gslot] = g_row[cols[i]]
-                gslot = gslot + 1
-            if key == th:
-                if eslot < need:
-                    g_idx[gtot + eslot] = cols[i]
-                    if const_expr(self.return_values):
-                        g_val[gtot + eslot] = g_row[cols[i]]
-                eslot = eslot + 1
+        return gslot, eslot
 
     @cute.jit
     def dsmem_store_u32(self, addr: Int32, cta: Int32, val: Int32):

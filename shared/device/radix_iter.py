@@ -1,0 +1,92 @@
+"""Dev: radix's register kernel, the shipped variant against alternatives, then sub-phase clocks.
+
+Usage (device): bash shared/device/run.sh python3 shared/device/radix_iter.py
+Timed as `topk bench` does (CUDA-graph replay over rotating randn inputs, seq_lens uniform in
+[N/2, N], indices only), each checked exact first, alternating twice in one process.
+ALTS maps a name to changes of checks.reg_variant's flags (launch.REG_VARIANT).
+"""
+
+from __future__ import annotations
+
+import time
+
+import torch
+
+from topk_core import top_k_varlen
+from topk_core.bench.candidates import make_inputs
+from topk_core.bench.grids import Shape
+from topk_core.bench.timing import rotations, time_graph
+from topk_core.testing import check_topk
+from topk_radix import checks, launch, regs
+
+K = 1024
+ALTS = {"now": {}, "push": {"push": True}}
+CELLS = [Shape(1, 8 * K), Shape(1, 32 * K), Shape(1, 128 * K), Shape(8, 32 * K), Shape(8, 128 * K),
+         Shape(32, 128 * K), Shape(32, 32 * K), Shape(1, 256 * K), Shape(128, 32 * K)]
+STAMP_CELLS = [Shape(1, 8 * K), Shape(1, 32 * K), Shape(1, 128 * K), Shape(8, 128 * K)]
+SUB = {"keys": 1, "p0 count": regs.ST_P0_COUNT, "p0 bar": regs.ST_P0_BAR, "p0 find": regs.ST_P0_FIND, "p0": 2,
+       "g local": regs.ST_G_LOCAL, "g remote": regs.ST_G_REMOTE, "p1 count": regs.ST_P1_COUNT, "p1": 3, "p2": 4,
+       "emit offs": regs.ST_EMIT_OFFS, "emit": 5, "exit": 6}
+
+
+def variant(shape: Shape, alt: str) -> dict:
+    geo = checks.reg_geometry(shape.rows, shape.n, shape.dtype)
+    return {**checks.reg_variant(shape.rows, shape.dtype, geo, shape.next_n), **ALTS[alt]}
+
+
+def time_one(shape: Shape, inputs, alt: str) -> str:
+    launch.REG_VARIANT = variant(shape, alt)
+    outs = [torch.empty(shape.rows, shape.k, dtype=torch.int32, device="cuda") for _ in inputs.logits]
+
+    def step(i):
+        top_k_varlen(inputs.logits[i], inputs.seq_lens[i], shape.k, next_n=shape.next_n, out_indices=outs[i],
+                     backend="radix")
+
+    try:
+        for i in range(len(outs)):
+            step(i)
+        torch.cuda.synchronize()
+        for i in (0, len(outs) - 1):
+            check_topk(inputs.logits[i], inputs.seq_lens[i], shape.k, outs[i], next_n=shape.next_n)
+        return f"{time_graph(step, len(outs), replays=10):6.2f}"
+    except Exception as exc:  # keep going: one call should report every variant
+        return f"FAIL {type(exc).__name__}: {str(exc)[:160]}"
+    finally:
+        launch.REG_VARIANT = None
+
+
+def sweep():
+    for shape in CELLS:
+        inputs = make_inputs(shape, rotations(shape.nbytes), "cuda")
+        geo = checks.reg_geometry(shape.rows, shape.n, shape.dtype)
+        res = [f"{alt} {time_one(shape, inputs, alt)}" for _ in range(2) for alt in ALTS]
+        print(f"{shape.label:>9} {geo} | " + " | ".join(res), flush=True)
+        del inputs
+        torch.cuda.empty_cache()
+
+
+def stamps():
+    print("\nclock64 from CTA start, thread 0 of row 0 rank 0 (0: not reached)", flush=True)
+    for shape, alt in [(shape, alt) for shape in STAMP_CELLS for alt in ALTS]:
+        geo = checks.reg_geometry(shape.rows, shape.n, shape.dtype)
+        inputs = make_inputs(shape, 1, "cuda")
+        buf = torch.zeros(shape.rows * geo[0] * regs.STAMPS, dtype=torch.int64, device="cuda")
+        launch.STAMPS, launch.REG_VARIANT = buf, variant(shape, alt)
+        try:
+            for _ in range(3):
+                buf.zero_()
+                top_k_varlen(inputs.logits[0], inputs.seq_lens[0], shape.k, backend="radix")
+            torch.cuda.synchronize()
+        finally:
+            launch.STAMPS, launch.REG_VARIANT = None, None
+        s = buf.view(-1, regs.STAMPS).cpu()
+        print(f"{shape.label:>9} {geo} {alt}: " + ", ".join(f"{n} {int(s[0, j])}" for n, j in SUB.items()) +
+              f" | span {int(s[:, 7].max() - s[:, 0].min())} ns", flush=True)
+
+
+if __name__ == "__main__":
+    t0 = time.time()
+    with torch.cuda.stream(torch.cuda.Stream()):
+        stamps()
+        sweep()
+    print(f"radix_iter: {time.time() - t0:.0f} s", flush=True)
