@@ -11,16 +11,15 @@ from __future__ import annotations
 import time
 
 import torch
+from radix_sweep import stamp_clocks, time_radix  # same folder
 
-from topk_core import top_k_varlen
 from topk_core.bench.candidates import make_inputs
 from topk_core.bench.grids import Shape
-from topk_core.bench.timing import rotations, time_graph
-from topk_core.testing import check_topk
-from topk_radix import checks, launch, regs
+from topk_core.bench.timing import rotations
+from topk_radix import checks, regs
 
 K = 1024
-ALTS = {"now": {}, "push": {"push": True}}
+ALTS = {"now": {}, "no-gather": {"gather": 0}}  # name -> flags over checks.reg_variant's pick
 CELLS = [Shape(1, 8 * K), Shape(1, 32 * K), Shape(1, 128 * K), Shape(8, 32 * K), Shape(8, 128 * K),
          Shape(32, 128 * K), Shape(32, 32 * K), Shape(1, 256 * K), Shape(128, 32 * K)]
 STAMP_CELLS = [Shape(1, 8 * K), Shape(1, 32 * K), Shape(1, 128 * K), Shape(8, 128 * K)]
@@ -34,32 +33,11 @@ def variant(shape: Shape, alt: str) -> dict:
     return {**checks.reg_variant(shape.rows, shape.dtype, geo, shape.next_n), **ALTS[alt]}
 
 
-def time_one(shape: Shape, inputs, alt: str) -> str:
-    launch.REG_VARIANT = variant(shape, alt)
-    outs = [torch.empty(shape.rows, shape.k, dtype=torch.int32, device="cuda") for _ in inputs.logits]
-
-    def step(i):
-        top_k_varlen(inputs.logits[i], inputs.seq_lens[i], shape.k, next_n=shape.next_n, out_indices=outs[i],
-                     backend="radix")
-
-    try:
-        for i in range(len(outs)):
-            step(i)
-        torch.cuda.synchronize()
-        for i in (0, len(outs) - 1):
-            check_topk(inputs.logits[i], inputs.seq_lens[i], shape.k, outs[i], next_n=shape.next_n)
-        return f"{time_graph(step, len(outs), replays=10):6.2f}"
-    except Exception as exc:  # keep going: one call should report every variant
-        return f"FAIL {type(exc).__name__}: {str(exc)[:160]}"
-    finally:
-        launch.REG_VARIANT = None
-
-
 def sweep():
     for shape in CELLS:
         inputs = make_inputs(shape, rotations(shape.nbytes), "cuda")
         geo = checks.reg_geometry(shape.rows, shape.n, shape.dtype)
-        res = [f"{alt} {time_one(shape, inputs, alt)}" for _ in range(2) for alt in ALTS]
+        res = [f"{alt} {time_radix(shape, inputs, None, variant(shape, alt))}" for _ in range(2) for alt in ALTS]
         print(f"{shape.label:>9} {geo} | " + " | ".join(res), flush=True)
         del inputs
         torch.cuda.empty_cache()
@@ -69,17 +47,7 @@ def stamps():
     print("\nclock64 from CTA start, thread 0 of row 0 rank 0 (0: not reached)", flush=True)
     for shape, alt in [(shape, alt) for shape in STAMP_CELLS for alt in ALTS]:
         geo = checks.reg_geometry(shape.rows, shape.n, shape.dtype)
-        inputs = make_inputs(shape, 1, "cuda")
-        buf = torch.zeros(shape.rows * geo[0] * regs.STAMPS, dtype=torch.int64, device="cuda")
-        launch.STAMPS, launch.REG_VARIANT = buf, variant(shape, alt)
-        try:
-            for _ in range(3):
-                buf.zero_()
-                top_k_varlen(inputs.logits[0], inputs.seq_lens[0], shape.k, backend="radix")
-            torch.cuda.synchronize()
-        finally:
-            launch.STAMPS, launch.REG_VARIANT = None, None
-        s = buf.view(-1, regs.STAMPS).cpu()
+        s = stamp_clocks(shape, make_inputs(shape, 1, "cuda"), None, variant(shape, alt))
         print(f"{shape.label:>9} {geo} {alt}: " + ", ".join(f"{n} {int(s[0, j])}" for n, j in SUB.items()) +
               f" | span {int(s[:, 7].max() - s[:, 0].min())} ns", flush=True)
 

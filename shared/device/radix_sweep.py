@@ -51,9 +51,11 @@ STAMP_CELLS = [(Shape(1, 8 * K), (1, 1024, 8), None), (Shape(1, 32 * K), (8, 512
 PHASES = ["keys ready", "pass 0", "pass 1", "pass 2", "emit", "exit"]
 
 
-def _time(shape: Shape, inputs, force, variant) -> str:
+def time_radix(shape: Shape, inputs, force, variant: dict | None) -> str:
+    """µs of radix on ``shape`` (graph replay over ``inputs``), checked exact first; ``force``
+    and ``variant`` go to ``launch.FORCE`` / ``launch.REG_VARIANT`` for this timing only."""
     launch.FORCE = force
-    launch.REG_VARIANT = VARIANTS[variant]
+    launch.REG_VARIANT = variant
     outs = [torch.empty(shape.rows, shape.k, dtype=torch.int32, device="cuda") for _ in inputs.logits]
 
     def step(i):
@@ -74,6 +76,22 @@ def _time(shape: Shape, inputs, force, variant) -> str:
         launch.REG_VARIANT = None
 
 
+def stamp_clocks(shape: Shape, inputs, force, variant: dict | None) -> torch.Tensor:
+    """The register kernel's per-CTA stamps (``regs.STAMPS`` words each, on the CPU) of one
+    eager call on ``inputs.logits[0]`` (the third of three: compiled and warm)."""
+    geo = force[1:] if force else checks.reg_geometry(shape.rows, shape.n, shape.dtype)
+    buf = torch.zeros(shape.rows * geo[0] * regs.STAMPS, dtype=torch.int64, device="cuda")
+    launch.FORCE, launch.STAMPS, launch.REG_VARIANT = force, buf, variant
+    try:
+        for _ in range(3):
+            buf.zero_()
+            top_k_varlen(inputs.logits[0], inputs.seq_lens[0], shape.k, backend="radix")
+        torch.cuda.synchronize()
+    finally:
+        launch.FORCE, launch.STAMPS, launch.REG_VARIANT = None, None, None
+    return buf.view(-1, regs.STAMPS).cpu()
+
+
 def sweep():
     print("cell | before = 0.2.0 (its geometry, variant old) | now = reg_geometry + reg_variant | extras: us",
           flush=True)
@@ -84,10 +102,10 @@ def sweep():
         now = f"now {geo} {checks.reg_variant(rows, shape.dtype, geo, shape.next_n) if geo else ''}"
         res = []
         for _ in range(2):
-            res.append(f"before {old_geo} {_time(shape, inputs, ('regs', *old_geo), 'old')}")
-            res.append(f"{now} {_time(shape, inputs, None, None)}")
+            res.append(f"before {old_geo} {time_radix(shape, inputs, ('regs', *old_geo), VARIANTS['old'])}")
+            res.append(f"{now} {time_radix(shape, inputs, None, None)}")
         for g, v in extras:
-            res.append(f"{g} {v} {_time(shape, inputs, ('regs', *g), v)}")
+            res.append(f"{g} {v} {time_radix(shape, inputs, ('regs', *g), VARIANTS[v])}")
         print(f"{shape.label} | " + " | ".join(res), flush=True)
         del inputs
         torch.cuda.empty_cache()
@@ -97,21 +115,7 @@ def stamps():
     print("\nper-phase clock64 deltas from CTA start (cycles): row 0 rank 0 / max over CTAs; "
           "globaltimer: CTA start spread, first start to last end (ns)", flush=True)
     for shape, geo, variant in STAMP_CELLS:
-        inputs = make_inputs(shape, 2, "cuda")
-        buf = torch.zeros(shape.rows * geo[0] * regs.STAMPS, dtype=torch.int64, device="cuda")
-        launch.FORCE = ("regs", *geo)
-        launch.STAMPS = buf
-        launch.REG_VARIANT = VARIANTS[variant]
-        try:
-            for _ in range(3):
-                buf.zero_()
-                top_k_varlen(inputs.logits[0], inputs.seq_lens[0], shape.k, backend="radix")
-            torch.cuda.synchronize()
-        finally:
-            launch.FORCE = None
-            launch.STAMPS = None
-            launch.REG_VARIANT = None
-        s = buf.view(-1, regs.STAMPS).cpu()
+        s = stamp_clocks(shape, make_inputs(shape, 1, "cuda"), ("regs", *geo), VARIANTS[variant])
         cells = [f"{name} {int(s[0, j + 1])}/{int(s[:, j + 1].max())}" for j, name in enumerate(PHASES)]
         g0, g7 = s[:, 0], s[:, 7]
         print(f"{shape.label} {geo} {variant}: " + ", ".join(cells) +

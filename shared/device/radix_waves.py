@@ -9,11 +9,10 @@ waves' phases are much shorter, code fetch (not the work) sets the phase times.
 from __future__ import annotations
 
 import torch
+from radix_sweep import stamp_clocks  # same folder
 
-from topk_core import top_k_varlen
 from topk_core.bench.candidates import make_inputs
 from topk_core.bench.grids import Shape
-from topk_radix import launch, regs
 
 K = 1024
 GWX = {"gather": 8192, "warp_emit": True, "early": True}
@@ -24,18 +23,7 @@ NAMES = ["keys", "p0", "p1", "p2", "emit", "exit"]
 
 
 def run(shape: Shape, geo):
-    inputs = make_inputs(shape, 1, "cuda")
-    c = geo[0]
-    buf = torch.zeros(shape.rows * c * regs.STAMPS, dtype=torch.int64, device="cuda")
-    launch.FORCE, launch.STAMPS, launch.REG_VARIANT = ("regs", *geo), buf, GWX
-    try:
-        for _ in range(3):
-            buf.zero_()
-            top_k_varlen(inputs.logits[0], inputs.seq_lens[0], shape.k, backend="radix")
-        torch.cuda.synchronize()
-    finally:
-        launch.FORCE, launch.STAMPS, launch.REG_VARIANT = None, None, None
-    s = buf.view(-1, regs.STAMPS).cpu()
+    s = stamp_clocks(shape, make_inputs(shape, 1, "cuda"), ("regs", *geo), GWX)
     start, end = s[:, 0], s[:, 7]
     first_end = int(end.min())
     groups = {"wave1": start < first_end, "later": start >= first_end}
