@@ -417,7 +417,6 @@ class ClusterRegTopK(RowCommon):
             if lane == 0:
                 s_coarse[coff + g] = s
 
-
     @cute.jit
     def cluster_sum(self, buf: cute.Tensor, idx: Int32, local: cutlass.Constexpr, rank: Int32):
         """``buf[idx]`` summed over the cluster's CTAs (all C loads issued at once), and the
