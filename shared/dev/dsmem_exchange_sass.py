@@ -9,19 +9,15 @@ its synchronisation instructions. Nothing runs on a GPU.
 
 import os
 import re
-import subprocess
-import tempfile
 
 os.environ.setdefault("CUTE_DSL_ARCH", "sm_90a")
 os.environ["CUTE_DSL_KEEP_PTX"] = "1"
 import cutlass  # noqa: E402
 import cutlass.cute as cute  # noqa: E402
 import cutlass.memory  # noqa: E402
-import triton  # noqa: E402
 from cutlass import Int32, Int64  # noqa: E402
 from cutlass.cute.runtime import make_fake_stream, make_ptr  # noqa: E402
-
-BIN = os.path.join(os.path.dirname(triton.__file__), "backends/nvidia/bin")
+from sass_tools import ptx_sass  # noqa: E402  (same folder)
 
 
 class Exchange:
@@ -60,12 +56,7 @@ class Exchange:
 def main():
     fn = cute.compile(Exchange(), make_ptr(Int32, 1 << 20, cute.AddressSpace.gmem, assumed_align=16),
                       make_fake_stream())
-    with tempfile.TemporaryDirectory() as d:
-        # Triton's ptxas reads PTX 8.7; nothing this kernel uses is newer.
-        with open(d + "/k.ptx", "w") as f:
-            f.write(re.sub(r"^\.version \d+\.\d+", ".version 8.7", fn.__ptx__, flags=re.M))
-        subprocess.run([BIN + "/ptxas", "-arch=sm_90a", d + "/k.ptx", "-o", d + "/k.cubin"], check=True)
-        sass = subprocess.run([BIN + "/cuobjdump", "-sass", d + "/k.cubin"], capture_output=True, text=True).stdout
+    _, sass = ptx_sass(fn.__ptx__)
     print("PTX:", *[ln.strip() for ln in fn.__ptx__.splitlines()
                     if re.search(r"st\.async|mbarrier|barrier\.cluster|fence", ln)], sep="\n  ")
     print("SASS:")

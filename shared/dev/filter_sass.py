@@ -6,37 +6,17 @@ an H200 (132 SMs), with the stride specialized as a real aligned call would be, 
 SASS instructions by opcode (static counts; loops are reported by their labels in --dump).
 """
 
-import collections
 import os
-import re
-import subprocess
 import sys
-import tempfile
 
 os.environ.pop("TRITON_INTERPRET", None)
 import triton  # noqa: E402
+from sass_tools import counts, cubin_sass  # noqa: E402  (same folder)
 from triton.backends.compiler import GPUTarget  # noqa: E402
 
 from topk_sgl_fused import launch, split  # noqa: E402
 
 KEY_BITS = {"fp32": 32, "bf16": 16, "fp16": 16}
-
-
-def sass_of(compiled) -> str:
-    cuobjdump = os.path.join(os.path.dirname(triton.__file__), "backends/nvidia/bin/cuobjdump")
-    with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
-        f.write(compiled.asm["cubin"])
-        f.flush()
-        return subprocess.run([cuobjdump, "-sass", f.name], capture_output=True, text=True, check=True).stdout
-
-
-def counts(sass: str):
-    ops = collections.Counter()
-    for line in sass.splitlines():
-        m = re.match(r"\s+/\*[0-9a-f]{4,}\*/\s+(@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]+)", line)
-        if m:
-            ops[m.group(2).split(".")[0]] += 1
-    return ops
 
 
 def build(fn, sig, const, warps, maxnreg=None):
@@ -61,7 +41,7 @@ def main():
     scratch = {"ctr_ptr": "*i32", "lists_ptr": "*i32", "cap": "i32"}
     filt = dict(KEY_BITS=KEY_BITS[dtype], CHUNK=cfg.chunk, A=a, V=v, TH=th, SAMPLE=cfg.sample, HAS_STARTS=False)
     c = build(split.filter_kernel, {**common, **scratch}, filt, cfg.warps, cfg.maxnreg)
-    sass = sass_of(c)
+    sass = cubin_sass(c.asm["cubin"])
     ops = counts(sass)
     print(f"{rows}x{n} {dtype} {cfg}")
     print(f"filter: instructions {sum(ops.values())}")
