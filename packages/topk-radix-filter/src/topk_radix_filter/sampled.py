@@ -27,7 +27,7 @@ import cutlass
 import cutlass.cute as cute
 from cutlass import Int32, Int64, Uint32
 
-from topk_core.kernels.cute_common import find_bin, warp_append
+from topk_core.kernels.cute_common import warp_append
 from topk_core.kernels.cute_radix import CAND, GT, RadixTopK
 
 
@@ -79,7 +79,7 @@ class SampledFilter(RadixTopK):
         t = Uint32(0)
         cute.arch.sync_threads()
         if ok:
-            b1, krem = find_bin(hist, self.bins, r, ctl, tid, T)
+            b1, krem = self._find_bin(hist, self.bins, r, ctl, tid)
             self._clear(hist, tid)
             cute.arch.sync_threads()
             for j in cutlass.range(tid, self.sample, T):
@@ -88,7 +88,7 @@ class SampledFilter(RadixTopK):
                     d = (key >> sh1) & Uint32((1 << w1) - 1)
                     cute.arch.atomic_add((hist.iterator + Int32(d)).llvm_ptr, Int32(1))
             cute.arch.sync_threads()
-            b2, _ = find_bin(hist, 1 << w1, krem, ctl, tid, T)
+            b2, _ = self._find_bin(hist, 1 << w1, krem, ctl, tid)
             t = (Uint32(b1) << sh0) | (Uint32(b2) << sh1)
         return ok, t
 
@@ -134,7 +134,7 @@ class SampledFilter(RadixTopK):
         for j in cutlass.range(tid, count, T):
             cute.arch.atomic_add((hist.iterator + Int32(ckey[j] >> sh0)).llvm_ptr, Int32(1))
         cute.arch.sync_threads()
-        b0, krem = find_bin(hist, self.bins, k, ctl, tid, T)
+        b0, krem = self._find_bin(hist, self.bins, k, ctl, tid)
         self._clear(hist, tid)
         cute.arch.sync_threads()
         gt_ptr = (ctl.iterator + GT).llvm_ptr

@@ -108,12 +108,14 @@ def valid_length(seq_len: Int32, t: Int32, next_n: Int32, compress_ratio: Int32,
 # ---------------------------------------------------------------------- warp helpers
 @cute.jit
 def warp_inclusive_sum(x: Int32, lane: Int32) -> Int32:
-    """Inclusive prefix sum of ``x`` over the lanes of a warp (the whole warp calls it)."""
+    """Inclusive prefix sum of ``x`` over the lanes of a warp (the whole warp calls it).
+
+    Branch-free: each step selects instead of branching, so the warp never diverges.
+    """
     incl = x
     for sh in cutlass.range_constexpr(5):
         y = cute.arch.shuffle_sync_up(incl, 1 << sh)
-        if lane >= (1 << sh):
-            incl += y
+        incl = incl + Int32(cutlass.select_(lane >= (1 << sh), y, Int32(0)))
     return incl
 
 
@@ -134,45 +136,58 @@ def warp_append(take, counter_ptr, lane: Int32) -> Int32:
 
 # ---------------------------------------------------------------------- block helpers
 @cute.jit
+def _bin_sum(hist, nbins: cutlass.Constexpr, per: cutlass.Constexpr, hi: Int32) -> Int32:
+    """``sum(hist[hi - per:hi])``: 16-byte loads when ``per`` is a multiple of 4.
+
+    Thread ``t``'s bins start ``per`` words after thread ``t - 1``'s: scalar loads at that
+    stride conflict ``min(per, 32)``-way on the banks, 16-byte loads 2-way at most.
+    """
+    s = Int32(0)
+    if cutlass.const_expr(per % 4 == 0):
+        quads = cute.make_tensor(hist.iterator, cute.make_layout((4, nbins // 4), stride=(1, 4)))
+        first = (hi - per) // 4
+        for q in cutlass.range_constexpr(per // 4):
+            v = quads[None, first + q].load()
+            for e in cutlass.range_constexpr(4):
+                s += Int32(v[e])
+    else:
+        for q in cutlass.range_constexpr(per):
+            s += hist[hi - 1 - q]
+    return s
+
+
+@cute.jit
 def find_bin(hist, nbins: cutlass.Constexpr, krem: Int32, ctl, tid: Int32, threads: cutlass.Constexpr,
              may_fall_short: cutlass.Constexpr = False):
     """The bin ``b`` with ``sum(hist[b+1:]) < krem <= sum(hist[b:])``, and ``krem - sum(hist[b+1:])``.
 
     Every thread of the block calls it, after a barrier that publishes ``hist``; it
     ends with one. Thread ``t`` sums its ``max(1, nbins // threads)`` bins from the
-    top down, a warp scan and the warp sums in ``ctl[WSUM:]`` give each thread the
-    count above its bins, and the thread whose bins straddle ``krem`` writes the
+    top down; a warp scan gives the count above its bins within the warp, and every
+    warp scans the warp sums in ``ctl[WSUM:]`` itself (one load per lane, no serial
+    loop), so two barriers in all. The thread whose bins straddle ``krem`` writes the
     answer to ``ctl[BIN]``/``ctl[KREM]``.
 
     ``may_fall_short``: the histogram may hold fewer than ``krem`` keys; then the
-    answer is bin -1 (every thread adds all warp sums). Without it the caller
-    guarantees enough keys (each thread adds only the warps below it).
+    answer is bin -1. Without it the caller guarantees enough keys.
     """
     per = max(1, nbins // threads)
-    hi = nbins - tid * per  # this thread walks bins [hi - per, hi) downwards
+    hi = nbins - tid * per  # this thread's bins are [hi - per, hi), walked downwards
     s = Int32(0)
-    if hi > 0:
-        for q in cutlass.range_constexpr(per):
-            s += hist[hi - 1 - q]
+    if cutlass.const_expr(nbins >= threads):
+        s = _bin_sum(hist, nbins, per, hi)
+    else:
+        if hi > 0:
+            s = hist[hi - 1]
     lane = tid % 32
     warp = tid // 32
     incl = warp_inclusive_sum(s, lane)
     if lane == 31:
         ctl[WSUM + warp] = incl
     cute.arch.sync_threads()
-    if cutlass.const_expr(may_fall_short):
-        excl = Int32(0)
-        total = Int32(0)
-        for w in cutlass.range_constexpr(threads // 32):
-            part = ctl[WSUM + w]
-            if w < warp:
-                excl += part
-            total += part
-        excl += incl - s
-    else:
-        excl = incl - s
-        for w in cutlass.range(warp):
-            excl += ctl[WSUM + w]
+    part = Int32(cutlass.select_(lane < Int32(threads // 32), ctl[WSUM + lane], Int32(0)))
+    wincl = warp_inclusive_sum(part, lane)
+    excl = cute.arch.shuffle_sync(wincl - part, warp) + incl - s
     if (excl < krem) & (krem <= excl + s):
         acc = excl
         done = Int32(0)
@@ -184,15 +199,12 @@ def find_bin(hist, nbins: cutlass.Constexpr, krem: Int32, ctl, tid: Int32, threa
                 done = Int32(1)
             acc += h
     cute.arch.sync_threads()
+    b = ctl[BIN]
+    r = ctl[KREM]
     if cutlass.const_expr(may_fall_short):
-        b = Int32(-1)
-        r = Int32(0)
-        if total >= krem:
-            b = ctl[BIN]
-            r = ctl[KREM]
-    else:
-        b = ctl[BIN]
-        r = ctl[KREM]
+        total = cute.arch.shuffle_sync(wincl, 31)
+        b = Int32(cutlass.select_(total >= krem, b, Int32(-1)))
+        r = Int32(cutlass.select_(total >= krem, r, Int32(0)))
     return b, r
 
 

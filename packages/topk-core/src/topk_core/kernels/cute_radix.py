@@ -95,6 +95,11 @@ class RadixTopK(RowTopK):
 
     # ------------------------------------------------------------------ device
     @cute.jit
+    def _find_bin(self, hist, nbins: cutlass.Constexpr, krem: Int32, ctl, tid: Int32):
+        """``cute_common.find_bin`` over this block (a hook: dev A/B builds swap the scan)."""
+        return find_bin(hist, nbins, krem, ctl, tid, self.threads)
+
+    @cute.jit
     def _clear(self, hist, tid: Int32):
         for j in cutlass.range(tid, self.bins, self.threads):
             hist[j] = Int32(0)
@@ -119,7 +124,7 @@ class RadixTopK(RowTopK):
         pref = Uint32(b0) << sh0
         for p in cutlass.range_constexpr(1, len(self.digits)):
             sh, width = self.digits[p]
-            b, krem = find_bin(hist, 1 << width, krem, ctl, tid, T)
+            b, krem = self._find_bin(hist, 1 << width, krem, ctl, tid)
             pref = pref | (Uint32(b) << sh)
             if cutlass.const_expr(p + 1 < len(self.digits)):
                 nsh, nwidth = self.digits[p + 1]
@@ -230,7 +235,7 @@ class RadixTopK(RowTopK):
                 key = self._key(Int32(xr[tail + tid]))
                 cute.arch.atomic_add((hist.iterator + Int32(key >> sh0)).llvm_ptr, Int32(1))
         cute.arch.sync_threads()
-        b0, krem = find_bin(hist, self.bins, k, ctl, tid, T)
+        b0, krem = self._find_bin(hist, self.bins, k, ctl, tid)
         self._clear(hist, tid)
         cute.arch.sync_threads()
         # Pass 1: keys above bin b0 are selected; keys in it become candidates.

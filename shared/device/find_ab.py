@@ -1,0 +1,194 @@
+"""Dev: radix_filter (and radix_cutlass) with session 5's find_bin (serial warp-sum loop,
+scalar strided bin loads) against the shipped one, timed side by side in one process.
+
+Every configuration is checked exact (check_topk) on its first input before it is timed.
+Usage (device): bash shared/device/run.sh python3 shared/device/find_ab.py [cells]
+CPU: CUTE_DSL_ARCH=sm_90a python3 shared/device/find_ab.py --sass   (registers, SASS counts)
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import asdict
+
+if "--sass" in sys.argv:  # read when cutlass is imported
+    os.environ["CUTE_DSL_KEEP_PTX"] = "1"
+import cutlass
+import cutlass.cute as cute
+from cutlass import Int32
+
+from topk_core.kernels.cute_common import BIN, KREM, WSUM, warp_inclusive_sum
+
+
+@cute.jit
+def find_bin_serial(hist, nbins: cutlass.Constexpr, krem: Int32, ctl, tid: Int32, threads: cutlass.Constexpr):
+    """Session 5's find_bin (without may_fall_short): the control for the A/B."""
+    per = max(1, nbins // threads)
+    hi = nbins - tid * per
+    s = Int32(0)
+    if hi > 0:
+        for q in cutlass.range_constexpr(per):
+            s += hist[hi - 1 - q]
+    lane = tid % 32
+    warp = tid // 32
+    incl = warp_inclusive_sum(s, lane)
+    if lane == 31:
+        ctl[WSUM + warp] = incl
+    cute.arch.sync_threads()
+    excl = incl - s
+    for w in cutlass.range(warp):
+        excl += ctl[WSUM + w]
+    if (excl < krem) & (krem <= excl + s):
+        acc = excl
+        done = Int32(0)
+        for q in cutlass.range_constexpr(per):
+            h = hist[hi - 1 - q]
+            if (done == 0) & (acc + h >= krem):
+                ctl[BIN] = hi - 1 - q
+                ctl[KREM] = krem - acc
+                done = Int32(1)
+            acc += h
+    cute.arch.sync_threads()
+    return ctl[BIN], ctl[KREM]
+
+
+def serial_class(base):
+    class Serial(base):
+        def __repr__(self):  # part of the DSL's cache key: never share a build with the shipped class
+            return "Serial_" + super().__repr__()
+
+        @cute.jit
+        def _find_bin(self, hist, nbins: cutlass.Constexpr, krem: Int32, ctl, tid: Int32):
+            return find_bin_serial(hist, nbins, krem, ctl, tid, self.threads)
+
+    Serial.__name__ = "Serial" + base.__name__
+    return Serial
+
+
+def staged_class():
+    """SampledFilter cut after a stage (dev timing only: the outputs are not written)."""
+    from cutlass import const_expr
+
+    from topk_core.kernels.cute_radix import CAND
+    from topk_radix_filter.sampled import SampledFilter
+
+    class Staged(SampledFilter):
+        def __init__(self, *args, stop: int = 3, **kw):
+            super().__init__(*args, **kw)
+            self.stop = stop
+
+        def __repr__(self):
+            return f"Staged{self.stop}_" + super().__repr__()
+
+        @cute.jit
+        def _select(self, xstart, length, k, out, hist, ckey, cidx, ctl, tid):
+            # stop 0: prologue only; 1: + threshold (sample); 2: + filter; 3: + candidate select
+            if const_expr(self.stop >= 1):
+                xr = cute.make_tensor(xstart, cute.make_layout(length))
+                self._reset(hist, ctl, tid)
+                ok, t = self._threshold(xr, length, k, hist, ckey, ctl, tid)
+                if tid == 0:
+                    ctl[10] = Int32(t)
+                if const_expr(self.stop >= 2):
+                    if ok:
+                        self._filter(xstart, xr, length, t, ckey, cidx, ctl, tid)
+                        cute.arch.sync_threads()
+                        if const_expr(self.stop >= 3):
+                            count = ctl[CAND]
+                            if count >= k and count <= Int32(self.cand):
+                                self._select_candidates(xr, count, k, out, hist, ckey, cidx, ctl, tid)
+
+    return Staged
+
+
+def build_staged(dtype, variant, stop: int):
+    from topk_core.kernels.cute_launch import compile_row_topk
+
+    return compile_row_topk(staged_class()("float32", False, stop=stop, **asdict(variant)), dtype)
+
+
+def build_filter(dtype, variant, serial: bool, vec: bool = True):
+    from topk_core.kernels.cute_launch import compile_row_topk
+    from topk_radix_filter.sampled import SampledFilter
+
+    cls = serial_class(SampledFilter) if serial else SampledFilter
+    return compile_row_topk(cls(dtype, False, vec=vec, **asdict(variant)), dtype)
+
+
+def sass_report():
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "dev"))
+    from sass_tools import counts, ptx_sass
+    from topk_radix_filter import launch as rf
+
+    for name, var in (("DEFAULT", rf.DEFAULT), ("LIGHT", rf.LIGHT), ("MANY_ROWS", rf.MANY_ROWS)):
+        for serial in (True, False):
+            fn = build_filter("float32", var, serial)
+            rep, sass = ptx_sass(fn.__ptx__)
+            ops = counts(sass)
+            regs = [ln.strip() for ln in rep.splitlines() if "registers" in ln]
+            print(name, "serial" if serial else "new", sum(ops.values()), "instr, LDS", ops.get("LDS", 0),
+                  "BAR", ops.get("BAR", 0), "SHFL", ops.get("SHFL", 0), regs[-1:] if regs else "")
+
+
+def main():
+    import torch
+
+    from topk_core.bench.candidates import make_inputs
+    from topk_core.bench.grids import Shape
+    from topk_core.bench.timing import rotations, time_graph
+    from topk_core.kernels.cute_launch import launch_row_topk
+    from topk_core.protocol import Call
+    from topk_core.testing import check_topk
+    from topk_radix_filter import launch as rf
+
+    K = 1024
+    cells = [Shape(32, 32 * K), Shape(32, 128 * K), Shape(128, 32 * K), Shape(128, 128 * K), Shape(512, 32 * K),
+             Shape(512, 128 * K), Shape(4096, 8 * K), Shape(1024, 64 * K)]
+    dev = torch.device("cuda")
+    for shape in cells:
+        count = rotations(shape.nbytes)
+        inputs = make_inputs(shape, count, dev)
+        outs = [torch.empty(shape.rows, shape.k, dtype=torch.int32, device=dev) for _ in range(count)]
+        variant = rf.plan(shape.rows, shape.n)
+        line = [f"{shape.label:>12} {variant.threads}t{variant.first_bits}b"]
+        res = {}
+        for _ in range(2):  # alternate twice: drift shows as a difference between the two rounds
+            for serial in (True, False):
+                fn = build_filter("float32", variant, serial)
+
+                def step(i, fn=fn):
+                    launch_row_topk(fn, Call(logits=inputs.logits[i], seq_lens=inputs.seq_lens[i], top_k=shape.k,
+                                             indices=outs[i]))
+
+                for i in range(count):
+                    step(i)
+                torch.cuda.synchronize()
+                check_topk(inputs.logits[0], inputs.seq_lens[0], shape.k, outs[0])
+                res.setdefault(serial, []).append(time_graph(step, count, replays=10))
+        line.append("serial " + "/".join(f"{t:.1f}" for t in res[True]))
+        line.append("new " + "/".join(f"{t:.1f}" for t in res[False]))
+        if shape.n <= 32 * K or shape.rows <= 32:
+            stages = []
+            for stop in range(4):
+                fn = build_staged("float32", variant, stop)
+
+                def step(i, fn=fn):
+                    launch_row_topk(fn, Call(logits=inputs.logits[i], seq_lens=inputs.seq_lens[i], top_k=shape.k,
+                                             indices=outs[i]))
+
+                stages.append(time_graph(step, count, replays=10))
+            line.append("stages(prologue/+sample/+filter/+select) " + "/".join(f"{t:.1f}" for t in stages))
+        print(" | ".join(line), flush=True)
+        del inputs, outs
+        torch.cuda.empty_cache()
+
+
+if __name__ == "__main__":
+    if "--sass" in sys.argv:
+        sass_report()
+    else:
+        import torch
+
+        with torch.cuda.stream(torch.cuda.Stream()):
+            main()
