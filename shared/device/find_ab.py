@@ -2,7 +2,9 @@
 scalar strided bin loads) against the shipped one, timed side by side in one process.
 
 Every configuration is checked exact (check_topk) on its first input before it is timed.
-Usage (device): bash shared/device/run.sh python3 shared/device/find_ab.py [cells]
+Also: radix_cutlass's RadixTopK with per-key appends vs one reservation per tile (batch), and
+with ``stages`` in argv, the new kernel cut after each stage (outputs not written).
+Usage (device): bash shared/device/run.sh python3 shared/device/find_ab.py [stages]
 CPU: CUTE_DSL_ARCH=sm_90a python3 shared/device/find_ab.py --sass   (registers, SASS counts)
 """
 
@@ -108,7 +110,7 @@ def build_staged(dtype, variant, stop: int):
     return compile_row_topk(staged_class()("float32", False, stop=stop, **asdict(variant)), dtype)
 
 
-def build_filter(dtype, variant, serial: bool, vec: bool = True):
+def build_filter(dtype, variant, serial: bool = False, vec: bool = True):
     from topk_core.kernels.cute_launch import compile_row_topk
     from topk_radix_filter.sampled import SampledFilter
 
@@ -116,9 +118,18 @@ def build_filter(dtype, variant, serial: bool, vec: bool = True):
     return compile_row_topk(cls(dtype, False, vec=vec, **asdict(variant)), dtype)
 
 
+def build_cutlass(dtype, threads: int, first_bits: int, batch: bool):
+    from topk_core.kernels.cute_launch import compile_row_topk
+    from topk_core.kernels.cute_radix import RadixTopK
+
+    return compile_row_topk(RadixTopK(dtype, False, threads=threads, cand=4096, unroll=4, unroll1=2,
+                                      first_bits=first_bits, batch=batch), dtype)
+
+
 def sass_report():
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "dev"))
     from sass_tools import counts, ptx_sass
+
     from topk_radix_filter import launch as rf
 
     for name, var in (("DEFAULT", rf.DEFAULT), ("LIGHT", rf.LIGHT), ("MANY_ROWS", rf.MANY_ROWS)):
@@ -131,14 +142,44 @@ def sass_report():
                   "BAR", ops.get("BAR", 0), "SHFL", ops.get("SHFL", 0), regs[-1:] if regs else "")
 
 
+def configs(rows: int, n: int):
+    """(name, build thunk) to time for a cell: session 5's kernel first (serial scan, per-key appends)."""
+    from dataclasses import replace
+
+    from topk_radix_cutlass import launch as rc
+    from topk_radix_filter import launch as rf
+
+    v = rf.plan(rows, n)
+    old = replace(v, batch=False, overlap=False)
+    out = [("s5", lambda: build_filter("float32", old, serial=True)),
+           ("new", lambda: build_filter("float32", v)),
+           ("batch", lambda: build_filter("float32", replace(v, overlap=False))),
+           ("overlap", lambda: build_filter("float32", replace(v, batch=False)))]
+    if rows >= 512 and n <= 65536:  # LIGHT: 2 or 3 CTAs per SM by registers
+        out.append(("new13b", lambda: build_filter("float32", replace(v, first_bits=13))))
+    if (rows, n) in ((4096, 8192), (128, 32768), (32, 131072)):
+        threads, bits = rc.plan(rows, n)
+        out.append(("cutlass_s5", lambda: build_cutlass("float32", threads, bits, False)))
+        out.append(("cutlass_new", lambda: build_cutlass("float32", threads, bits, True)))
+    return out
+
+
+def make_step(fn, inputs, outs, k: int):
+    from topk_core.kernels.cute_launch import launch_row_topk
+    from topk_core.protocol import Call
+
+    def step(i):
+        launch_row_topk(fn, Call(logits=inputs.logits[i], seq_lens=inputs.seq_lens[i], top_k=k, indices=outs[i]))
+
+    return step
+
+
 def main():
     import torch
 
     from topk_core.bench.candidates import make_inputs
     from topk_core.bench.grids import Shape
     from topk_core.bench.timing import rotations, time_graph
-    from topk_core.kernels.cute_launch import launch_row_topk
-    from topk_core.protocol import Call
     from topk_core.testing import check_topk
     from topk_radix_filter import launch as rf
 
@@ -152,35 +193,24 @@ def main():
         outs = [torch.empty(shape.rows, shape.k, dtype=torch.int32, device=dev) for _ in range(count)]
         variant = rf.plan(shape.rows, shape.n)
         line = [f"{shape.label:>12} {variant.threads}t{variant.first_bits}b"]
+        built = {name: thunk() for name, thunk in configs(shape.rows, shape.n)}
         res = {}
         for _ in range(2):  # alternate twice: drift shows as a difference between the two rounds
-            for serial in (True, False):
-                fn = build_filter("float32", variant, serial)
-
-                def step(i, fn=fn):
-                    launch_row_topk(fn, Call(logits=inputs.logits[i], seq_lens=inputs.seq_lens[i], top_k=shape.k,
-                                             indices=outs[i]))
-
+            for name, fn in built.items():
+                step = make_step(fn, inputs, outs, shape.k)
                 for i in range(count):
                     step(i)
                 torch.cuda.synchronize()
                 check_topk(inputs.logits[0], inputs.seq_lens[0], shape.k, outs[0])
-                res.setdefault(serial, []).append(time_graph(step, count, replays=10))
-        line.append("serial " + "/".join(f"{t:.1f}" for t in res[True]))
-        line.append("new " + "/".join(f"{t:.1f}" for t in res[False]))
-        if shape.n <= 32 * K or shape.rows <= 32:
+                res.setdefault(name, []).append(time_graph(step, count, replays=10))
+        line += [f"{name} " + "/".join(f"{t:.1f}" for t in ts) for name, ts in res.items()]
+        if "stages" in sys.argv and shape.rows <= 128 and shape.n <= 32 * K:
             stages = []
             for stop in range(4):
-                fn = build_staged("float32", variant, stop)
-
-                def step(i, fn=fn):
-                    launch_row_topk(fn, Call(logits=inputs.logits[i], seq_lens=inputs.seq_lens[i], top_k=shape.k,
-                                             indices=outs[i]))
-
+                step = make_step(build_staged("float32", variant, stop), inputs, outs, shape.k)
                 stages.append(time_graph(step, count, replays=10))
             line.append("stages(prologue/+sample/+filter/+select) " + "/".join(f"{t:.1f}" for t in stages))
         print(" | ".join(line), flush=True)
-        del inputs, outs
         torch.cuda.empty_cache()
 
 

@@ -25,6 +25,8 @@ class Variant:
     sample: int = 4096
     margin: int = 4
     first_bits: int = 13
+    batch: bool = True  # one warp scan + atomic per tile for the filter's and pass 1's appends
+    overlap: bool = True  # the sample's loads in flight while the histogram is cleared
 
 
 #: The variants run() launches (``plan``), from the H200 tuning runs (NOTES.md):

@@ -27,7 +27,7 @@ import cutlass
 import cutlass.cute as cute
 from cutlass import Int32, Int64, Uint32
 
-from topk_core.kernels.cute_common import warp_append
+from topk_core.kernels.cute_common import warp_append, warp_reserve
 from topk_core.kernels.cute_radix import CAND, GT, RadixTopK
 
 
@@ -36,12 +36,15 @@ class SampledFilter(RadixTopK):
 
     def __init__(self, dtype: str, with_values: bool, threads: int = 1024, cand: int = 8192,
                  sample: int = 4096, margin: int = 4, first_bits: int = 13, unroll: int = 4, vec: bool = True,
-                 unroll1: int = 2):
+                 unroll1: int = 2, batch: bool = True, overlap: bool = True):
         assert sample % 32 == 0 and sample <= cand
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
-                         vec=vec, first_bits=first_bits)
+                         vec=vec, first_bits=first_bits, batch=batch)
         self.sample = sample
         self.margin = margin
+        # overlap: the sample's loads are issued before the histogram is cleared and the rank
+        # is computed, so both hide behind the DRAM latency.
+        self.overlap = overlap
 
     @cute.jit
     def _isqrt_up(self, x: Int32) -> Int32:
@@ -67,14 +70,16 @@ class SampledFilter(RadixTopK):
         for q in cutlass.range_constexpr(per):  # every load first: one DRAM latency, not `per`
             b = cutlass.min(warp + q * warps, blocks - 1)
             bits.append(Int32(xr[b * step + lane]))
+        mu = Int32((Int64(self.sample) * Int64(k) + Int64(length) - Int64(1)) // Int64(length))
+        r = mu + Int32(self.margin) * self._isqrt_up(mu) + Int32(2)
+        if cutlass.const_expr(self.overlap):
+            self._reset(hist, ctl, tid)
         for q in cutlass.range_constexpr(per):
             b = warp + q * warps
             if b < blocks:
                 key = self._key(bits[q])
                 ckey[b * 32 + lane] = key
                 cute.arch.atomic_add((hist.iterator + Int32(key >> sh0)).llvm_ptr, Int32(1))
-        mu = Int32((Int64(self.sample) * Int64(k) + Int64(length) - Int64(1)) // Int64(length))
-        r = mu + Int32(self.margin) * self._isqrt_up(mu) + Int32(2)
         ok = r <= Int32(self.sample // 2)
         t = Uint32(0)
         cute.arch.sync_threads()
@@ -101,16 +106,19 @@ class SampledFilter(RadixTopK):
         xv, nv, tail = self._vectors(xstart, length)
         for start in cutlass.range(0, nv, T * U):
             vs = self._load_vectors(xv, start, nv, tid, U)
-            for u in cutlass.range_constexpr(U):
-                jv = start + u * T + tid
-                for e in cutlass.range_constexpr(V):
-                    key = self._key(Int32(vs[u][e]))
-                    take = jv < nv and key >= t
-                    if cute.arch.vote_any_sync(take):  # most warps take nothing: skip the append
-                        slot = warp_append(take, cand_ptr, lane)
-                        if take and slot < C:
-                            ckey[slot] = key
-                            cidx[slot] = jv * V + e
+            if cutlass.const_expr(self.batch):
+                self._filter_tile(vs, start, nv, t, ckey, cidx, cand_ptr, tid, lane)
+            else:
+                for u in cutlass.range_constexpr(U):
+                    jv = start + u * T + tid
+                    for e in cutlass.range_constexpr(V):
+                        key = self._key(Int32(vs[u][e]))
+                        take = jv < nv and key >= t
+                        if cute.arch.vote_any_sync(take):  # most warps take nothing: skip the append
+                            slot = warp_append(take, cand_ptr, lane)
+                            if take and slot < C:
+                                ckey[slot] = key
+                                cidx[slot] = jv * V + e
         if cutlass.const_expr(V > 1):
             j = tail + tid
             key = Uint32(0)
@@ -121,6 +129,32 @@ class SampledFilter(RadixTopK):
             if take and slot < C:
                 ckey[slot] = key
                 cidx[slot] = j
+
+    @cute.jit
+    def _filter_tile(self, vs: list, start: Int32, nv: Int32, t: Uint32, ckey, cidx, cand_ptr, tid: Int32,
+                     lane: Int32):
+        """One tile of the filter: mark the keys >= t in a bit mask, reserve their slots with one
+        warp scan and one atomic per warp, then write only the marked keys. (Per key, a ballot,
+        an atomic and a shuffle cost more: about 8% of a row's keys pass, so most warps append
+        on most keys.)"""
+        T, C, V = self.threads, self.cand, self.vec
+        assert len(vs) * V <= 32, "one bit per key of the tile"
+        mask = Uint32(0)
+        for u in cutlass.range_constexpr(len(vs)):
+            ok = start + u * T + tid < nv
+            for e in cutlass.range_constexpr(V):
+                take = ok & (self._key(Int32(vs[u][e])) >= t)
+                mask = mask | Uint32(cutlass.select_(take, Uint32(1 << (u * V + e)), Uint32(0)))
+        pos = warp_reserve(Int32(cute.arch.popc(mask)), cand_ptr, lane)
+        if mask != Uint32(0):
+            for u in cutlass.range_constexpr(len(vs)):
+                jv = start + u * T + tid
+                for e in cutlass.range_constexpr(V):
+                    if (mask & Uint32(1 << (u * V + e))) != Uint32(0):
+                        if pos < C:
+                            ckey[pos] = self._key(Int32(vs[u][e]))
+                            cidx[pos] = jv * V + e
+                        pos = pos + 1
 
     @cute.jit
     def _select_candidates(self, xr, count: Int32, k: Int32, out, hist, ckey, cidx, ctl, tid: Int32):
@@ -161,7 +195,8 @@ class SampledFilter(RadixTopK):
         done = Int32(0)
         if length >= Int32(4 * self.sample):
             xr = cute.make_tensor(xstart, cute.make_layout(length))
-            self._reset(hist, ctl, tid)
+            if cutlass.const_expr(not self.overlap):
+                self._reset(hist, ctl, tid)
             ok, t = self._threshold(xr, length, k, hist, ckey, ctl, tid)
             if ok:
                 self._filter(xstart, xr, length, t, ckey, cidx, ctl, tid)

@@ -17,6 +17,8 @@ Building blocks of the one-CTA-per-row radix kernels (radix_cutlass, radix_filte
 
 - ``warp_inclusive_sum(x, lane)``: inclusive prefix sum over a warp.
 - ``warp_append(take, counter_ptr, lane)``: warp-aggregated ``atomicAdd(counter, 1)``.
+- ``warp_reserve(count, counter_ptr, lane)``: the same for per-lane counts (one atomic per warp
+  for a whole tile of a thread's elements).
 - ``find_bin(...)``: block scan of a shared-memory histogram from the top bin down.
 - ``RowTopK``: base class with the host entry (one CTA per row); its kernels call
   ``alloc_row_buffers``, ``row_views`` and ``write_short_row`` for the shared
@@ -132,6 +134,19 @@ def warp_append(take, counter_ptr, lane: Int32) -> Int32:
         base = cute.arch.atomic_add(counter_ptr, Int32(cute.arch.popc(ball)))
     base = cute.arch.shuffle_sync(base, 0)
     return base + Int32(cute.arch.popc(ball & Uint32(cute.arch.lanemask_lt())))
+
+
+@cute.jit
+def warp_reserve(count: Int32, counter_ptr, lane: Int32) -> Int32:
+    """Warp-aggregated ``atomicAdd(counter, count)`` with one atomic per warp; the whole warp calls it.
+
+    Returns each lane's first slot: the counter's old value plus the counts of the lanes below.
+    """
+    incl = warp_inclusive_sum(count, lane)
+    base = Int32(0)
+    if (lane == 31) & (incl != 0):  # lane 31's inclusive sum is the warp's total
+        base = cute.arch.atomic_add(counter_ptr, incl)
+    return cute.arch.shuffle_sync(base, 31) + incl - count
 
 
 # ---------------------------------------------------------------------- block helpers

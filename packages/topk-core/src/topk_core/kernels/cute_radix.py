@@ -36,6 +36,7 @@ from .cute_common import (
     order_key,
     row_views,
     warp_append,
+    warp_inclusive_sum,
     write_short_row,
 )
 
@@ -60,8 +61,11 @@ class RadixTopK(RowTopK):
     """Compile-time specialisation: dtype, whether values are written, block shape."""
 
     def __init__(self, dtype: str, with_values: bool, threads: int = 512, cand: int = 4096, unroll: int = 4,
-                 unroll1: int = 2, vec: bool = True, first_bits: int = 11):
+                 unroll1: int = 2, vec: bool = True, first_bits: int = 11, batch: bool = True):
         self.dtype = dtype
+        # batch: pass 1 (and radix_filter's filter) reserve a tile's output slots with one warp scan
+        # and one atomic per warp, instead of a ballot, an atomic and a shuffle per element.
+        self.batch = batch
         self.unroll1 = unroll1
         self.with_values = with_values
         self.threads = threads
@@ -191,6 +195,62 @@ class RadixTopK(RowTopK):
                 cidx[slot] = col
 
     @cute.jit
+    def _select_or_keep_tile(self, vs: list, start: Int32, nv: Int32, b0: Int32, out, hist, ckey, cidx, ctl,
+                             tid: Int32, lane: Int32):
+        """Pass-1 step for a thread's tile of vectors ``vs``: count, reserve, then write.
+
+        The keys above bin b0 and inside it are marked in two bit masks (no branch per key);
+        one warp scan of the packed counts (above in the low 16 bits, inside in the high 16)
+        and two atomics per warp reserve the output and candidate slots; only the marked keys
+        are written (their keys recomputed from the raw bits still held in ``vs``).
+        """
+        T, C, V = self.threads, self.cand, self.vec
+        sh0 = self.digits[0][0]
+        sh1, w1 = self.digits[1]
+        n_tile = len(vs) * V
+        assert n_tile <= 32, "one bit per key of the tile"
+        amask = Uint32(0)
+        imask = Uint32(0)
+        for u in cutlass.range_constexpr(len(vs)):
+            ok = start + u * T + tid < nv
+            for e in cutlass.range_constexpr(V):
+                d0 = Int32(self._key(Int32(vs[u][e])) >> sh0)
+                bit = Uint32(1 << (u * V + e))
+                amask = amask | Uint32(cutlass.select_(ok & (d0 > b0), bit, Uint32(0)))
+                imask = imask | Uint32(cutlass.select_(ok & (d0 == b0), bit, Uint32(0)))
+        na = Int32(cute.arch.popc(amask))
+        ni = Int32(cute.arch.popc(imask))
+        packed = na | (ni << 16)
+        incl = warp_inclusive_sum(packed, lane)
+        gbase = Int32(0)
+        cbase = Int32(0)
+        if (lane == 31) & (incl != 0):
+            gbase = cute.arch.atomic_add((ctl.iterator + GT).llvm_ptr, incl & Int32(0xFFFF))
+            cbase = cute.arch.atomic_add((ctl.iterator + CAND).llvm_ptr, incl >> 16)
+        ex = incl - packed
+        apos = cute.arch.shuffle_sync(gbase, 31) + (ex & Int32(0xFFFF))
+        cpos = cute.arch.shuffle_sync(cbase, 31) + (ex >> 16)
+        if (amask | imask) != Uint32(0):
+            for u in cutlass.range_constexpr(len(vs)):
+                jv = start + u * T + tid
+                for e in cutlass.range_constexpr(V):
+                    bit = Uint32(1 << (u * V + e))
+                    if ((amask | imask) & bit) != Uint32(0):
+                        bits = Int32(vs[u][e])
+                        key = self._key(bits)
+                        col = jv * V + e
+                        if (amask & bit) != Uint32(0):
+                            self._emit(out, apos, col, bits, key, True)
+                            apos = apos + 1
+                        else:
+                            d1 = (key >> sh1) & Uint32((1 << w1) - 1)
+                            cute.arch.atomic_add((hist.iterator + Int32(d1)).llvm_ptr, Int32(1))
+                            if cpos < C:
+                                ckey[cpos] = key
+                                cidx[cpos] = col
+                            cpos = cpos + 1
+
+    @cute.jit
     def _vectors(self, xstart: cute.Pointer, length: Int32):
         """The row as ``(vectors, count, tail start)``: ``self.vec``-wide vectors (16-byte loads when
         aligned) of ``[0, tail)``, and a scalar tail ``[tail, length)`` of fewer than ``self.vec``."""
@@ -242,11 +302,14 @@ class RadixTopK(RowTopK):
         U1 = self.unroll1
         for start in cutlass.range(0, nv, T * U1):
             vs = self._load_vectors(xv, start, nv, tid, U1)
-            for u in cutlass.range_constexpr(U1):
-                jv = start + u * T + tid
-                for e in cutlass.range_constexpr(V):
-                    self._select_or_keep(Int32(vs[u][e]), jv * V + e, jv < nv, b0, out, hist, ckey, cidx, ctl,
-                                         lane)
+            if cutlass.const_expr(self.batch):
+                self._select_or_keep_tile(vs, start, nv, b0, out, hist, ckey, cidx, ctl, tid, lane)
+            else:
+                for u in cutlass.range_constexpr(U1):
+                    jv = start + u * T + tid
+                    for e in cutlass.range_constexpr(V):
+                        self._select_or_keep(Int32(vs[u][e]), jv * V + e, jv < nv, b0, out, hist, ckey, cidx, ctl,
+                                             lane)
         if cutlass.const_expr(V > 1):
             j = tail + tid
             bits = Int32(0)
