@@ -3,8 +3,9 @@ scalar strided bin loads) against the shipped one, timed side by side in one pro
 
 Every configuration is checked exact (check_topk) on its first input before it is timed.
 Also: radix_cutlass's RadixTopK with per-key appends vs one reservation per tile (batch), and
-with ``stages`` in argv, the new kernel cut after each stage (outputs not written).
-Usage (device): bash shared/device/run.sh python3 shared/device/find_ab.py [stages]
+with ``stamps`` in argv, clock64 stamps of the shipped variant around each find_bin and the filter
+(``build_staged`` cuts the kernel after a stage instead; outputs not written).
+Usage (device): bash shared/device/run.sh python3 shared/device/find_ab.py [stamps]
 CPU: CUTE_DSL_ARCH=sm_90a python3 shared/device/find_ab.py --sass   (registers, SASS counts)
 """
 
@@ -104,6 +105,83 @@ def staged_class():
     return Staged
 
 
+def stamped_class():
+    """SampledFilter that stores thread 0's clock64 (cycles since ``_select`` began) around every
+    find_bin and the filter into the value row (dev: a with_values=False build never writes it, so
+    the caller passes a dbg tensor as ``values``). Slot names come from trace order."""
+    from topk_core.kernels.cute_radix import RadixTopK
+    from topk_radix_filter.sampled import SampledFilter
+
+    class Stamped(SampledFilter):
+        def __init__(self, *args, **kw):
+            super().__init__(*args, **kw)
+            self.names = []
+
+        def __repr__(self):
+            return "Stamped_" + super().__repr__()
+
+        def mark(self, name: str, tid):
+            self.names.append(name)
+            self._stamp(len(self.names) - 1, tid)
+
+        @cute.jit
+        def _stamp(self, slot: cutlass.Constexpr, tid: Int32):
+            vr = self._vr
+            t0 = self._t0
+            if tid == 0:
+                vr[slot] = Int32(cute.arch.clock64() - t0)
+
+        @cute.jit
+        def _select(self, xstart, length, k, out, hist, ckey, cidx, ctl, tid):
+            self._vr = out[1]
+            self._t0 = cute.arch.clock64()
+            SampledFilter._select(self, xstart, length, k, out, hist, ckey, cidx, ctl, tid)
+            self.mark("end", tid)
+
+        @cute.jit
+        def _find_bin(self, hist, nbins: cutlass.Constexpr, krem: Int32, ctl, tid: Int32):
+            self.mark(f"find{nbins}_in", tid)
+            b, r = RadixTopK._find_bin(self, hist, nbins, krem, ctl, tid)
+            self.mark(f"find{nbins}_out", tid)
+            return b, r
+
+        @cute.jit
+        def _filter(self, xstart, xr, length, t, ckey, cidx, ctl, tid, pre):
+            self.mark("filter_in", tid)
+            SampledFilter._filter(self, xstart, xr, length, t, ckey, cidx, ctl, tid, pre)
+            self.mark("filter_out", tid)
+
+    return Stamped
+
+
+def stamp_profile(shape, variant, inputs, dev) -> str:
+    """Median and max over rows of each stamp (cycles), for the sampled path's slots."""
+    import torch
+
+    from topk_core.kernels.cute_launch import compile_row_topk
+    from topk_core.protocol import Call
+
+    op = stamped_class()("float32", False, **asdict(variant))
+    fn = compile_row_topk(op, "float32")
+    names = list(op.names)
+    dbg = torch.full((shape.rows, shape.k), -1, dtype=torch.int32, device=dev)
+    out = torch.empty(shape.rows, shape.k, dtype=torch.int32, device=dev)
+    from topk_core.kernels.cute_launch import launch_row_topk
+
+    for _ in range(3):  # the last launch's stamps (warm)
+        launch_row_topk(fn, Call(logits=inputs.logits[0], seq_lens=inputs.seq_lens[0], top_k=shape.k, indices=out,
+                                 values=dbg.view(torch.float32)))
+    torch.cuda.synchronize()
+    st = dbg[:, :len(names)].cpu()
+    parts = []
+    for j, name in enumerate(names):
+        col = st[:, j]
+        col = col[col >= 0]
+        if len(col):
+            parts.append(f"{name}={int(col.median())}/{int(col.max())}")
+    return "stamps(median/max cycles) " + " ".join(parts)
+
+
 def build_staged(dtype, variant, stop: int):
     from topk_core.kernels.cute_launch import compile_row_topk
 
@@ -153,11 +231,10 @@ def configs(rows: int, n: int):
     old = replace(v, batch=False, overlap=False)
     out = [("s5", lambda: build_filter("float32", old, serial=True)),
            ("new", lambda: build_filter("float32", v)),
-           ("batch", lambda: build_filter("float32", replace(v, overlap=False))),
-           ("overlap", lambda: build_filter("float32", replace(v, batch=False)))]
-    if rows >= 512 and n <= 65536:  # LIGHT: 2 or 3 CTAs per SM by registers
-        out.append(("new13b", lambda: build_filter("float32", replace(v, first_bits=13))))
-    if (rows, n) in ((4096, 8192), (128, 32768), (32, 131072)):
+           ("prefetch", lambda: build_filter("float32", replace(v, prefetch=True)))]
+    if n < 4 * v.sample:  # too short for the sample: the two-read path alone
+        out.append(("nosample", lambda: build_filter("float32", replace(v, sampled=False))))
+    if (rows, n) in ((4096, 8192), (128, 32768)):
         threads, bits = rc.plan(rows, n)
         out.append(("cutlass_s5", lambda: build_cutlass("float32", threads, bits, False)))
         out.append(("cutlass_new", lambda: build_cutlass("float32", threads, bits, True)))
@@ -204,12 +281,8 @@ def main():
                 check_topk(inputs.logits[0], inputs.seq_lens[0], shape.k, outs[0])
                 res.setdefault(name, []).append(time_graph(step, count, replays=10))
         line += [f"{name} " + "/".join(f"{t:.1f}" for t in ts) for name, ts in res.items()]
-        if "stages" in sys.argv and shape.rows <= 128 and shape.n <= 32 * K:
-            stages = []
-            for stop in range(4):
-                step = make_step(build_staged("float32", variant, stop), inputs, outs, shape.k)
-                stages.append(time_graph(step, count, replays=10))
-            line.append("stages(prologue/+sample/+filter/+select) " + "/".join(f"{t:.1f}" for t in stages))
+        if "stamps" in sys.argv and shape.rows <= 128 and shape.n <= 32 * K:
+            line.append(stamp_profile(shape, variant, inputs, dev))
         print(" | ".join(line), flush=True)
         torch.cuda.empty_cache()
 

@@ -27,6 +27,8 @@ class Variant:
     first_bits: int = 13
     batch: bool = True  # one warp scan + atomic per tile for the filter's and pass 1's appends
     overlap: bool = True  # the sample's loads in flight while the histogram is cleared
+    prefetch: bool = False  # the filter's first tile loaded with the sample
+    sampled: bool = True  # False: the two-read path alone (N too short for the sample)
 
 
 #: The variants run() launches (``plan``), from the H200 tuning runs (NOTES.md):

@@ -36,7 +36,8 @@ class SampledFilter(RadixTopK):
 
     def __init__(self, dtype: str, with_values: bool, threads: int = 1024, cand: int = 8192,
                  sample: int = 4096, margin: int = 4, first_bits: int = 13, unroll: int = 4, vec: bool = True,
-                 unroll1: int = 2, batch: bool = True, overlap: bool = True):
+                 unroll1: int = 2, batch: bool = True, overlap: bool = True, prefetch: bool = False,
+                 sampled: bool = True):
         assert sample % 32 == 0 and sample <= cand
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
                          vec=vec, first_bits=first_bits, batch=batch)
@@ -45,6 +46,11 @@ class SampledFilter(RadixTopK):
         # overlap: the sample's loads are issued before the histogram is cleared and the rank
         # is computed, so both hide behind the DRAM latency.
         self.overlap = overlap
+        # prefetch: the filter's first tile is loaded with the sample (one DRAM latency less per row).
+        self.prefetch = prefetch and batch
+        # sampled: False builds the two-read path alone (launches whose N is too short for the sample:
+        # the sampled path's registers would cost occupancy there for nothing).
+        self.sampled = sampled
 
     @cute.jit
     def _isqrt_up(self, x: Int32) -> Int32:
@@ -98,13 +104,21 @@ class SampledFilter(RadixTopK):
         return ok, t
 
     @cute.jit
-    def _filter(self, xstart: cute.Pointer, xr, length: Int32, t: Uint32, ckey, cidx, ctl, tid: Int32):
-        """One streaming pass: every key >= t and its column to the candidates (counted past the buffer)."""
+    def _filter(self, xstart: cute.Pointer, xr, length: Int32, t: Uint32, ckey, cidx, ctl, tid: Int32,
+                pre: list):
+        """One streaming pass: every key >= t and its column to the candidates (counted past the buffer).
+
+        ``pre``: the first tile's vectors, already loaded (``prefetch``), else unused.
+        """
         T, U, C, V = self.threads, self.unroll, self.cand, self.vec
         lane = tid % 32
         cand_ptr = (ctl.iterator + CAND).llvm_ptr
         xv, nv, tail = self._vectors(xstart, length)
-        for start in cutlass.range(0, nv, T * U):
+        first = Int32(0)
+        if cutlass.const_expr(self.prefetch):
+            self._filter_tile(pre, Int32(0), nv, t, ckey, cidx, cand_ptr, tid, lane)
+            first = Int32(T * U)
+        for start in cutlass.range(first, nv, T * U):
             vs = self._load_vectors(xv, start, nv, tid, U)
             if cutlass.const_expr(self.batch):
                 self._filter_tile(vs, start, nv, t, ckey, cidx, cand_ptr, tid, lane)
@@ -193,18 +207,31 @@ class SampledFilter(RadixTopK):
     @cute.jit
     def _select(self, xstart: cute.Pointer, length: Int32, k: Int32, out, hist, ckey, cidx, ctl, tid: Int32):
         done = Int32(0)
-        if length >= Int32(4 * self.sample):
-            xr = cute.make_tensor(xstart, cute.make_layout(length))
-            if cutlass.const_expr(not self.overlap):
-                self._reset(hist, ctl, tid)
-            ok, t = self._threshold(xr, length, k, hist, ckey, ctl, tid)
-            if ok:
-                self._filter(xstart, xr, length, t, ckey, cidx, ctl, tid)
-                cute.arch.sync_threads()
-                count = ctl[CAND]
-                if count >= k and count <= Int32(self.cand):
-                    self._select_candidates(xr, count, k, out, hist, ckey, cidx, ctl, tid)
-                    done = Int32(1)
+        if cutlass.const_expr(self.sampled):
+            if length >= Int32(4 * self.sample):
+                done = self._select_sampled(xstart, length, k, out, hist, ckey, cidx, ctl, tid)
         if done == Int32(0):
             cute.arch.sync_threads()  # every thread is past reading ctl and ckey before the fallback resets them
             RadixTopK._select(self, xstart, length, k, out, hist, ckey, cidx, ctl, tid)
+
+    @cute.jit
+    def _select_sampled(self, xstart: cute.Pointer, length: Int32, k: Int32, out, hist, ckey, cidx, ctl,
+                        tid: Int32) -> Int32:
+        """Steps 1-3 of the module docstring; 1 when the row is done, 0 when it needs the fallback."""
+        done = Int32(0)
+        xr = cute.make_tensor(xstart, cute.make_layout(length))
+        pre = []
+        if cutlass.const_expr(self.prefetch):  # in flight during the whole sample step
+            xv, nv, _ = self._vectors(xstart, length)
+            pre = self._load_vectors(xv, Int32(0), nv, tid, self.unroll)
+        if cutlass.const_expr(not self.overlap):
+            self._reset(hist, ctl, tid)
+        ok, t = self._threshold(xr, length, k, hist, ckey, ctl, tid)
+        if ok:
+            self._filter(xstart, xr, length, t, ckey, cidx, ctl, tid, pre)
+            cute.arch.sync_threads()
+            count = ctl[CAND]
+            if count >= k and count <= Int32(self.cand):
+                self._select_candidates(xr, count, k, out, hist, ckey, cidx, ctl, tid)
+                done = Int32(1)
+        return done
