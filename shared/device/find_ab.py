@@ -231,6 +231,7 @@ def configs(rows: int, n: int):
     old = replace(v, batch=False, overlap=False)
     out = [("s5", lambda: build_filter("float32", old, serial=True)),
            ("new", lambda: build_filter("float32", v)),
+           ("nofcmp", lambda: build_filter("float32", replace(v, fcmp=False))),
            ("prefetch", lambda: build_filter("float32", replace(v, prefetch=True)))]
     if n < 4 * v.sample:  # too short for the sample: the two-read path alone
         out.append(("nosample", lambda: build_filter("float32", replace(v, sampled=False))))

@@ -29,6 +29,7 @@ class Variant:
     overlap: bool = True  # the sample's loads in flight while the histogram is cleared
     prefetch: bool = False  # the filter's first tile loaded with the sample
     sampled: bool = True  # False: the two-read path alone (N too short for the sample)
+    fcmp: bool = True  # float32: the filter compares floats, not order keys
 
 
 #: The variants run() launches (``plan``), from the H200 tuning runs (NOTES.md):

@@ -27,7 +27,13 @@ import cutlass
 import cutlass.cute as cute
 from cutlass import Int32, Int64, Uint32
 
-from topk_core.kernels.cute_common import warp_append, warp_reserve
+from topk_core.kernels.cute_common import (
+    F32_INF_KEY,
+    f32_bit_if_not_below,
+    f32_key_floor,
+    warp_append,
+    warp_reserve,
+)
 from topk_core.kernels.cute_radix import CAND, GT, RadixTopK
 
 
@@ -37,7 +43,7 @@ class SampledFilter(RadixTopK):
     def __init__(self, dtype: str, with_values: bool, threads: int = 1024, cand: int = 8192,
                  sample: int = 4096, margin: int = 4, first_bits: int = 13, unroll: int = 4, vec: bool = True,
                  unroll1: int = 2, batch: bool = True, overlap: bool = True, prefetch: bool = False,
-                 sampled: bool = True):
+                 sampled: bool = True, fcmp: bool = True):
         assert sample % 32 == 0 and sample <= cand
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
                          vec=vec, first_bits=first_bits, batch=batch)
@@ -51,6 +57,9 @@ class SampledFilter(RadixTopK):
         # sampled: False builds the two-read path alone (launches whose N is too short for the sample:
         # the sampled path's registers would cost occupancy there for nothing).
         self.sampled = sampled
+        # fcmp (float32, batch): the filter compares each element as a float against the threshold's
+        # float (one unordered compare) instead of building its order key; keys only for the kept.
+        self.fcmp = fcmp and batch and dtype == "float32"
 
     @cute.jit
     def _isqrt_up(self, x: Int32) -> Int32:
@@ -154,21 +163,31 @@ class SampledFilter(RadixTopK):
         T, C, V = self.threads, self.cand, self.vec
         assert len(vs) * V <= 32, "one bit per key of the tile"
         mask = Uint32(0)
-        for u in cutlass.range_constexpr(len(vs)):
-            ok = start + u * T + tid < nv
-            for e in cutlass.range_constexpr(V):
-                take = ok & (self._key(Int32(vs[u][e])) >= t)
-                mask = mask | Uint32(cutlass.select_(take, Uint32(1 << (u * V + e)), Uint32(0)))
+        if cutlass.const_expr(self.fcmp):
+            floor = f32_key_floor(t)  # the caller keeps t <= F32_INF_KEY
+            for u in cutlass.range_constexpr(len(vs)):
+                part = Int32(0)
+                for e in cutlass.range_constexpr(V):
+                    part = part | f32_bit_if_not_below(Int32(vs[u][e]), floor, Int32(1 << (u * V + e)))
+                # a vector past the row's end (clamped load) keeps none of its bits
+                mask = mask | Uint32(cutlass.select_(start + u * T + tid < nv, Uint32(part), Uint32(0)))
+        else:
+            for u in cutlass.range_constexpr(len(vs)):
+                ok = start + u * T + tid < nv
+                for e in cutlass.range_constexpr(V):
+                    take = ok & (self._key(Int32(vs[u][e])) >= t)
+                    mask = mask | Uint32(cutlass.select_(take, Uint32(1 << (u * V + e)), Uint32(0)))
         pos = warp_reserve(Int32(cute.arch.popc(mask)), cand_ptr, lane)
         if mask != Uint32(0):
             for u in cutlass.range_constexpr(len(vs)):
                 jv = start + u * T + tid
-                for e in cutlass.range_constexpr(V):
-                    if (mask & Uint32(1 << (u * V + e))) != Uint32(0):
-                        if pos < C:
-                            ckey[pos] = self._key(Int32(vs[u][e]))
-                            cidx[pos] = jv * V + e
-                        pos = pos + 1
+                if (mask & Uint32(((1 << V) - 1) << (u * V))) != Uint32(0):  # a vector with none kept: one test
+                    for e in cutlass.range_constexpr(V):
+                        if (mask & Uint32(1 << (u * V + e))) != Uint32(0):
+                            if pos < C:
+                                ckey[pos] = self._key(Int32(vs[u][e]))
+                                cidx[pos] = jv * V + e
+                            pos = pos + 1
 
     @cute.jit
     def _select_candidates(self, xr, count: Int32, k: Int32, out, hist, ckey, cidx, ctl, tid: Int32):
@@ -227,6 +246,8 @@ class SampledFilter(RadixTopK):
         if cutlass.const_expr(not self.overlap):
             self._reset(hist, ctl, tid)
         ok, t = self._threshold(xr, length, k, hist, ckey, ctl, tid)
+        if cutlass.const_expr(self.fcmp):
+            ok = ok & (t <= Uint32(F32_INF_KEY))  # a NaN-only threshold: the exact fallback takes the row
         if ok:
             self._filter(xstart, xr, length, t, ckey, cidx, ctl, tid, pre)
             cute.arch.sync_threads()

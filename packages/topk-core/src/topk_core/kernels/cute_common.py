@@ -37,6 +37,8 @@ from __future__ import annotations
 import cutlass
 import cutlass.cute as cute
 from cutlass import Int16, Int32, Int64, Uint32
+from cutlass._mlir.dialects import llvm
+from cutlass.cutlass_dsl import T as mlir_t
 from cutlass.memory import SmemAllocator
 
 #: Key width per dtype name.
@@ -93,6 +95,32 @@ def order_key_bf16(bits: Int32) -> Uint32:
 def order_key(bits: Int32, dtype: cutlass.Constexpr) -> Uint32:
     """Key of a logit of ``dtype`` ("float32" | "bfloat16" | "float16") from its raw bits."""
     return _order_key(bits, KEY_BITS[dtype], NAN_EXP_MASK[dtype])
+
+
+#: Order key of +inf (float32): thresholds above it select NaNs alone (see ``f32_key_floor``).
+F32_INF_KEY = 0xFF800000
+
+
+@cute.jit
+def f32_key_floor(t: Uint32) -> Int32:
+    """Float32 bits ``f`` with ``order_key(x) >= t  <=>  not (x < f)`` for every float32 ``x``
+    (NaN included: an unordered compare is true), for any key ``t <= F32_INF_KEY``.
+
+    The inverse of the order key. Keys below -inf's (``< 0x007FFFFF``) give a negative NaN, which
+    keeps everything, as it should. Above ``F32_INF_KEY`` no such ``f`` exists (only NaNs rank
+    there): callers must not use it there.
+    """
+    return Int32(cutlass.select_((t & Uint32(0x80000000)) != Uint32(0), t ^ Uint32(0x80000000), t ^ Uint32(0xFFFFFFFF)))
+
+
+@cute.jit
+def f32_bit_if_not_below(bits: Int32, floor_bits: Int32, bit: Int32) -> Int32:
+    """``bit`` if the float32 with raw ``bits`` is not below the float32 ``floor_bits`` (NaN is
+    not below), else 0: one unordered float compare and a select instead of an order key."""
+    return Int32(llvm.inline_asm(
+        mlir_t.i32(), [bits.ir_value(), floor_bits.ir_value(), bit.ir_value()],
+        "{\n\t.reg .pred p;\n\tsetp.geu.f32 p, $1, $2;\n\tselp.b32 $0, $3, 0, p;\n\t}",
+        "=r,r,r,r", has_side_effects=False, is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT))
 
 
 @cute.jit
