@@ -196,12 +196,12 @@ def build_filter(dtype, variant, serial: bool = False, vec: bool = True):
     return compile_row_topk(cls(dtype, False, vec=vec, **asdict(variant)), dtype)
 
 
-def build_cutlass(dtype, threads: int, first_bits: int, batch: bool):
+def build_cutlass(dtype, threads: int, first_bits: int, batch: bool, fcmp: bool = True):
     from topk_core.kernels.cute_launch import compile_row_topk
     from topk_core.kernels.cute_radix import RadixTopK
 
     return compile_row_topk(RadixTopK(dtype, False, threads=threads, cand=4096, unroll=4, unroll1=2,
-                                      first_bits=first_bits, batch=batch), dtype)
+                                      first_bits=first_bits, batch=batch, fcmp=fcmp), dtype)
 
 
 def sass_report():
@@ -238,6 +238,7 @@ def configs(rows: int, n: int):
     if (rows, n) in ((4096, 8192), (128, 32768)):
         threads, bits = rc.plan(rows, n)
         out.append(("cutlass_s5", lambda: build_cutlass("float32", threads, bits, False)))
+        out.append(("cutlass_batch", lambda: build_cutlass("float32", threads, bits, True, False)))
         out.append(("cutlass_new", lambda: build_cutlass("float32", threads, bits, True)))
     return out
 

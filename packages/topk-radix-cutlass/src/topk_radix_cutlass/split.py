@@ -74,6 +74,8 @@ class ChunkTopK(RadixTopK):
 class MergeTopK(RadixTopK):
     """Step 2: the top-``k`` of a row's candidate keys, written as the row's result."""
 
+    reads_logits = False  # candidate keys, not floats: no float compares
+
     def __init__(self, dtype: str, with_values: bool, **kw):
         super().__init__(dtype, with_values, **kw)
         self.raw = Int32  # reads the candidate keys

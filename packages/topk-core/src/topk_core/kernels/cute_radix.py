@@ -28,10 +28,13 @@ import cutlass.cute as cute
 from cutlass import Int32, Int64, Uint32
 
 from .cute_common import (
+    F32_INF_KEY,
     KEY_BITS,
     RAW_TYPE,
     RowTopK,
     alloc_row_buffers,
+    f32_bit_if_not_below,
+    f32_key_floor,
     find_bin,
     order_key,
     row_views,
@@ -60,9 +63,17 @@ GT, EQ, CAND = 0, 1, 2
 class RadixTopK(RowTopK):
     """Compile-time specialisation: dtype, whether values are written, block shape."""
 
+    #: The rows ``_select`` reads are logits (raw float bits); a subclass that reads order keys
+    #: (split.MergeTopK) sets False, which turns the float compares (``fcmp``) off.
+    reads_logits = True
+
     def __init__(self, dtype: str, with_values: bool, threads: int = 512, cand: int = 4096, unroll: int = 4,
-                 unroll1: int = 2, vec: bool = True, first_bits: int = 11, batch: bool = True):
+                 unroll1: int = 2, vec: bool = True, first_bits: int = 11, batch: bool = True,
+                 fcmp: bool = True):
         self.dtype = dtype
+        # fcmp (float32, batch, rows read as logits): pass 1 classifies each element by two float
+        # compares against the bin's edges instead of building its order key.
+        self.fcmp = fcmp and batch and dtype == "float32"
         # batch: pass 1 (and radix_filter's filter) reserve a tile's output slots with one warp scan
         # and one atomic per warp, instead of a ballot, an atomic and a shuffle per element.
         self.batch = batch
@@ -209,15 +220,38 @@ class RadixTopK(RowTopK):
         sh1, w1 = self.digits[1]
         n_tile = len(vs) * V
         assert n_tile <= 32, "one bit per key of the tile"
+        # every element out of its vector first: a value first extracted inside a branch could not
+        # be used after it
+        raws = [Int32(vs[u][e]) for u in range(len(vs)) for e in range(V)]
         amask = Uint32(0)
         imask = Uint32(0)
-        for u in cutlass.range_constexpr(len(vs)):
-            ok = start + u * T + tid < nv
-            for e in cutlass.range_constexpr(V):
-                d0 = Int32(self._key(Int32(vs[u][e])) >> sh0)
-                bit = Uint32(1 << (u * V + e))
-                amask = amask | Uint32(cutlass.select_(ok & (d0 > b0), bit, Uint32(0)))
-                imask = imask | Uint32(cutlass.select_(ok & (d0 == b0), bit, Uint32(0)))
+        lo = Uint32(b0) << sh0
+        hi = lo + Uint32(1 << sh0)  # 0 when b0 is the top bin (nothing above it)
+        use_f = Int32(0)
+        if cutlass.const_expr(self.fcmp and self.reads_logits):
+            # both edges must be floats (hi == 0: b0 is the top bin; above F32_INF_KEY: NaNs alone)
+            use_f = Int32(cutlass.select_((hi != Uint32(0)) & (hi <= Uint32(F32_INF_KEY)), Int32(1), Int32(0)))
+        if use_f != Int32(0):
+            flo = f32_key_floor(lo)
+            fhi = f32_key_floor(hi)
+            for u in cutlass.range_constexpr(len(vs)):
+                a = Int32(0)
+                i = Int32(0)
+                for e in cutlass.range_constexpr(V):
+                    bit = Int32(1 << (u * V + e))
+                    a = a | f32_bit_if_not_below(raws[u * V + e], fhi, bit)
+                    i = i | f32_bit_if_not_below(raws[u * V + e], flo, bit)
+                ok = start + u * T + tid < nv
+                amask = amask | Uint32(cutlass.select_(ok, Uint32(a), Uint32(0)))
+                imask = imask | Uint32(cutlass.select_(ok, Uint32(i ^ a), Uint32(0)))
+        else:
+            for u in cutlass.range_constexpr(len(vs)):
+                ok = start + u * T + tid < nv
+                for e in cutlass.range_constexpr(V):
+                    d0 = Int32(self._key(raws[u * V + e]) >> sh0)
+                    bit = Uint32(1 << (u * V + e))
+                    amask = amask | Uint32(cutlass.select_(ok & (d0 > b0), bit, Uint32(0)))
+                    imask = imask | Uint32(cutlass.select_(ok & (d0 == b0), bit, Uint32(0)))
         na = Int32(cute.arch.popc(amask))
         ni = Int32(cute.arch.popc(imask))
         packed = na | (ni << 16)
@@ -236,7 +270,7 @@ class RadixTopK(RowTopK):
                 for e in cutlass.range_constexpr(V):
                     bit = Uint32(1 << (u * V + e))
                     if ((amask | imask) & bit) != Uint32(0):
-                        bits = Int32(vs[u][e])
+                        bits = raws[u * V + e]
                         key = self._key(bits)
                         col = jv * V + e
                         if (amask & bit) != Uint32(0):
