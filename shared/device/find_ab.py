@@ -220,7 +220,7 @@ def sass_report():
                   "BAR", ops.get("BAR", 0), "SHFL", ops.get("SHFL", 0), regs[-1:] if regs else "")
 
 
-def configs(rows: int, n: int):
+def configs(rows: int, n: int, dtype: str = "float32"):
     """(name, build thunk) to time for a cell: session 5's kernel first (serial scan, per-key appends)."""
     from dataclasses import replace
 
@@ -228,14 +228,13 @@ def configs(rows: int, n: int):
     from topk_radix_filter import launch as rf
 
     v = rf.plan(rows, n)
-    old = replace(v, batch=False, overlap=False)
-    out = [("s5", lambda: build_filter("float32", old, serial=True)),
-           ("new", lambda: build_filter("float32", v)),
-           ("nofcmp", lambda: build_filter("float32", replace(v, fcmp=False))),
-           ("prefetch", lambda: build_filter("float32", replace(v, prefetch=True)))]
-    if n < 4 * v.sample:  # too short for the sample: the two-read path alone
-        out.append(("nosample", lambda: build_filter("float32", replace(v, sampled=False))))
-    if (rows, n) in ((4096, 8192), (128, 32768)):
+    old = replace(v, batch=False, overlap=False, prefetch=False, sampled=True)
+    out = [("s5", lambda: build_filter(dtype, old, serial=True)),
+           ("new", lambda: build_filter(dtype, v))]
+    if v.sampled and dtype == "float32":  # 16-bit tiles of 8 vectors exceed a 32-bit mask
+        out.append(("u8", lambda: build_filter(dtype, replace(v, unroll=8))))
+        out.append(("noprefetch", lambda: build_filter(dtype, replace(v, prefetch=False))))
+    if (rows, n) in ((4096, 8192), (128, 32768)) and dtype == "float32":
         threads, bits = rc.plan(rows, n)
         out.append(("cutlass_s5", lambda: build_cutlass("float32", threads, bits, False)))
         out.append(("cutlass_batch", lambda: build_cutlass("float32", threads, bits, True, False)))
@@ -264,7 +263,8 @@ def main():
 
     K = 1024
     cells = [Shape(32, 32 * K), Shape(32, 128 * K), Shape(128, 32 * K), Shape(128, 128 * K), Shape(512, 32 * K),
-             Shape(512, 128 * K), Shape(4096, 8 * K), Shape(1024, 64 * K)]
+             Shape(512, 128 * K), Shape(4096, 8 * K), Shape(1024, 64 * K), Shape(128, 128 * K, dtype="bfloat16"),
+             Shape(128, 128 * K, k=512)]
     dev = torch.device("cuda")
     for shape in cells:
         count = rotations(shape.nbytes)
@@ -272,7 +272,7 @@ def main():
         outs = [torch.empty(shape.rows, shape.k, dtype=torch.int32, device=dev) for _ in range(count)]
         variant = rf.plan(shape.rows, shape.n)
         line = [f"{shape.label:>12} {variant.threads}t{variant.first_bits}b"]
-        built = {name: thunk() for name, thunk in configs(shape.rows, shape.n)}
+        built = {name: thunk() for name, thunk in configs(shape.rows, shape.n, shape.dtype)}
         res = {}
         for _ in range(2):  # alternate twice: drift shows as a difference between the two rounds
             for name, fn in built.items():

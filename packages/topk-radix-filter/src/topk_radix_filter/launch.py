@@ -27,7 +27,7 @@ class Variant:
     first_bits: int = 13
     batch: bool = True  # one warp scan + atomic per tile for the filter's and pass 1's appends
     overlap: bool = True  # the sample's loads in flight while the histogram is cleared
-    prefetch: bool = False  # the filter's first tile loaded with the sample
+    prefetch: bool = True  # the filter's first tile loaded with the sample
     sampled: bool = True  # False: the two-read path alone (N too short for the sample)
     fcmp: bool = True  # float32: the filter compares floats, not order keys
 
@@ -38,18 +38,22 @@ class Variant:
 DEFAULT = Variant()
 #: - MANY_ROWS, >= 265 rows of N > 64K: two CTAs of 512 threads per SM (512x128K: 131.8 vs 143.0).
 MANY_ROWS = Variant(threads=512)
-#: - LIGHT, >= 265 rows of 16K <= N <= 64K, and every row count below N = 16K (too short for
-#:   the sample: the two-read path, whose second read hits L2): 512 threads, 11-bit digits,
-#:   4096 candidates, 40 KiB of shared memory, so four CTAs per SM (1024x64K: 140.8 vs 172.0;
-#:   4096x8K: 140.8, the same as radix_cutlass).
+#: - LIGHT, >= 265 rows of 16K <= N <= 64K: 512 threads, 11-bit digits, 4096 candidates, 40 KiB of
+#:   shared memory (1024x64K: 140.8 vs 172.0 in session 2).
 LIGHT = Variant(threads=512, cand=4096, first_bits=11)
+#: - SHORT, every row count below N = 16K (too short for the sample): LIGHT's two-read path alone,
+#:   whose second read hits L2. Without the sampled path's code the build needs 40 registers, not
+#:   55, so three CTAs share an SM (4096x8K: 113.8 vs 133.0 us, session 6).
+SHORT = Variant(threads=512, cand=4096, first_bits=11, sampled=False)
 MANY_ROWS_MIN = 265
 LIGHT_MAX_N = 65536
 
 
 def plan(rows: int, n: int) -> Variant:
     """The variant for a shape, from static facts only."""
-    if n < 4 * DEFAULT.sample or (rows >= MANY_ROWS_MIN and n <= LIGHT_MAX_N):
+    if n < 4 * DEFAULT.sample:
+        return SHORT
+    if rows >= MANY_ROWS_MIN and n <= LIGHT_MAX_N:
         return LIGHT
     return MANY_ROWS if rows >= MANY_ROWS_MIN else DEFAULT
 
@@ -63,7 +67,7 @@ def compiled(dtype: str, with_values: bool, arch: str, variant: Variant = DEFAUL
     """One build per (dtype, with_values, arch, variant, vec); it serves every rows, N, k, next_n, ratio."""
     import cutlass
 
-    key = ("radix_filter", "SampledFilter", 3, dtype, with_values, vec, arch, tuple(sorted(asdict(variant).items())),
+    key = ("radix_filter", "SampledFilter", 4, dtype, with_values, vec, arch, tuple(sorted(asdict(variant).items())),
            getattr(cutlass, "__version__", "?"))
     return compile_cached(key, lambda: build(dtype, with_values, variant, vec=vec))
 

@@ -100,7 +100,7 @@ class SampledFilter(RadixTopK):
         cute.arch.sync_threads()
         if ok:
             b1, krem = self._find_bin(hist, self.bins, r, ctl, tid)
-            self._clear(hist, tid)
+            self._clear(hist, tid, 1 << w1)
             cute.arch.sync_threads()
             for j in cutlass.range(tid, self.sample, T):
                 key = ckey[j]
@@ -202,7 +202,7 @@ class SampledFilter(RadixTopK):
             cute.arch.atomic_add((hist.iterator + Int32(ckey[j] >> sh0)).llvm_ptr, Int32(1))
         cute.arch.sync_threads()
         b0, krem = self._find_bin(hist, self.bins, k, ctl, tid)
-        self._clear(hist, tid)
+        self._clear(hist, tid, 1 << w1)
         cute.arch.sync_threads()
         gt_ptr = (ctl.iterator + GT).llvm_ptr
         for start in cutlass.range(0, count, T):

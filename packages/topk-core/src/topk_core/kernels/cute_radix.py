@@ -115,8 +115,9 @@ class RadixTopK(RowTopK):
         return find_bin(hist, nbins, krem, ctl, tid, self.threads)
 
     @cute.jit
-    def _clear(self, hist, tid: Int32):
-        for j in cutlass.range(tid, self.bins, self.threads):
+    def _clear(self, hist, tid: Int32, nbins: cutlass.Constexpr = None):
+        """Zero the first ``nbins`` bins (default all): a later digit's histogram uses fewer."""
+        for j in cutlass.range(tid, self.bins if nbins is None else nbins, self.threads):
             hist[j] = Int32(0)
 
     @cute.jit
@@ -143,7 +144,7 @@ class RadixTopK(RowTopK):
             pref = pref | (Uint32(b) << sh)
             if cutlass.const_expr(p + 1 < len(self.digits)):
                 nsh, nwidth = self.digits[p + 1]
-                self._clear(hist, tid)
+                self._clear(hist, tid, 1 << nwidth)
                 cute.arch.sync_threads()
                 for j in cutlass.range(tid, count, T):
                     key = Uint32(0)
@@ -330,7 +331,7 @@ class RadixTopK(RowTopK):
                 cute.arch.atomic_add((hist.iterator + Int32(key >> sh0)).llvm_ptr, Int32(1))
         cute.arch.sync_threads()
         b0, krem = self._find_bin(hist, self.bins, k, ctl, tid)
-        self._clear(hist, tid)
+        self._clear(hist, tid, 1 << self.digits[1][1])
         cute.arch.sync_threads()
         # Pass 1: keys above bin b0 are selected; keys in it become candidates.
         U1 = self.unroll1
