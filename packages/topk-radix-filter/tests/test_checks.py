@@ -82,8 +82,9 @@ def test_measured_table_is_the_h200_run():
 
 
 @pytest.mark.parametrize("rows, n, which", [
-    (128, 131072, "DEFAULT"), (32, 32768, "DEFAULT"), (264, 131072, "DEFAULT"), (512, 131072, "MANY_ROWS"),
-    (512, 32768, "LIGHT"), (1024, 65536, "LIGHT"), (4096, 8192, "SHORT"), (1, 16383, "SHORT"), (1, 16384, "DEFAULT"),
+    (128, 131072, "DEFAULT"), (32, 32768, "FEW_ROWS"), (64, 131072, "FEW_ROWS"), (65, 16384, "DEFAULT"),
+    (264, 131072, "DEFAULT"), (512, 131072, "MANY_ROWS"),
+    (512, 32768, "LIGHT"), (1024, 65536, "LIGHT"), (4096, 8192, "SHORT"), (1, 16383, "SHORT"), (1, 16384, "FEW_ROWS"),
     (264, 16383, "SHORT"), (265, 16384, "LIGHT"),
 ])
 def test_plan_picks_the_measured_variant(rows, n, which):

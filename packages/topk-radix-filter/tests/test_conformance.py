@@ -48,11 +48,13 @@ class TestRadixFilter(BackendConformance, GpuConformance):
 
 
 VARIANTS = [dict(), dict(sample=256), dict(sample=256, cand=1024, margin=1), dict(threads=512),
-            dict(threads=512, cand=4096, first_bits=11), dict(unroll=8), dict(threads=256, cand=4096)]
+            dict(threads=512, cand=4096, first_bits=11), dict(unroll=8), dict(threads=256, cand=4096),
+            dict(threads=512, unroll=8), dict(threads=512, cand=4096, first_bits=11, sampled=False),
+            dict(fcmp=False), dict(batch=False, overlap=False, prefetch=False), dict(prefetch=False)]
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")
-@pytest.mark.parametrize("kind", ["randn", "plateau", "int_ties"])
+@pytest.mark.parametrize("kind", ["randn", "plateau", "int_ties", "nan", "inf"])
 def test_every_benchmarked_variant_is_exact(variant, kind):
     """Every launch.Variant that was benchmarked is exact (only the default ships)."""
     if not torch.cuda.is_available():

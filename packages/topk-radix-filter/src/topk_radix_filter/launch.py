@@ -33,13 +33,19 @@ class Variant:
 
 
 #: The variants run() launches (``plan``), from the H200 tuning runs (NOTES.md):
-#: - DEFAULT, up to 264 rows of N >= 16K: one CTA of 1024 threads per SM, 8192 candidates,
+#: - DEFAULT, 65 to 264 rows of N >= 16K: one CTA of 1024 threads per SM, 8192 candidates,
 #:   13-bit digits (128x128K: 40.4 us vs 54.5 with 512 threads).
 DEFAULT = Variant()
-#: - MANY_ROWS, >= 265 rows of N > 64K: two CTAs of 512 threads per SM (512x128K: 131.8 vs 143.0).
-MANY_ROWS = Variant(threads=512)
+#: - FEW_ROWS, up to 64 rows of N >= 16K: DEFAULT with 8 vectors in flight per thread: when few
+#:   SMs stream, each needs more bytes in flight (session 6: 32x128K 26.3 vs 27.9 us, 32x32K 15.0
+#:   vs 15.6; at 128 rows no better: 128x128K 31.8 vs 31.3). float32 only: 16-bit rows keep 4.
+FEW_ROWS = Variant(unroll=8)
+FEW_ROWS_MAX = 64
+#: - MANY_ROWS, >= 265 rows of N > 64K: two CTAs of 512 threads per SM (512x128K: 131.8 vs 143.0
+#:   in session 2), 8 vectors in flight (session 6: 95.9 vs 101.3 us).
+MANY_ROWS = Variant(threads=512, unroll=8)
 #: - LIGHT, >= 265 rows of 16K <= N <= 64K: 512 threads, 11-bit digits, 4096 candidates, 40 KiB of
-#:   shared memory (1024x64K: 140.8 vs 172.0 in session 2).
+#:   shared memory (1024x64K: 140.8 vs 172.0 in session 2; unroll 8 is slower here: 112.8 vs 105.5).
 LIGHT = Variant(threads=512, cand=4096, first_bits=11)
 #: - SHORT, every row count below N = 16K (too short for the sample): LIGHT's two-read path alone,
 #:   whose second read hits L2. Without the sampled path's code the build needs 40 registers, not
@@ -53,9 +59,9 @@ def plan(rows: int, n: int) -> Variant:
     """The variant for a shape, from static facts only."""
     if n < 4 * DEFAULT.sample:
         return SHORT
-    if rows >= MANY_ROWS_MIN and n <= LIGHT_MAX_N:
-        return LIGHT
-    return MANY_ROWS if rows >= MANY_ROWS_MIN else DEFAULT
+    if rows >= MANY_ROWS_MIN:
+        return LIGHT if n <= LIGHT_MAX_N else MANY_ROWS
+    return FEW_ROWS if rows <= FEW_ROWS_MAX else DEFAULT
 
 
 def _arch(device: torch.device) -> str:

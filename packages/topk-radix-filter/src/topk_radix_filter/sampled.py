@@ -49,6 +49,8 @@ class SampledFilter(RadixTopK):
                          vec=vec, first_bits=first_bits, batch=batch)
         self.sample = sample
         self.margin = margin
+        if batch:  # the filter marks a thread's tile in one 32-bit mask: 16-bit rows take 4 vectors at most
+            self.unroll = min(self.unroll, 32 // self.vec)
         # overlap: the sample's loads are issued before the histogram is cleared and the rank
         # is computed, so both hide behind the DRAM latency.
         self.overlap = overlap
