@@ -19,12 +19,12 @@ MAX_N = (1 << 31) - 1
 
 #: Speedup over torch.topk (masked), measured: {(rows, n): speedup}. H200, fp32, k=2048,
 #: next_n=1; torch.topk us / radix_filter us (the sampled filter, 0.2.0) from the committed
-#: one-process run of 2026-11-29, benchmarks/results/2026-11-29-cuda-{dsa,decode}-session5.json
+#: one-process run of 2026-11-29, benchmarks/results/2026-11-29-cuda-{dsa,decode}-session6.json
 #: (written by shared/device/update_scores.py).
 MEASURED: dict[tuple[int, int], float] = {
-    (1, 8192): 5.87, (1, 32768): 3.06, (1, 131072): 2.19, (1, 262144): 1.78, (1, 1048576): 1.08, (8, 32768): 3.14,
-    (8, 131072): 2.48, (32, 32768): 4.12, (32, 131072): 3.78, (128, 32768): 6.61, (128, 131072): 10.02,
-    (512, 32768): 7.06, (512, 131072): 10.82, (1024, 65536): 10.16, (4096, 8192): 6.07,
+    (1, 8192): 6.97, (1, 32768): 3.96, (1, 131072): 2.88, (1, 262144): 2.5, (1, 1048576): 1.73, (8, 32768): 4.11,
+    (8, 131072): 3.42, (32, 32768): 5.44, (32, 131072): 5.21, (128, 32768): 8.23, (128, 131072): 12.24,
+    (512, 32768): 9.32, (512, 131072): 13.94, (1024, 65536): 13.03, (4096, 8192): 7.35,
 }
 #: Only used if MEASURED is emptied: positive (above ``reference``), below the measured
 #: backends, more for batches, which this design targets.
