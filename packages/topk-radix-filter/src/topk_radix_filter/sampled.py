@@ -8,7 +8,10 @@ For a long row (``L >= 4 * sample``) the row is read from HBM once:
    keys are >= ``t`` except with a probability of about 1e-5 on well-mixed rows, and
    about ``k + margin * sqrt(k * L / sample)`` are.
 2. **Filter**: one streaming pass appends every key >= ``t`` (and its column) to the
-   shared-memory candidate buffer (warp-aggregated slots), counting all of them.
+   shared-memory candidate buffer, counting all of them. Each thread marks its tile of
+   elements in a bit mask (float32: ``not (x < f)`` against ``t``'s float, no order key;
+   ``fcmp``), then one warp scan and one atomic per warp reserve the slots (``batch``). The
+   first tile is loaded together with the sample (``prefetch``).
 3. **Refine on chip**: if ``k <= count <= cand``, the candidates hold the whole top-k
    (every key outside is below ``t``, which is at most the k-th key), so a radix select
    on them alone is exact: histogram the first digit, write the keys above its bin,
@@ -18,7 +21,8 @@ For a long row (``L >= 4 * sample``) the row is read from HBM once:
    Exactness never depends on the sample or the buffer size.
 
 Rows shorter than ``4 * sample`` take ``RadixTopK._select`` directly; there the second
-read hits L2 (rows that fit on chip are read from HBM once either way).
+read hits L2 (rows that fit on chip are read from HBM once either way). ``sampled=False``
+builds that path alone (launch.SHORT: fewer registers, more CTAs per SM).
 """
 
 from __future__ import annotations
