@@ -18,7 +18,7 @@ MAX_K = 16384
 MAX_N = (1 << 31) - 1
 
 #: Speedup over torch.topk (masked), measured: {(rows, n): speedup}. H200, fp32, k=2048,
-#: next_n=1; torch.topk us / radix_filter us (the sampled filter, 0.2.0) from the committed
+#: next_n=1; torch.topk us / radix_filter us (the sampled filter, session 6 code) from the committed
 #: one-process run of 2026-11-29, benchmarks/results/2026-11-29-cuda-{dsa,decode}-session6.json
 #: (written by shared/device/update_scores.py).
 MEASURED: dict[tuple[int, int], float] = {
