@@ -1,10 +1,12 @@
-"""Dev: radix_filter (and radix_cutlass) with session 5's find_bin (serial warp-sum loop,
-scalar strided bin loads) against the shipped one, timed side by side in one process.
+"""Dev: radix_filter's shipped variant per cell against its alternatives (unroll 8, no prefetch,
+key compares instead of float compares), and radix_cutlass with and without float compares,
+timed side by side in one process.
 
-Every configuration is checked exact (check_topk) on its first input before it is timed.
-Also: radix_cutlass's RadixTopK with per-key appends vs one reservation per tile (batch), and
-with ``stamps`` in argv, clock64 stamps of the shipped variant around each find_bin and the filter
-(``build_staged`` cuts the kernel after a stage instead; outputs not written).
+Every configuration is checked exact (check_topk) on its first input before it is timed. With
+``stamps`` in argv: clock64 stamps of the shipped variant around each find_bin and the filter.
+Session 6's calls compared against session 5's kernel (serial find_bin, per-key appends); that
+control is gone with the code it built: the commits named in
+benchmarks/results/2026-11-29-cuda-session6-iterations.log still have it.
 Usage (device): bash shared/device/run.sh python3 shared/device/find_ab.py [stamps]
 CPU: CUTE_DSL_ARCH=sm_90a python3 shared/device/find_ab.py --sass   (registers, SASS counts)
 """
@@ -20,89 +22,6 @@ if "--sass" in sys.argv:  # read when cutlass is imported
 import cutlass
 import cutlass.cute as cute
 from cutlass import Int32
-
-from topk_core.kernels.cute_common import BIN, KREM, WSUM, warp_inclusive_sum
-
-
-@cute.jit
-def find_bin_serial(hist, nbins: cutlass.Constexpr, krem: Int32, ctl, tid: Int32, threads: cutlass.Constexpr):
-    """Session 5's find_bin (without may_fall_short): the control for the A/B."""
-    per = max(1, nbins // threads)
-    hi = nbins - tid * per
-    s = Int32(0)
-    if hi > 0:
-        for q in cutlass.range_constexpr(per):
-            s += hist[hi - 1 - q]
-    lane = tid % 32
-    warp = tid // 32
-    incl = warp_inclusive_sum(s, lane)
-    if lane == 31:
-        ctl[WSUM + warp] = incl
-    cute.arch.sync_threads()
-    excl = incl - s
-    for w in cutlass.range(warp):
-        excl += ctl[WSUM + w]
-    if (excl < krem) & (krem <= excl + s):
-        acc = excl
-        done = Int32(0)
-        for q in cutlass.range_constexpr(per):
-            h = hist[hi - 1 - q]
-            if (done == 0) & (acc + h >= krem):
-                ctl[BIN] = hi - 1 - q
-                ctl[KREM] = krem - acc
-                done = Int32(1)
-            acc += h
-    cute.arch.sync_threads()
-    return ctl[BIN], ctl[KREM]
-
-
-def serial_class(base):
-    class Serial(base):
-        def __repr__(self):  # part of the DSL's cache key: never share a build with the shipped class
-            return "Serial_" + super().__repr__()
-
-        @cute.jit
-        def _find_bin(self, hist, nbins: cutlass.Constexpr, krem: Int32, ctl, tid: Int32):
-            return find_bin_serial(hist, nbins, krem, ctl, tid, self.threads)
-
-    Serial.__name__ = "Serial" + base.__name__
-    return Serial
-
-
-def staged_class():
-    """SampledFilter cut after a stage (dev timing only: the outputs are not written)."""
-    from cutlass import const_expr
-
-    from topk_core.kernels.cute_radix import CAND
-    from topk_radix_filter.sampled import SampledFilter
-
-    class Staged(SampledFilter):
-        def __init__(self, *args, stop: int = 3, **kw):
-            super().__init__(*args, **kw)
-            self.stop = stop
-
-        def __repr__(self):
-            return f"Staged{self.stop}_" + super().__repr__()
-
-        @cute.jit
-        def _select(self, xstart, length, k, out, hist, ckey, cidx, ctl, tid):
-            # stop 0: prologue only; 1: + threshold (sample); 2: + filter; 3: + candidate select
-            if const_expr(self.stop >= 1):
-                xr = cute.make_tensor(xstart, cute.make_layout(length))
-                self._reset(hist, ctl, tid)
-                ok, t = self._threshold(xr, length, k, hist, ckey, ctl, tid)
-                if tid == 0:
-                    ctl[10] = Int32(t)
-                if const_expr(self.stop >= 2):
-                    if ok:
-                        self._filter(xstart, xr, length, t, ckey, cidx, ctl, tid)
-                        cute.arch.sync_threads()
-                        if const_expr(self.stop >= 3):
-                            count = ctl[CAND]
-                            if count >= k and count <= Int32(self.cand):
-                                self._select_candidates(xr, count, k, out, hist, ckey, cidx, ctl, tid)
-
-    return Staged
 
 
 def stamped_class():
@@ -182,26 +101,19 @@ def stamp_profile(shape, variant, inputs, dev) -> str:
     return "stamps(median/max cycles) " + " ".join(parts)
 
 
-def build_staged(dtype, variant, stop: int):
-    from topk_core.kernels.cute_launch import compile_row_topk
-
-    return compile_row_topk(staged_class()("float32", False, stop=stop, **asdict(variant)), dtype)
-
-
-def build_filter(dtype, variant, serial: bool = False, vec: bool = True):
+def build_filter(dtype, variant, vec: bool = True):
     from topk_core.kernels.cute_launch import compile_row_topk
     from topk_radix_filter.sampled import SampledFilter
 
-    cls = serial_class(SampledFilter) if serial else SampledFilter
-    return compile_row_topk(cls(dtype, False, vec=vec, **asdict(variant)), dtype)
+    return compile_row_topk(SampledFilter(dtype, False, vec=vec, **asdict(variant)), dtype)
 
 
-def build_cutlass(dtype, threads: int, first_bits: int, batch: bool, fcmp: bool = True):
+def build_cutlass(dtype, threads: int, first_bits: int, fcmp: bool = True):
     from topk_core.kernels.cute_launch import compile_row_topk
     from topk_core.kernels.cute_radix import RadixTopK
 
     return compile_row_topk(RadixTopK(dtype, False, threads=threads, cand=4096, unroll=4, unroll1=2,
-                                      first_bits=first_bits, batch=batch, fcmp=fcmp), dtype)
+                                      first_bits=first_bits, fcmp=fcmp), dtype)
 
 
 def sass_report():
@@ -210,35 +122,33 @@ def sass_report():
 
     from topk_radix_filter import launch as rf
 
-    for name, var in (("DEFAULT", rf.DEFAULT), ("LIGHT", rf.LIGHT), ("MANY_ROWS", rf.MANY_ROWS)):
-        for serial in (True, False):
-            fn = build_filter("float32", var, serial)
+    for name in ("DEFAULT", "FEW_ROWS", "MANY_ROWS", "LIGHT", "SHORT"):
+        for dtype in ("float32", "bfloat16"):
+            fn = build_filter(dtype, getattr(rf, name))
             rep, sass = ptx_sass(fn.__ptx__)
             ops = counts(sass)
             regs = [ln.strip() for ln in rep.splitlines() if "registers" in ln]
-            print(name, "serial" if serial else "new", sum(ops.values()), "instr, LDS", ops.get("LDS", 0),
-                  "BAR", ops.get("BAR", 0), "SHFL", ops.get("SHFL", 0), regs[-1:] if regs else "")
+            print(name, dtype, sum(ops.values()), "instr, LDS", ops.get("LDS", 0), "BAR", ops.get("BAR", 0),
+                  "STL", ops.get("STL", 0), regs[-1:] if regs else "")
 
 
 def configs(rows: int, n: int, dtype: str = "float32"):
-    """(name, build thunk) to time for a cell: session 5's kernel first (serial scan, per-key appends)."""
+    """(name, build thunk) to time for a cell: the shipped variant first."""
     from dataclasses import replace
 
     from topk_radix_cutlass import launch as rc
     from topk_radix_filter import launch as rf
 
     v = rf.plan(rows, n)
-    old = replace(v, batch=False, overlap=False, prefetch=False, sampled=True)
-    out = [("s5", lambda: build_filter(dtype, old, serial=True)),
-           ("new", lambda: build_filter(dtype, v))]
+    out = [("new", lambda: build_filter(dtype, v))]
     if v.sampled and dtype == "float32":  # 16-bit tiles of 8 vectors exceed a 32-bit mask
         out.append(("u8", lambda: build_filter(dtype, replace(v, unroll=8))))
         out.append(("noprefetch", lambda: build_filter(dtype, replace(v, prefetch=False))))
+        out.append(("nofcmp", lambda: build_filter(dtype, replace(v, fcmp=False))))
     if (rows, n) in ((4096, 8192), (128, 32768)) and dtype == "float32":
         threads, bits = rc.plan(rows, n)
-        out.append(("cutlass_s5", lambda: build_cutlass("float32", threads, bits, False)))
-        out.append(("cutlass_batch", lambda: build_cutlass("float32", threads, bits, True, False)))
-        out.append(("cutlass_new", lambda: build_cutlass("float32", threads, bits, True)))
+        out.append(("cutlass_nofcmp", lambda: build_cutlass("float32", threads, bits, False)))
+        out.append(("cutlass_new", lambda: build_cutlass("float32", threads, bits)))
     return out
 
 

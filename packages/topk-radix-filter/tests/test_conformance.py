@@ -50,7 +50,7 @@ class TestRadixFilter(BackendConformance, GpuConformance):
 VARIANTS = [dict(), dict(sample=256), dict(sample=256, cand=1024, margin=1), dict(threads=512),
             dict(threads=512, cand=4096, first_bits=11), dict(unroll=8), dict(threads=256, cand=4096),
             dict(threads=512, unroll=8), dict(threads=512, cand=4096, first_bits=11, sampled=False),
-            dict(fcmp=False), dict(batch=False, overlap=False, prefetch=False), dict(prefetch=False)]
+            dict(fcmp=False), dict(prefetch=False)]
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")

@@ -25,8 +25,6 @@ class Variant:
     sample: int = 4096
     margin: int = 4
     first_bits: int = 13
-    batch: bool = True  # one warp scan + atomic per tile for the filter's and pass 1's appends
-    overlap: bool = True  # the sample's loads in flight while the histogram is cleared
     prefetch: bool = True  # the filter's first tile loaded with the sample
     sampled: bool = True  # False: the two-read path alone (N too short for the sample)
     fcmp: bool = True  # float32: the filter compares floats, not order keys

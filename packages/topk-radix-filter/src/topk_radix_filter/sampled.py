@@ -10,7 +10,7 @@ For a long row (``L >= 4 * sample``) the row is read from HBM once:
 2. **Filter**: one streaming pass appends every key >= ``t`` (and its column) to the
    shared-memory candidate buffer, counting all of them. Each thread marks its tile of
    elements in a bit mask (float32: ``not (x < f)`` against ``t``'s float, no order key;
-   ``fcmp``), then one warp scan and one atomic per warp reserve the slots (``batch``). The
+   ``fcmp``), then one warp scan and one atomic per warp reserve the slots. The
    first tile is loaded together with the sample (``prefetch``).
 3. **Refine on chip**: if ``k <= count <= cand``, the candidates hold the whole top-k
    (every key outside is below ``t``, which is at most the k-th key), so a radix select
@@ -46,26 +46,21 @@ class SampledFilter(RadixTopK):
 
     def __init__(self, dtype: str, with_values: bool, threads: int = 1024, cand: int = 8192,
                  sample: int = 4096, margin: int = 4, first_bits: int = 13, unroll: int = 4, vec: bool = True,
-                 unroll1: int = 2, batch: bool = True, overlap: bool = True, prefetch: bool = False,
-                 sampled: bool = True, fcmp: bool = True):
+                 unroll1: int = 2, prefetch: bool = False, sampled: bool = True, fcmp: bool = True):
         assert sample % 32 == 0 and sample <= cand
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
-                         vec=vec, first_bits=first_bits, batch=batch)
+                         vec=vec, first_bits=first_bits, fcmp=fcmp)
         self.sample = sample
         self.margin = margin
-        if batch:  # the filter marks a thread's tile in one 32-bit mask: 16-bit rows take 4 vectors at most
-            self.unroll = min(self.unroll, 32 // self.vec)
-        # overlap: the sample's loads are issued before the histogram is cleared and the rank
-        # is computed, so both hide behind the DRAM latency.
-        self.overlap = overlap
+        # the filter marks a thread's tile in one 32-bit mask: 16-bit rows take 4 vectors at most
+        self.unroll = min(self.unroll, 32 // self.vec)
         # prefetch: the filter's first tile is loaded with the sample (one DRAM latency less per row).
-        self.prefetch = prefetch and batch
+        self.prefetch = prefetch
         # sampled: False builds the two-read path alone (launches whose N is too short for the sample:
         # the sampled path's registers would cost occupancy there for nothing).
         self.sampled = sampled
-        # fcmp (float32, batch): the filter compares each element as a float against the threshold's
-        # float (one unordered compare) instead of building its order key; keys only for the kept.
-        self.fcmp = fcmp and batch and dtype == "float32"
+        # fcmp (float32; set by RadixTopK): the filter also compares each element as a float against
+        # the threshold's float (one unordered compare) instead of building its order key.
 
     @cute.jit
     def _isqrt_up(self, x: Int32) -> Int32:
@@ -93,8 +88,7 @@ class SampledFilter(RadixTopK):
             bits.append(Int32(xr[b * step + lane]))
         mu = Int32((Int64(self.sample) * Int64(k) + Int64(length) - Int64(1)) // Int64(length))
         r = mu + Int32(self.margin) * self._isqrt_up(mu) + Int32(2)
-        if cutlass.const_expr(self.overlap):
-            self._reset(hist, ctl, tid)
+        self._reset(hist, ctl, tid)  # after the loads are issued: the clear hides behind their latency
         for q in cutlass.range_constexpr(per):
             b = warp + q * warps
             if b < blocks:
@@ -135,19 +129,7 @@ class SampledFilter(RadixTopK):
             first = Int32(T * U)
         for start in cutlass.range(first, nv, T * U):
             vs = self._load_vectors(xv, start, nv, tid, U)
-            if cutlass.const_expr(self.batch):
-                self._filter_tile(vs, start, nv, t, ckey, cidx, cand_ptr, tid, lane)
-            else:
-                for u in cutlass.range_constexpr(U):
-                    jv = start + u * T + tid
-                    for e in cutlass.range_constexpr(V):
-                        key = self._key(Int32(vs[u][e]))
-                        take = jv < nv and key >= t
-                        if cute.arch.vote_any_sync(take):  # most warps take nothing: skip the append
-                            slot = warp_append(take, cand_ptr, lane)
-                            if take and slot < C:
-                                ckey[slot] = key
-                                cidx[slot] = jv * V + e
+            self._filter_tile(vs, start, nv, t, ckey, cidx, cand_ptr, tid, lane)
         if cutlass.const_expr(V > 1):
             j = tail + tid
             key = Uint32(0)
@@ -249,8 +231,6 @@ class SampledFilter(RadixTopK):
         if cutlass.const_expr(self.prefetch):  # in flight during the whole sample step
             xv, nv, _ = self._vectors(xstart, length)
             pre = self._load_vectors(xv, Int32(0), nv, tid, self.unroll)
-        if cutlass.const_expr(not self.overlap):
-            self._reset(hist, ctl, tid)
         ok, t = self._threshold(xr, length, k, hist, ckey, ctl, tid)
         if cutlass.const_expr(self.fcmp):
             ok = ok & (t <= Uint32(F32_INF_KEY))  # a NaN-only threshold: the exact fallback takes the row

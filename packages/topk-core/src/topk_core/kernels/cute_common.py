@@ -200,8 +200,7 @@ def _bin_sum(hist, nbins: cutlass.Constexpr, per: cutlass.Constexpr, hi: Int32) 
 
 
 @cute.jit
-def find_bin(hist, nbins: cutlass.Constexpr, krem: Int32, ctl, tid: Int32, threads: cutlass.Constexpr,
-             may_fall_short: cutlass.Constexpr = False):
+def find_bin(hist, nbins: cutlass.Constexpr, krem: Int32, ctl, tid: Int32, threads: cutlass.Constexpr):
     """The bin ``b`` with ``sum(hist[b+1:]) < krem <= sum(hist[b:])``, and ``krem - sum(hist[b+1:])``.
 
     Every thread of the block calls it, after a barrier that publishes ``hist``; it
@@ -209,10 +208,7 @@ def find_bin(hist, nbins: cutlass.Constexpr, krem: Int32, ctl, tid: Int32, threa
     top down; a warp scan gives the count above its bins within the warp, and every
     warp scans the warp sums in ``ctl[WSUM:]`` itself (one load per lane, no serial
     loop), so two barriers in all. The thread whose bins straddle ``krem`` writes the
-    answer to ``ctl[BIN]``/``ctl[KREM]``.
-
-    ``may_fall_short``: the histogram may hold fewer than ``krem`` keys; then the
-    answer is bin -1. Without it the caller guarantees enough keys.
+    answer to ``ctl[BIN]``/``ctl[KREM]``. The caller guarantees at least ``krem`` keys.
     """
     per = max(1, nbins // threads)
     hi = nbins - tid * per  # this thread's bins are [hi - per, hi), walked downwards
@@ -242,13 +238,7 @@ def find_bin(hist, nbins: cutlass.Constexpr, krem: Int32, ctl, tid: Int32, threa
                 done = Int32(1)
             acc += h
     cute.arch.sync_threads()
-    b = ctl[BIN]
-    r = ctl[KREM]
-    if cutlass.const_expr(may_fall_short):
-        total = cute.arch.shuffle_sync(wincl, 31)
-        b = Int32(cutlass.select_(total >= krem, b, Int32(-1)))
-        r = Int32(cutlass.select_(total >= krem, r, Int32(0)))
-    return b, r
+    return ctl[BIN], ctl[KREM]
 
 
 # ---------------------------------------------------------------------- one CTA per row

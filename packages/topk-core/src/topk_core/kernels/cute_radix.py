@@ -68,15 +68,11 @@ class RadixTopK(RowTopK):
     reads_logits = True
 
     def __init__(self, dtype: str, with_values: bool, threads: int = 512, cand: int = 4096, unroll: int = 4,
-                 unroll1: int = 2, vec: bool = True, first_bits: int = 11, batch: bool = True,
-                 fcmp: bool = True):
+                 unroll1: int = 2, vec: bool = True, first_bits: int = 11, fcmp: bool = True):
         self.dtype = dtype
-        # fcmp (float32, batch, rows read as logits): pass 1 classifies each element by two float
+        # fcmp (float32 rows read as logits): pass 1 classifies each element by two float
         # compares against the bin's edges instead of building its order key.
-        self.fcmp = fcmp and batch and dtype == "float32"
-        # batch: pass 1 (and radix_filter's filter) reserve a tile's output slots with one warp scan
-        # and one atomic per warp, instead of a ballot, an atomic and a shuffle per element.
-        self.batch = batch
+        self.fcmp = fcmp and dtype == "float32"
         self.unroll1 = unroll1
         self.with_values = with_values
         self.threads = threads
@@ -111,7 +107,7 @@ class RadixTopK(RowTopK):
     # ------------------------------------------------------------------ device
     @cute.jit
     def _find_bin(self, hist, nbins: cutlass.Constexpr, krem: Int32, ctl, tid: Int32):
-        """``cute_common.find_bin`` over this block (a hook: dev A/B builds swap the scan)."""
+        """``cute_common.find_bin`` over this block (a hook: dev builds wrap it with clock stamps)."""
         return find_bin(hist, nbins, krem, ctl, tid, self.threads)
 
     @cute.jit
@@ -188,7 +184,7 @@ class RadixTopK(RowTopK):
     @cute.jit
     def _select_or_keep(self, bits: Int32, col: Int32, valid, b0: Int32, out, hist, ckey, cidx, ctl,
                         lane: Int32):
-        """Pass-1 step for one column; the whole warp calls it (``valid`` masks the tail)."""
+        """Pass-1 step for one column (the scalar tail); the whole warp calls it (``valid`` masks it)."""
         sh0 = self.digits[0][0]
         sh1, w1 = self.digits[1]
         key = self._key(bits)
@@ -337,14 +333,7 @@ class RadixTopK(RowTopK):
         U1 = self.unroll1
         for start in cutlass.range(0, nv, T * U1):
             vs = self._load_vectors(xv, start, nv, tid, U1)
-            if cutlass.const_expr(self.batch):
-                self._select_or_keep_tile(vs, start, nv, b0, out, hist, ckey, cidx, ctl, tid, lane)
-            else:
-                for u in cutlass.range_constexpr(U1):
-                    jv = start + u * T + tid
-                    for e in cutlass.range_constexpr(V):
-                        self._select_or_keep(Int32(vs[u][e]), jv * V + e, jv < nv, b0, out, hist, ckey, cidx, ctl,
-                                             lane)
+            self._select_or_keep_tile(vs, start, nv, b0, out, hist, ckey, cidx, ctl, tid, lane)
         if cutlass.const_expr(V > 1):
             j = tail + tid
             bits = Int32(0)
