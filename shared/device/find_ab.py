@@ -1,6 +1,6 @@
-"""Dev: radix_filter's shipped variant per cell against its alternatives (unroll 8, no prefetch,
-key compares instead of float compares), and radix_cutlass with and without float compares,
-timed side by side in one process.
+"""Dev: radix_filter's shipped variant per cell against its alternatives (coarse threshold, a
+group of 2 or 4 CTAs per row; FIND_AB=name,... keeps only those), and radix_cutlass
+(FIND_AB=...,cutlass), timed side by side in one process.
 
 Every configuration is checked exact (check_topk) on its first input before it is timed. With
 ``stamps`` in argv: clock64 stamps of the shipped variant around each find_bin and the filter.
@@ -65,9 +65,9 @@ def stamped_class():
             return b, r
 
         @cute.jit
-        def _filter(self, xstart, xr, length, t, ckey, cidx, ctl, tid, pre):
+        def _filter(self, xv, v0, v1, tail, xr, length, t, ckey, cidx, ctl, tid, pre, with_tail):
             self.mark("filter_in", tid)
-            SampledFilter._filter(self, xstart, xr, length, t, ckey, cidx, ctl, tid, pre)
+            SampledFilter._filter(self, xv, v0, v1, tail, xr, length, t, ckey, cidx, ctl, tid, pre, with_tail)
             self.mark("filter_out", tid)
 
     return Stamped
@@ -101,11 +101,17 @@ def stamp_profile(shape, variant, inputs, dev) -> str:
     return "stamps(median/max cycles) " + " ".join(parts)
 
 
+_BUILT = {}
+
+
 def build_filter(dtype, variant, vec: bool = True):
     from topk_core.kernels.cute_launch import compile_row_topk
     from topk_radix_filter.sampled import SampledFilter
 
-    return compile_row_topk(SampledFilter(dtype, False, vec=vec, **asdict(variant)), dtype)
+    key = (dtype, variant, vec)
+    if key not in _BUILT:  # cells share variants: compile each once
+        _BUILT[key] = compile_row_topk(SampledFilter(dtype, False, vec=vec, **asdict(variant)), dtype)
+    return _BUILT[key]
 
 
 def build_cutlass(dtype, threads: int, first_bits: int, fcmp: bool = True):
@@ -132,6 +138,9 @@ def sass_report():
                   "STL", ops.get("STL", 0), regs[-1:] if regs else "")
 
 
+AB = os.environ.get("FIND_AB", "")
+
+
 def configs(rows: int, n: int, dtype: str = "float32"):
     """(name, build thunk) to time for a cell: the shipped variant first."""
     from dataclasses import replace
@@ -140,14 +149,21 @@ def configs(rows: int, n: int, dtype: str = "float32"):
     from topk_radix_filter import launch as rf
 
     v = rf.plan(rows, n)
-    out = [("new", lambda: build_filter(dtype, v))]
-    if v.sampled and dtype == "float32":  # 16-bit tiles of 8 vectors exceed a 32-bit mask
-        out.append(("u8", lambda: build_filter(dtype, replace(v, unroll=8))))
-        out.append(("noprefetch", lambda: build_filter(dtype, replace(v, prefetch=False))))
-        out.append(("nofcmp", lambda: build_filter(dtype, replace(v, fcmp=False))))
-    if (rows, n) in ((4096, 8192), (128, 32768)) and dtype == "float32":
+    alts = {"new": v}
+    if v.sampled:
+        alts["coarse"] = replace(v, coarse=True)
+        if rows <= 128:
+            alts["g2"] = replace(v, group=2)
+            alts["g2c"] = replace(v, group=2, coarse=True)
+        if rows <= 32:
+            alts["g4c"] = replace(v, group=4, coarse=True)
+        if 32 < rows <= 128:
+            alts["g2c512"] = replace(v, group=2, coarse=True, threads=512)
+    # FIND_AB=name,...: time only these (and new)
+    keep = set(AB.split(",")) | {"new"} if AB else set(alts)
+    out = [(name, (lambda w=w: build_filter(dtype, w))) for name, w in alts.items() if name in keep]
+    if (rows, n) in ((4096, 8192), (128, 32768)) and dtype == "float32" and "cutlass" in keep:
         threads, bits = rc.plan(rows, n)
-        out.append(("cutlass_nofcmp", lambda: build_cutlass("float32", threads, bits, False)))
         out.append(("cutlass_new", lambda: build_cutlass("float32", threads, bits)))
     return out
 

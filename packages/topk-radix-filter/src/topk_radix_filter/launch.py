@@ -28,6 +28,8 @@ class Variant:
     prefetch: bool = True  # the filter's first tile loaded with the sample
     sampled: bool = True  # False: the two-read path alone (N too short for the sample)
     fcmp: bool = True  # float32: the filter compares floats, not order keys
+    coarse: bool = False  # one sample digit when its estimate fits the buffer
+    group: int = 1  # CTAs (a cluster) per row
 
 
 #: The variants run() launches (``plan``), from the H200 tuning runs (NOTES.md):

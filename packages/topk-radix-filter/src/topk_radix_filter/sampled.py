@@ -30,13 +30,18 @@ from __future__ import annotations
 import cutlass
 import cutlass.cute as cute
 from cutlass import Int32, Int64, Uint32
+from cutlass._mlir.dialects import llvm
+from cutlass.cutlass_dsl import T as mlir_t
 
 from topk_core.kernels.cute_common import (
     F32_INF_KEY,
+    alloc_row_buffers,
     f32_bit_if_not_below,
     f32_key_floor,
+    row_views,
     warp_append,
     warp_reserve,
+    write_short_row,
 )
 from topk_core.kernels.cute_radix import CAND, GT, RadixTopK
 
@@ -46,8 +51,10 @@ class SampledFilter(RadixTopK):
 
     def __init__(self, dtype: str, with_values: bool, threads: int = 1024, cand: int = 8192,
                  sample: int = 4096, margin: int = 4, first_bits: int = 13, unroll: int = 4, vec: bool = True,
-                 unroll1: int = 2, prefetch: bool = False, sampled: bool = True, fcmp: bool = True):
+                 unroll1: int = 2, prefetch: bool = False, sampled: bool = True, fcmp: bool = True,
+                 coarse: bool = False, group: int = 1):
         assert sample % 32 == 0 and sample <= cand
+        assert group in (1, 2, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
                          vec=vec, first_bits=first_bits, fcmp=fcmp)
         self.sample = sample
@@ -61,6 +68,13 @@ class SampledFilter(RadixTopK):
         self.sampled = sampled
         # fcmp (float32; set by RadixTopK): the filter also compares each element as a float against
         # the threshold's float (one unordered compare) instead of building its order key.
+        # coarse: the threshold stops at the sample's first digit when the keys it would let
+        # through (estimated from the sample) fit the buffer: one find_bin and one sample pass less.
+        self.coarse = coarse
+        # group: CTAs per row (a cluster). Each computes the same threshold from the same sample,
+        # filters its slice of the row into its own buffer; rank 0 pulls the others' candidates
+        # over DSMEM and finishes the row alone (the fallback too).
+        self.group = group
 
     @cute.jit
     def _isqrt_up(self, x: Int32) -> Int32:
@@ -100,46 +114,59 @@ class SampledFilter(RadixTopK):
         cute.arch.sync_threads()
         if ok:
             b1, krem = self._find_bin(hist, self.bins, r, ctl, tid)
-            self._clear(hist, tid, 1 << w1)
-            cute.arch.sync_threads()
-            for j in cutlass.range(tid, self.sample, T):
-                key = ckey[j]
-                if Int32(key >> sh0) == b1:
-                    d = (key >> sh1) & Uint32((1 << w1) - 1)
-                    cute.arch.atomic_add((hist.iterator + Int32(d)).llvm_ptr, Int32(1))
-            cute.arch.sync_threads()
-            b2, _ = self._find_bin(hist, 1 << w1, krem, ctl, tid)
-            t = (Uint32(b1) << sh0) | (Uint32(b2) << sh1)
+            t = Uint32(b1) << sh0
+            fine = Int32(1)
+            if cutlass.const_expr(self.coarse):
+                # the sample's keys >= bin b1's floor, scaled to the row with a 4-sigma allowance: if
+                # that many fit the buffer, b1's floor is the threshold (no second digit)
+                n_s = r - krem + hist[b1]
+                per_key = Int64((length + self.sample - 1) // self.sample)
+                est = Int64(n_s + Int32(4) * self._isqrt_up(n_s) + Int32(2)) * per_key
+                fine = Int32(cutlass.select_(est > Int64(self.cand), Int32(1), Int32(0)))
+            if fine != Int32(0):
+                if cutlass.const_expr(self.coarse):
+                    cute.arch.sync_threads()  # every thread has read hist[b1] before the clear
+                self._clear(hist, tid, 1 << w1)
+                cute.arch.sync_threads()
+                for j in cutlass.range(tid, self.sample, T):
+                    key = ckey[j]
+                    if Int32(key >> sh0) == b1:
+                        d = (key >> sh1) & Uint32((1 << w1) - 1)
+                        cute.arch.atomic_add((hist.iterator + Int32(d)).llvm_ptr, Int32(1))
+                cute.arch.sync_threads()
+                b2, _ = self._find_bin(hist, 1 << w1, krem, ctl, tid)
+                t = t | (Uint32(b2) << sh1)
         return ok, t
 
     @cute.jit
-    def _filter(self, xstart: cute.Pointer, xr, length: Int32, t: Uint32, ckey, cidx, ctl, tid: Int32,
-                pre: list):
-        """One streaming pass: every key >= t and its column to the candidates (counted past the buffer).
+    def _filter(self, xv, v0: Int32, v1: Int32, tail: Int32, xr, length: Int32, t: Uint32, ckey, cidx, ctl,
+                tid: Int32, pre: list, with_tail):
+        """One streaming pass over vectors ``[v0, v1)`` (and, ``with_tail``, the scalar tail ``[tail,
+        length)``): every key >= t and its column to the candidates (counted past the buffer).
 
         ``pre``: the first tile's vectors, already loaded (``prefetch``), else unused.
         """
         T, U, C, V = self.threads, self.unroll, self.cand, self.vec
         lane = tid % 32
         cand_ptr = (ctl.iterator + CAND).llvm_ptr
-        xv, nv, tail = self._vectors(xstart, length)
-        first = Int32(0)
+        first = v0
         if cutlass.const_expr(self.prefetch):
-            self._filter_tile(pre, Int32(0), nv, t, ckey, cidx, cand_ptr, tid, lane)
-            first = Int32(T * U)
-        for start in cutlass.range(first, nv, T * U):
-            vs = self._load_vectors(xv, start, nv, tid, U)
-            self._filter_tile(vs, start, nv, t, ckey, cidx, cand_ptr, tid, lane)
+            self._filter_tile(pre, v0, v1, t, ckey, cidx, cand_ptr, tid, lane)
+            first = v0 + Int32(T * U)
+        for start in cutlass.range(first, v1, T * U):
+            vs = self._load_vectors(xv, start, v1, tid, U)
+            self._filter_tile(vs, start, v1, t, ckey, cidx, cand_ptr, tid, lane)
         if cutlass.const_expr(V > 1):
-            j = tail + tid
-            key = Uint32(0)
-            if j < length:
-                key = self._key(Int32(xr[j]))
-            take = j < length and key >= t
-            slot = warp_append(take, cand_ptr, lane)
-            if take and slot < C:
-                ckey[slot] = key
-                cidx[slot] = j
+            if with_tail:
+                j = tail + tid
+                key = Uint32(0)
+                if j < length:
+                    key = self._key(Int32(xr[j]))
+                take = j < length and key >= t
+                slot = warp_append(take, cand_ptr, lane)
+                if take and slot < C:
+                    ckey[slot] = key
+                    cidx[slot] = j
 
     @cute.jit
     def _filter_tile(self, vs: list, start: Int32, nv: Int32, t: Uint32, ckey, cidx, cand_ptr, tid: Int32,
@@ -216,29 +243,129 @@ class SampledFilter(RadixTopK):
         done = Int32(0)
         if cutlass.const_expr(self.sampled):
             if length >= Int32(4 * self.sample):
-                done = self._select_sampled(xstart, length, k, out, hist, ckey, cidx, ctl, tid)
+                done = self._select_sampled(xstart, length, k, out, hist, ckey, cidx, ctl, tid, Int32(0))
         if done == Int32(0):
             cute.arch.sync_threads()  # every thread is past reading ctl and ckey before the fallback resets them
             RadixTopK._select(self, xstart, length, k, out, hist, ckey, cidx, ctl, tid)
 
     @cute.jit
     def _select_sampled(self, xstart: cute.Pointer, length: Int32, k: Int32, out, hist, ckey, cidx, ctl,
-                        tid: Int32) -> Int32:
-        """Steps 1-3 of the module docstring; 1 when the row is done, 0 when it needs the fallback."""
+                        tid: Int32, rank: Int32) -> Int32:
+        """Steps 1-3 of the module docstring; 1 when the row is done (or, in a group, when this CTA's
+        part is), 0 when it needs the fallback (every CTA of a group agrees before the filter)."""
+        G = self.group
         done = Int32(0)
         xr = cute.make_tensor(xstart, cute.make_layout(length))
+        xv, nv, tail = self._vectors(xstart, length)
+        v0 = Int32(0)
+        v1 = nv
+        if cutlass.const_expr(G > 1):
+            per = (nv + Int32(G - 1)) // Int32(G)  # length >= 4 * sample: no slice is empty
+            v0 = rank * per
+            v1 = cutlass.min(v0 + per, nv)
         pre = []
         if cutlass.const_expr(self.prefetch):  # in flight during the whole sample step
-            xv, nv, _ = self._vectors(xstart, length)
-            pre = self._load_vectors(xv, Int32(0), nv, tid, self.unroll)
+            pre = self._load_vectors(xv, v0, v1, tid, self.unroll)
         ok, t = self._threshold(xr, length, k, hist, ckey, ctl, tid)
         if cutlass.const_expr(self.fcmp):
             ok = ok & (t <= Uint32(F32_INF_KEY))  # a NaN-only threshold: the exact fallback takes the row
-        if ok:
-            self._filter(xstart, xr, length, t, ckey, cidx, ctl, tid, pre)
+        if ok:  # the same in every CTA of a group: same sample, same threshold
+            self._filter(xv, v0, v1, tail, xr, length, t, ckey, cidx, ctl, tid, pre, rank == Int32(G - 1))
+            count = Int32(0)
+            if cutlass.const_expr(G > 1):
+                cute.arch.cluster_arrive()  # release: this CTA's candidates and count
+                cute.arch.cluster_wait()
+                if rank == Int32(0):
+                    count = self._pull(ckey, cidx, ctl, tid)
+                cute.arch.cluster_arrive()  # rank 0 is done reading the others' shared memory
+                cute.arch.cluster_wait()
             cute.arch.sync_threads()
-            count = ctl[CAND]
-            if count >= k and count <= Int32(self.cand):
-                self._select_candidates(xr, count, k, out, hist, ckey, cidx, ctl, tid)
+            if cutlass.const_expr(G == 1):
+                count = ctl[CAND]
+            if rank == Int32(0):
+                if count >= k and count <= Int32(self.cand):
+                    self._select_candidates(xr, count, k, out, hist, ckey, cidx, ctl, tid)
+                    done = Int32(1)
+            else:
                 done = Int32(1)
         return done
+
+    @cute.jit
+    def _pull(self, ckey, cidx, ctl, tid: Int32) -> Int32:
+        """Rank 0 of a group: append the other CTAs' candidates to its buffer. Returns the group's
+        count, or ``cand + 1`` when any CTA's buffer overflowed (then the fallback takes the row)."""
+        T, C = self.threads, self.cand
+        total = ctl[CAND]
+        over = Int32(cutlass.select_(total > Int32(C), Int32(1), Int32(0)))
+        counts = []
+        for c in cutlass.range_constexpr(1, self.group):
+            counts.append(self._remote_i32(ctl.iterator + CAND, Int32(c)))
+        for c in cutlass.range_constexpr(1, self.group):
+            nc = counts[c - 1]
+            over = over | Int32(cutlass.select_(total + nc > Int32(C), Int32(1), Int32(0)))
+            if over == Int32(0):
+                for j0 in cutlass.range(tid * 4, nc, T * 4):
+                    ks = []
+                    cs = []
+                    for e in cutlass.range_constexpr(4):  # all 8 loads in flight: one DSMEM round trip
+                        j = cutlass.min(j0 + e, Int32(C - 1))
+                        ks.append(self._remote_i32(ckey.iterator + j, Int32(c)))
+                        cs.append(self._remote_i32(cidx.iterator + j, Int32(c)))
+                    for e in cutlass.range_constexpr(4):
+                        if j0 + e < nc:
+                            ckey[total + j0 + e] = Uint32(ks[e])
+                            cidx[total + j0 + e] = cs[e]
+            total = total + nc
+        return Int32(cutlass.select_(over != Int32(0), Int32(C + 1), total))
+
+    @cute.jit
+    def _remote_i32(self, local: cute.Pointer, cta: Int32) -> Int32:
+        """The 32-bit word at ``local`` in CTA ``cta``'s shared memory (this cluster)."""
+        remote = cute.arch.map_dsmem_ptr(local, cta)
+        return Int32(llvm.load(mlir_t.i32(), remote.llvm_ptr))
+
+    # ------------------------------------------------------------------ a group of CTAs per row
+    @cute.jit
+    def __call__(self, x_ptr: cute.Pointer, seq_ptr: cute.Pointer, idx_ptr: cute.Pointer,
+                 val_ptr: cute.Pointer, rows: Int32, n: Int32, stride: Int32, k: Int32,
+                 next_n: Int32, compress_ratio: Int32, stream):
+        kern = self.kernel(x_ptr, seq_ptr, idx_ptr, val_ptr, n, stride, k, next_n, compress_ratio)
+        if cutlass.const_expr(self.group > 1):
+            kern.launch(grid=[self.group, rows, 1], block=[self.threads, 1, 1], cluster=[self.group, 1, 1],
+                        stream=stream)
+        else:
+            kern.launch(grid=[rows, 1, 1], block=[self.threads, 1, 1], stream=stream)
+
+    @cute.kernel
+    def kernel(self, x_ptr: cute.Pointer, seq_ptr: cute.Pointer, idx_ptr: cute.Pointer,
+               val_ptr: cute.Pointer, n: Int32, stride: Int32, k: Int32, next_n: Int32,
+               compress_ratio: Int32):
+        if cutlass.const_expr(self.group == 1):
+            self._row((x_ptr, stride), x_ptr, seq_ptr, idx_ptr, val_ptr, n, stride, k, next_n, compress_ratio)
+        else:
+            self._group_row(x_ptr, seq_ptr, idx_ptr, val_ptr, n, stride, k, next_n, compress_ratio)
+
+    @cute.jit
+    def _group_row(self, x_ptr: cute.Pointer, seq_ptr: cute.Pointer, idx_ptr: cute.Pointer,
+                   val_ptr: cute.Pointer, n: Int32, stride: Int32, k: Int32, next_n: Int32,
+                   compress_ratio: Int32):
+        """Row ``block_idx.y`` on the cluster's ``group`` CTAs (``block_idx.x`` is the rank). Every
+        decision before the filter depends only on the row, so the CTAs agree on it; only rank 0
+        writes the output (short rows and the fallback included)."""
+        tid, _, _ = cute.arch.thread_idx()
+        rank, row, _ = cute.arch.block_idx()
+        hist, ckey, cidx, ctl = alloc_row_buffers(self.bins, self.cand)
+        length, xr, ir, vr = row_views(x_ptr, seq_ptr, idx_ptr, val_ptr, row, n, stride, k, next_n, compress_ratio)
+        if length <= k:
+            if rank == Int32(0):
+                write_short_row(xr, ir, vr, length, k, tid, self.threads, self.with_values, self.dtype)
+        else:
+            xstart = x_ptr + Int64(row) * Int64(stride)
+            out = (ir, vr, xr)
+            done = Int32(0)
+            if length >= Int32(4 * self.sample):
+                done = self._select_sampled(xstart, length, k, out, hist, ckey, cidx, ctl, tid, rank)
+            if done == Int32(0):  # only rank 0 is left here
+                if rank == Int32(0):
+                    cute.arch.sync_threads()
+                    RadixTopK._select(self, xstart, length, k, out, hist, ckey, cidx, ctl, tid)
