@@ -151,14 +151,12 @@ def configs(rows: int, n: int, dtype: str = "float32"):
     v = rf.plan(rows, n)
     alts = {"new": v}
     if v.sampled:
-        alts["coarse"] = replace(v, coarse=True)
-        if rows <= 128:
+        wide = 2 if dtype != "float32" else 4  # 16-bit tiles of 4 vectors spill when double-buffered
+        alts["p%d" % wide] = replace(v, pipe=True, unroll=wide)
+        alts["p2"] = replace(v, pipe=True, unroll=2)
+        if rows <= 64:
             alts["g2"] = replace(v, group=2)
-            alts["g2c"] = replace(v, group=2, coarse=True)
-        if rows <= 32:
-            alts["g4c"] = replace(v, group=4, coarse=True)
-        if 32 < rows <= 128:
-            alts["g2c512"] = replace(v, group=2, coarse=True, threads=512)
+            alts["p%dg2" % wide] = replace(v, pipe=True, unroll=wide, group=2)
     # FIND_AB=name,...: time only these (and new)
     keep = set(AB.split(",")) | {"new"} if AB else set(alts)
     out = [(name, (lambda w=w: build_filter(dtype, w))) for name, w in alts.items() if name in keep]

@@ -30,6 +30,7 @@ class Variant:
     fcmp: bool = True  # float32: the filter compares floats, not order keys
     coarse: bool = False  # one sample digit when its estimate fits the buffer
     group: int = 1  # CTAs (a cluster) per row
+    pipe: bool = False  # the filter loads tile i+1 before it filters tile i
 
 
 #: The variants run() launches (``plan``), from the H200 tuning runs (NOTES.md):

@@ -52,7 +52,7 @@ class SampledFilter(RadixTopK):
     def __init__(self, dtype: str, with_values: bool, threads: int = 1024, cand: int = 8192,
                  sample: int = 4096, margin: int = 4, first_bits: int = 13, unroll: int = 4, vec: bool = True,
                  unroll1: int = 2, prefetch: bool = False, sampled: bool = True, fcmp: bool = True,
-                 coarse: bool = False, group: int = 1):
+                 coarse: bool = False, group: int = 1, pipe: bool = False):
         assert sample % 32 == 0 and sample <= cand
         assert group in (1, 2, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
@@ -75,6 +75,8 @@ class SampledFilter(RadixTopK):
         # filters its slice of the row into its own buffer; rank 0 pulls the others' candidates
         # over DSMEM and finishes the row alone (the fallback too).
         self.group = group
+        # pipe: the filter double-buffers its tiles (twice the registers of one tile)
+        self.pipe = pipe
 
     @cute.jit
     def _isqrt_up(self, x: Int32) -> Int32:
@@ -144,18 +146,34 @@ class SampledFilter(RadixTopK):
         """One streaming pass over vectors ``[v0, v1)`` (and, ``with_tail``, the scalar tail ``[tail,
         length)``): every key >= t and its column to the candidates (counted past the buffer).
 
-        ``pre``: the first tile's vectors, already loaded (``prefetch``), else unused.
+        ``pre``: the first tile's vectors (``pipe``: two tiles), already loaded (``prefetch``), else
+        unused. ``pipe``: a tile's loads are issued two tiles ahead, so they are in flight while the
+        tile before it is counted and written.
         """
         T, U, C, V = self.threads, self.unroll, self.cand, self.vec
         lane = tid % 32
         cand_ptr = (ctl.iterator + CAND).llvm_ptr
-        first = v0
-        if cutlass.const_expr(self.prefetch):
-            self._filter_tile(pre, v0, v1, t, ckey, cidx, cand_ptr, tid, lane)
-            first = v0 + Int32(T * U)
-        for start in cutlass.range(first, v1, T * U):
-            vs = self._load_vectors(xv, start, v1, tid, U)
-            self._filter_tile(vs, start, v1, t, ckey, cidx, cand_ptr, tid, lane)
+        if cutlass.const_expr(self.pipe):
+            # two tiles in flight, reloaded as soon as each is filtered (into its own registers: nothing
+            # is copied at the back edge, where a copy would wait for the loads it should overlap)
+            both = pre
+            if cutlass.const_expr(not self.prefetch):
+                both = self._load_vectors(xv, v0, v1, tid, 2 * U)
+            cur = self._raws(both[:U])
+            nxt = self._raws(both[U:])
+            for start in cutlass.range(v0, v1, 2 * T * U):
+                self._filter_tile(cur, start, v1, t, ckey, cidx, cand_ptr, tid, lane)
+                cur = self._raws(self._load_vectors(xv, start + Int32(2 * T * U), v1, tid, U))  # clamped: in bounds
+                self._filter_tile(nxt, start + Int32(T * U), v1, t, ckey, cidx, cand_ptr, tid, lane)
+                nxt = self._raws(self._load_vectors(xv, start + Int32(3 * T * U), v1, tid, U))
+        else:
+            first = v0
+            if cutlass.const_expr(self.prefetch):
+                self._filter_tile(self._raws(pre), v0, v1, t, ckey, cidx, cand_ptr, tid, lane)
+                first = v0 + Int32(T * U)
+            for start in cutlass.range(first, v1, T * U):
+                vs = self._load_vectors(xv, start, v1, tid, U)
+                self._filter_tile(self._raws(vs), start, v1, t, ckey, cidx, cand_ptr, tid, lane)
         if cutlass.const_expr(V > 1):
             if with_tail:
                 j = tail + tid
@@ -168,39 +186,44 @@ class SampledFilter(RadixTopK):
                     ckey[slot] = key
                     cidx[slot] = j
 
+    def _raws(self, vs: list) -> list:
+        """The elements of a tile's vectors as raw Int32 bits, vector by vector."""
+        return [Int32(v[e]) for v in vs for e in range(self.vec)]
+
     @cute.jit
-    def _filter_tile(self, vs: list, start: Int32, nv: Int32, t: Uint32, ckey, cidx, cand_ptr, tid: Int32,
+    def _filter_tile(self, raws: list, start: Int32, nv: Int32, t: Uint32, ckey, cidx, cand_ptr, tid: Int32,
                      lane: Int32):
         """One tile of the filter: mark the keys >= t in a bit mask, reserve their slots with one
         warp scan and one atomic per warp, then write only the marked keys. (Per key, a ballot,
         an atomic and a shuffle cost more: about 8% of a row's keys pass, so most warps append
-        on most keys.)"""
+        on most keys.) ``raws``: the tile's elements, ``vec`` per vector of ``threads`` apart."""
         T, C, V = self.threads, self.cand, self.vec
-        assert len(vs) * V <= 32, "one bit per key of the tile"
+        nvec = len(raws) // V
+        assert len(raws) <= 32, "one bit per key of the tile"
         mask = Uint32(0)
         if cutlass.const_expr(self.fcmp):
             floor = f32_key_floor(t)  # the caller keeps t <= F32_INF_KEY
-            for u in cutlass.range_constexpr(len(vs)):
+            for u in cutlass.range_constexpr(nvec):
                 part = Int32(0)
                 for e in cutlass.range_constexpr(V):
-                    part = part | f32_bit_if_not_below(Int32(vs[u][e]), floor, Int32(1 << (u * V + e)))
+                    part = part | f32_bit_if_not_below(raws[u * V + e], floor, Int32(1 << (u * V + e)))
                 # a vector past the row's end (clamped load) keeps none of its bits
                 mask = mask | Uint32(cutlass.select_(start + u * T + tid < nv, Uint32(part), Uint32(0)))
         else:
-            for u in cutlass.range_constexpr(len(vs)):
+            for u in cutlass.range_constexpr(nvec):
                 ok = start + u * T + tid < nv
                 for e in cutlass.range_constexpr(V):
-                    take = ok & (self._key(Int32(vs[u][e])) >= t)
+                    take = ok & (self._key(raws[u * V + e]) >= t)
                     mask = mask | Uint32(cutlass.select_(take, Uint32(1 << (u * V + e)), Uint32(0)))
         pos = warp_reserve(Int32(cute.arch.popc(mask)), cand_ptr, lane)
         if mask != Uint32(0):
-            for u in cutlass.range_constexpr(len(vs)):
+            for u in cutlass.range_constexpr(nvec):
                 jv = start + u * T + tid
                 if (mask & Uint32(((1 << V) - 1) << (u * V))) != Uint32(0):  # a vector with none kept: one test
                     for e in cutlass.range_constexpr(V):
                         if (mask & Uint32(1 << (u * V + e))) != Uint32(0):
                             if pos < C:
-                                ckey[pos] = self._key(Int32(vs[u][e]))
+                                ckey[pos] = self._key(raws[u * V + e])
                                 cidx[pos] = jv * V + e
                             pos = pos + 1
 
@@ -264,8 +287,8 @@ class SampledFilter(RadixTopK):
             v0 = rank * per
             v1 = cutlass.min(v0 + per, nv)
         pre = []
-        if cutlass.const_expr(self.prefetch):  # in flight during the whole sample step
-            pre = self._load_vectors(xv, v0, v1, tid, self.unroll)
+        if cutlass.const_expr(self.prefetch):  # in flight during the whole sample step (pipe: two tiles)
+            pre = self._load_vectors(xv, v0, v1, tid, self.unroll * (2 if self.pipe else 1))
         ok, t = self._threshold(xr, length, k, hist, ckey, ctl, tid)
         if cutlass.const_expr(self.fcmp):
             ok = ok & (t <= Uint32(F32_INF_KEY))  # a NaN-only threshold: the exact fallback takes the row
