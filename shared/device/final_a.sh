@@ -1,10 +1,15 @@
 #!/bin/bash
-# First call of the final warm pair (carry .carry/dsl): every package's GPU tests, then memcheck
-# on the backends whose kernels changed this session (radix_filter, radix_cutlass).
+# First call of the final warm pair (carry .carry/dsl): the GPU tests of the packages whose kernels
+# changed this session (TESTS, default radix_filter and radix, plus tests/), then memcheck and
+# racecheck on their sanitize_cases.py calls.
 #   bash shared/device/run.sh bash shared/device/final_a.sh
 set -u
-timeout 430 python3 -m pytest -q -m gpu -p no:cacheprovider packages tests 2>&1 | tail -5
-for b in ${SANITIZE:-radix_filter radix_cutlass}; do
-  timeout 100 compute-sanitizer --tool memcheck --report-api-errors no python3 shared/device/sanitize_cases.py $b \
-    2>&1 | tail -12
+timeout 300 python3 -m pytest -q -m gpu -p no:cacheprovider ${TESTS:-packages/topk-radix-filter packages/topk-radix} \
+  tests 2>&1 | tail -5
+for b in ${SANITIZE:-radix_filter radix}; do
+  for tool in memcheck racecheck; do
+    echo "=== $tool $b"
+    timeout ${SAN_S:-70} compute-sanitizer --tool $tool --report-api-errors no python3 shared/device/sanitize_cases.py \
+      $b 2>&1 | grep -v "^========= COMPUTE-SANITIZER$" | tail -12
+  done
 done

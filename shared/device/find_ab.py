@@ -98,7 +98,10 @@ def stamp_profile(shape, variant, inputs, dev) -> str:
         col = col[col >= 0]
         if len(col):
             parts.append(f"{name}={int(col.median())}/{int(col.max())}")
-    return "stamps(median/max cycles) " + " ".join(parts)
+    longest = int(inputs.seq_lens[0].argmax())
+    row = " ".join(f"{name}={int(st[longest, j])}" for j, name in enumerate(names))
+    return ("stamps(median/max cycles) " + " ".join(parts) +
+            f"\n    longest row ({int(inputs.seq_lens[0][longest])} columns): {row}")
 
 
 _BUILT = {}
@@ -150,13 +153,8 @@ def configs(rows: int, n: int, dtype: str = "float32"):
 
     v = rf.plan(rows, n)
     alts = {"new": v}
-    if v.sampled:
-        wide = 2 if dtype != "float32" else 4  # 16-bit tiles of 4 vectors spill when double-buffered
-        alts["p%d" % wide] = replace(v, pipe=True, unroll=wide)
-        alts["p2"] = replace(v, pipe=True, unroll=2)
-        if rows <= 64:
-            alts["g2"] = replace(v, group=2)
-            alts["p%dg2" % wide] = replace(v, pipe=True, unroll=wide, group=2)
+    if v.sampled and rows <= 64:
+        alts["g1" if v.group > 1 else "g2"] = replace(v, group=1 if v.group > 1 else 2)
     # FIND_AB=name,...: time only these (and new)
     keep = set(AB.split(",")) | {"new"} if AB else set(alts)
     out = [(name, (lambda w=w: build_filter(dtype, w))) for name, w in alts.items() if name in keep]
@@ -188,7 +186,9 @@ def main():
     K = 1024
     cells = [Shape(32, 32 * K), Shape(32, 128 * K), Shape(128, 32 * K), Shape(128, 128 * K), Shape(512, 32 * K),
              Shape(512, 128 * K), Shape(4096, 8 * K), Shape(1024, 64 * K), Shape(128, 128 * K, dtype="bfloat16"),
-             Shape(128, 128 * K, k=512)]
+             Shape(128, 128 * K, k=512), Shape(64, 128 * K), Shape(16, 128 * K), Shape(64, 64 * K)]
+    if os.environ.get("FIND_CELLS"):  # e.g. FIND_CELLS=0,1: indices into the list above
+        cells = [cells[int(i)] for i in os.environ["FIND_CELLS"].split(",")]
     dev = torch.device("cuda")
     for shape in cells:
         count = rotations(shape.nbytes)
@@ -207,7 +207,7 @@ def main():
                 check_topk(inputs.logits[0], inputs.seq_lens[0], shape.k, outs[0])
                 res.setdefault(name, []).append(time_graph(step, count, replays=10))
         line += [f"{name} " + "/".join(f"{t:.1f}" for t in ts) for name, ts in res.items()]
-        if "stamps" in sys.argv and shape.rows <= 128 and shape.n <= 32 * K:
+        if "stamps" in sys.argv and shape.rows <= 128:
             line.append(stamp_profile(shape, variant, inputs, dev))
         print(" | ".join(line), flush=True)
         torch.cuda.empty_cache()

@@ -52,7 +52,7 @@ def main():
         xs = [torch.randn(rows, n, device="cuda") for _ in range(8)]
         out = torch.empty(rows * per_row, device="cuda")
 
-        def fn(i):
+        def fn(i, xs=xs, out=out, rows=rows, per_row=per_row, block=block, warps=warps):
             row_sum[(rows * per_row,)](xs[i % 8], out, n, per_row=per_row, BLOCK=block, num_warps=warps)
 
         us = time_us(fn)

@@ -28,9 +28,7 @@ class Variant:
     prefetch: bool = True  # the filter's first tile loaded with the sample
     sampled: bool = True  # False: the two-read path alone (N too short for the sample)
     fcmp: bool = True  # float32: the filter compares floats, not order keys
-    coarse: bool = False  # one sample digit when its estimate fits the buffer
     group: int = 1  # CTAs (a cluster) per row
-    pipe: bool = False  # the filter loads tile i+1 before it filters tile i
 
 
 #: The variants run() launches (``plan``), from the H200 tuning runs (NOTES.md):
@@ -42,6 +40,10 @@ DEFAULT = Variant()
 #:   vs 15.6; at 128 rows no better: 128x128K 31.8 vs 31.3). float32 only: 16-bit rows keep 4.
 FEW_ROWS = Variant(unroll=8)
 FEW_ROWS_MAX = 64
+#: - FEW_LONG_ROWS, up to 64 rows of N > 64K: FEW_ROWS on a cluster of two CTAs per row, each
+#:   filtering half the row (session 7: 32x128K 22.6 vs 26.2 us; at 32x32K slower, 15.6 vs 14.8).
+FEW_LONG_ROWS = Variant(unroll=8, group=2)
+FEW_LONG_MIN_N = 65537
 #: - MANY_ROWS, >= 265 rows of N > 64K: two CTAs of 512 threads per SM (512x128K: 131.8 vs 143.0
 #:   in session 2), 8 vectors in flight (session 6: 95.9 vs 101.3 us).
 MANY_ROWS = Variant(threads=512, unroll=8)
@@ -62,7 +64,9 @@ def plan(rows: int, n: int) -> Variant:
         return SHORT
     if rows >= MANY_ROWS_MIN:
         return LIGHT if n <= LIGHT_MAX_N else MANY_ROWS
-    return FEW_ROWS if rows <= FEW_ROWS_MAX else DEFAULT
+    if rows <= FEW_ROWS_MAX:
+        return FEW_LONG_ROWS if n >= FEW_LONG_MIN_N else FEW_ROWS
+    return DEFAULT
 
 
 def _arch(device: torch.device) -> str:

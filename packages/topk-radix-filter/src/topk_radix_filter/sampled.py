@@ -20,6 +20,10 @@ For a long row (``L >= 4 * sample``) the row is read from HBM once:
    row falls back to ``RadixTopK._select``, the two-read radix path of radix_cutlass.
    Exactness never depends on the sample or the buffer size.
 
+With ``group`` > 1 a cluster of CTAs shares a row: each computes the same threshold from the
+same sample and filters its own slice into its own buffer; after a cluster barrier rank 0
+pulls the others' candidates over DSMEM and does steps 3-4 alone.
+
 Rows shorter than ``4 * sample`` take ``RadixTopK._select`` directly; there the second
 read hits L2 (rows that fit on chip are read from HBM once either way). ``sampled=False``
 builds that path alone (launch.SHORT: fewer registers, more CTAs per SM).
@@ -52,7 +56,7 @@ class SampledFilter(RadixTopK):
     def __init__(self, dtype: str, with_values: bool, threads: int = 1024, cand: int = 8192,
                  sample: int = 4096, margin: int = 4, first_bits: int = 13, unroll: int = 4, vec: bool = True,
                  unroll1: int = 2, prefetch: bool = False, sampled: bool = True, fcmp: bool = True,
-                 coarse: bool = False, group: int = 1, pipe: bool = False):
+                 group: int = 1):
         assert sample % 32 == 0 and sample <= cand
         assert group in (1, 2, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
@@ -68,15 +72,10 @@ class SampledFilter(RadixTopK):
         self.sampled = sampled
         # fcmp (float32; set by RadixTopK): the filter also compares each element as a float against
         # the threshold's float (one unordered compare) instead of building its order key.
-        # coarse: the threshold stops at the sample's first digit when the keys it would let
-        # through (estimated from the sample) fit the buffer: one find_bin and one sample pass less.
-        self.coarse = coarse
         # group: CTAs per row (a cluster). Each computes the same threshold from the same sample,
         # filters its slice of the row into its own buffer; rank 0 pulls the others' candidates
         # over DSMEM and finishes the row alone (the fallback too).
         self.group = group
-        # pipe: the filter double-buffers its tiles (twice the registers of one tile)
-        self.pipe = pipe
 
     @cute.jit
     def _isqrt_up(self, x: Int32) -> Int32:
@@ -116,28 +115,16 @@ class SampledFilter(RadixTopK):
         cute.arch.sync_threads()
         if ok:
             b1, krem = self._find_bin(hist, self.bins, r, ctl, tid)
-            t = Uint32(b1) << sh0
-            fine = Int32(1)
-            if cutlass.const_expr(self.coarse):
-                # the sample's keys >= bin b1's floor, scaled to the row with a 4-sigma allowance: if
-                # that many fit the buffer, b1's floor is the threshold (no second digit)
-                n_s = r - krem + hist[b1]
-                per_key = Int64((length + self.sample - 1) // self.sample)
-                est = Int64(n_s + Int32(4) * self._isqrt_up(n_s) + Int32(2)) * per_key
-                fine = Int32(cutlass.select_(est > Int64(self.cand), Int32(1), Int32(0)))
-            if fine != Int32(0):
-                if cutlass.const_expr(self.coarse):
-                    cute.arch.sync_threads()  # every thread has read hist[b1] before the clear
-                self._clear(hist, tid, 1 << w1)
-                cute.arch.sync_threads()
-                for j in cutlass.range(tid, self.sample, T):
-                    key = ckey[j]
-                    if Int32(key >> sh0) == b1:
-                        d = (key >> sh1) & Uint32((1 << w1) - 1)
-                        cute.arch.atomic_add((hist.iterator + Int32(d)).llvm_ptr, Int32(1))
-                cute.arch.sync_threads()
-                b2, _ = self._find_bin(hist, 1 << w1, krem, ctl, tid)
-                t = t | (Uint32(b2) << sh1)
+            self._clear(hist, tid, 1 << w1)
+            cute.arch.sync_threads()
+            for j in cutlass.range(tid, self.sample, T):
+                key = ckey[j]
+                if Int32(key >> sh0) == b1:
+                    d = (key >> sh1) & Uint32((1 << w1) - 1)
+                    cute.arch.atomic_add((hist.iterator + Int32(d)).llvm_ptr, Int32(1))
+            cute.arch.sync_threads()
+            b2, _ = self._find_bin(hist, 1 << w1, krem, ctl, tid)
+            t = (Uint32(b1) << sh0) | (Uint32(b2) << sh1)
         return ok, t
 
     @cute.jit
@@ -146,34 +133,18 @@ class SampledFilter(RadixTopK):
         """One streaming pass over vectors ``[v0, v1)`` (and, ``with_tail``, the scalar tail ``[tail,
         length)``): every key >= t and its column to the candidates (counted past the buffer).
 
-        ``pre``: the first tile's vectors (``pipe``: two tiles), already loaded (``prefetch``), else
-        unused. ``pipe``: a tile's loads are issued two tiles ahead, so they are in flight while the
-        tile before it is counted and written.
+        ``pre``: the first tile's vectors, already loaded (``prefetch``), else unused.
         """
         T, U, C, V = self.threads, self.unroll, self.cand, self.vec
         lane = tid % 32
         cand_ptr = (ctl.iterator + CAND).llvm_ptr
-        if cutlass.const_expr(self.pipe):
-            # two tiles in flight, reloaded as soon as each is filtered (into its own registers: nothing
-            # is copied at the back edge, where a copy would wait for the loads it should overlap)
-            both = pre
-            if cutlass.const_expr(not self.prefetch):
-                both = self._load_vectors(xv, v0, v1, tid, 2 * U)
-            cur = self._raws(both[:U])
-            nxt = self._raws(both[U:])
-            for start in cutlass.range(v0, v1, 2 * T * U):
-                self._filter_tile(cur, start, v1, t, ckey, cidx, cand_ptr, tid, lane)
-                cur = self._raws(self._load_vectors(xv, start + Int32(2 * T * U), v1, tid, U))  # clamped: in bounds
-                self._filter_tile(nxt, start + Int32(T * U), v1, t, ckey, cidx, cand_ptr, tid, lane)
-                nxt = self._raws(self._load_vectors(xv, start + Int32(3 * T * U), v1, tid, U))
-        else:
-            first = v0
-            if cutlass.const_expr(self.prefetch):
-                self._filter_tile(self._raws(pre), v0, v1, t, ckey, cidx, cand_ptr, tid, lane)
-                first = v0 + Int32(T * U)
-            for start in cutlass.range(first, v1, T * U):
-                vs = self._load_vectors(xv, start, v1, tid, U)
-                self._filter_tile(self._raws(vs), start, v1, t, ckey, cidx, cand_ptr, tid, lane)
+        first = v0
+        if cutlass.const_expr(self.prefetch):
+            self._filter_tile(self._raws(pre), v0, v1, t, ckey, cidx, cand_ptr, tid, lane)
+            first = v0 + Int32(T * U)
+        for start in cutlass.range(first, v1, T * U):
+            vs = self._load_vectors(xv, start, v1, tid, U)
+            self._filter_tile(self._raws(vs), start, v1, t, ckey, cidx, cand_ptr, tid, lane)
         if cutlass.const_expr(V > 1):
             if with_tail:
                 j = tail + tid
@@ -287,8 +258,8 @@ class SampledFilter(RadixTopK):
             v0 = rank * per
             v1 = cutlass.min(v0 + per, nv)
         pre = []
-        if cutlass.const_expr(self.prefetch):  # in flight during the whole sample step (pipe: two tiles)
-            pre = self._load_vectors(xv, v0, v1, tid, self.unroll * (2 if self.pipe else 1))
+        if cutlass.const_expr(self.prefetch):  # in flight during the whole sample step
+            pre = self._load_vectors(xv, v0, v1, tid, self.unroll)
         ok, t = self._threshold(xr, length, k, hist, ckey, ctl, tid)
         if cutlass.const_expr(self.fcmp):
             ok = ok & (t <= Uint32(F32_INF_KEY))  # a NaN-only threshold: the exact fallback takes the row
