@@ -83,7 +83,7 @@ def test_measured_table_is_the_h200_run():
 
 @pytest.mark.parametrize("rows, n, which", [
     (128, 131072, "DEFAULT"), (32, 32768, "FEW_ROWS"), (64, 131072, "FEW_LONG_ROWS"), (65, 16384, "DEFAULT"),
-    (64, 65536, "FEW_ROWS"), (1, 65537, "FEW_LONG_ROWS"), (65, 131072, "DEFAULT"),
+    (64, 65535, "FEW_ROWS"), (1, 65536, "FEW_LONG_ROWS"), (65, 131072, "DEFAULT"),
     (264, 131072, "DEFAULT"), (512, 131072, "MANY_ROWS"),
     (512, 32768, "LIGHT"), (1024, 65536, "LIGHT"), (4096, 8192, "SHORT"), (1, 16383, "SHORT"), (1, 16384, "FEW_ROWS"),
     (264, 16383, "SHORT"), (265, 16384, "LIGHT"),

@@ -40,10 +40,11 @@ DEFAULT = Variant()
 #:   vs 15.6; at 128 rows no better: 128x128K 31.8 vs 31.3). float32 only: 16-bit rows keep 4.
 FEW_ROWS = Variant(unroll=8)
 FEW_ROWS_MAX = 64
-#: - FEW_LONG_ROWS, up to 64 rows of N > 64K: FEW_ROWS on a cluster of two CTAs per row, each
-#:   filtering half the row (session 7: 32x128K 22.6 vs 26.2 us; at 32x32K slower, 15.6 vs 14.8).
+#: - FEW_LONG_ROWS, up to 64 rows of N >= 64K: FEW_ROWS on a cluster of two CTAs per row, each
+#:   filtering half the row (session 7, us, one CTA -> two: 32x128K 26.2 -> 22.6, 64x128K 28.3 ->
+#:   25.6, 16x128K 25.6 -> 21.5, 64x64K 20.4 -> 19.4; at 32x32K slower, 14.8 -> 15.7).
 FEW_LONG_ROWS = Variant(unroll=8, group=2)
-FEW_LONG_MIN_N = 65537
+FEW_LONG_MIN_N = 65536
 #: - MANY_ROWS, >= 265 rows of N > 64K: two CTAs of 512 threads per SM (512x128K: 131.8 vs 143.0
 #:   in session 2), 8 vectors in flight (session 6: 95.9 vs 101.3 us).
 MANY_ROWS = Variant(threads=512, unroll=8)
