@@ -72,12 +72,6 @@ def _reg_variants():
             ("float16", 4, 512, 8, 1, True, False, "", 64, True, False),
             ("float32", 16, 256, 32, 4, True, True, "", 8192, True, True),
             ("float32", 1, 256, 32, 4, False, False, "", 0, True, False)]
-    # Off-by-default flags (NOTES.md, session 7): mbar (st.async + mbarrier exchanges) at C=16 with
-    # the gather, 16-bit without it, the scalar path with a 64-key buffer; relaxed_exit alone.
-    out += [("float32", 16, 512, 16, 4, False, False, "", 8192, True, True, True),
-            ("bfloat16", 2, 512, 32, 8, True, False, "", 0, False, False, True),
-            ("float16", 4, 1024, 8, 1, True, True, "", 64, True, True, True),
-            ("float32", 8, 512, 8, 4, False, False, "", 8192, True, True, False, True)]
     return out
 
 

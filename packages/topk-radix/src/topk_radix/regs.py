@@ -36,17 +36,6 @@ Compile-time variants (``checks.reg_variant`` picks them per launch; NOTES.md, s
     the register passes run as before: exactness never depends on B.
   * ``warp_emit``: each warp takes its output offsets with one atomic (local at C=1, on
     rank 0's counter otherwise): no CTA scan and no CTA barrier in the emit.
-  * ``mbar`` (C > 1): no cluster barrier with release semantics (each compiles to
-    MEMBAR.ALL.GPU + barrier + L1 invalidate). Each pass's 32-bin group sums, and the
-    gather's candidates, go to every CTA by ``st.async`` completing on an mbarrier (one per
-    exchange, used once: phase 0); the find's first hop then reads local shared memory.
-    The second hop still reads the peers' bins: the mbarrier's wait (acquire, cluster) sees
-    the peers' sends (release, cluster), which follow their histograms. One relaxed cluster
-    barrier after the mbarrier init (peers exist before anything is sent to them) and one
-    relaxed at exit (every remote access before it has returned: loads, atomics; st.async
-    targets wait for their bytes) remain.
-  * ``relaxed_exit`` (implied by ``mbar``): only the exit barrier's arrive relaxed. Valid for
-    the other variants too: the gather's plain remote stores are released by its own barrier.
 
 Limits: ``C * T * E >= N`` (the host picks them), ``T * (E + 1) < 32768`` (packed
 16-bit counts). Runtime arguments are as in ``kernel.py``: one build per geometry
@@ -69,7 +58,7 @@ from .kernel import NEG_INF_BITS, RowCommon
 
 FIRST_BITS = 11
 #: Words of ``s_sel`` past the per-pass (digit, need) pairs.
-SEL_TOTAL, SEL_BELOW, SEL_GCNT, SEL_GT, SEL_EQ, SEL_OWN = 6, 7, 8, 9, 10, 11
+SEL_TOTAL, SEL_BELOW, SEL_GCNT, SEL_GT, SEL_EQ = 6, 7, 8, 9, 10
 STAMPS = 16  # dev timestamps per CTA: globaltimer at start, clock64 deltas, globaltimer at end (slot 7)
 #: Dev sub-phase stamp slots (clock64 deltas, thread 0): pass 0 counted / its cluster barrier passed /
 #: its digit found; gather appended / copied out; emit offsets known; pass 1 counted.
@@ -90,8 +79,7 @@ class ClusterRegTopK(RowCommon):
     """Compile-time specialisation only (dtype, C, T, E, vector width, values, stamps)."""
 
     def __init__(self, dtype: str, cluster: int, threads: int, elems: int, vec: int, return_values: bool,
-                 stamps: bool = False, gather: int = 0, warp_emit: bool = False, early: bool = False,
-                 mbar: bool = False, relaxed_exit: bool = False):
+                 stamps: bool = False, gather: int = 0, warp_emit: bool = False, early: bool = False):
         assert dtype in NEG_INF_BITS and cluster in (1, 2, 4, 8, 16)
         assert threads % 128 == 0 and elems % max(vec, 1) == 0
         self.dtype_name = dtype
@@ -114,9 +102,6 @@ class ClusterRegTopK(RowCommon):
         self.warp_emit = warp_emit
         # early: stop the passes once the threshold bin holds exactly the keys still needed.
         self.early = early
-        # mbar: exchanges by st.async + mbarriers instead of cluster barriers (no use at C=1).
-        self.mbar = mbar and cluster > 1
-        self.relaxed_exit = (relaxed_exit or mbar) and cluster > 1
         self.hist_off = []
         self.coarse_off = []
         h = c = 0
@@ -131,7 +116,7 @@ class ClusterRegTopK(RowCommon):
     def __repr__(self) -> str:  # stable across processes: part of the DSL's cache key
         return (f"ClusterRegTopK_{self.dtype_name}_c{self.cluster}_t{self.threads}_e{self.elems}"
                 f"_v{self.vec}_rv{int(self.return_values)}_st{int(self.stamps)}_g{self.gather}_w{int(self.warp_emit)}"
-                f"_x{int(self.early)}" + ("_m1" if self.mbar else "_r1" if self.relaxed_exit else ""))
+                f"_x{int(self.early)}")
 
     # ------------------------------------------------------------------ host
     @cute.jit
@@ -170,31 +155,16 @@ class ClusterRegTopK(RowCommon):
         s_wsum = smem.allocate_tensor(Int32, cute.make_layout(64), byte_alignment=16)
         s_ctr = smem.allocate_tensor(Int64, cute.make_layout(2), byte_alignment=16)
         s_buf = smem.allocate_tensor(Int32, cute.make_layout(max(self.gather, 4)), byte_alignment=16)
-        npass = len(self.digits)
-        s_recv = s_buf  # mbar only: the peers' group sums per pass ([group][rank])
-        s_mbar = s_ctr  # mbar only: one mbarrier per pass, then the gather's
-        if const_expr(self.mbar):
-            s_recv = smem.allocate_tensor(Int32, cute.make_layout(C * self.coarse_words), byte_alignment=16)
-            s_mbar = smem.allocate_tensor(Int64, cute.make_layout(npass + 1), byte_alignment=8)
 
         spec, seq_len, logits, row_base, g_row, g_idx, g_val = self.row_view(
             row, next_n, seq_lens, logits, ld, n, out_idx, out_val, k)
 
         raws, cols, oks = self.load_slice(logits, row_base, n, g_row, rank, tid)
-        if const_expr(self.mbar):  # after the loads are issued; peers wait for this before sending
-            if tid == 0:
-                for j in cutlass.range_constexpr(npass):
-                    cute.arch.mbarrier_init(s_mbar.iterator + j, T // 32)  # one arrival per warp
-                cute.arch.mbarrier_init(s_mbar.iterator + npass, 1)
-                cute.arch.mbarrier_init_fence()
-            cute.arch.cluster_arrive_relaxed()
 
         length = self.valid_length(seq_len, next_n, spec, compress_ratio, n)
 
         if length <= k:
             self.fill_short_row(g_idx, g_val, g_row, length, k, rank * T + tid, C * T)
-            if const_expr(self.mbar):
-                cute.arch.cluster_wait()  # pairs the arrive after the init
         else:
             for i in cutlass.range(tid, self.hist_words, T):
                 s_hist[i] = Int32(0)
@@ -216,14 +186,15 @@ class ClusterRegTopK(RowCommon):
             need = k
             tsh = Uint32(0)  # shift of the last digit found: emit compares keys >> tsh
             live = Int32(1)  # 0 once a pass's bin holds exactly the keys still needed (early)
-            prefix, need, tsh, live = self.reg_pass(keys, s_hist, s_coarse, s_sel, s_recv, s_mbar, g_dbg, t0, prefix,
-                                                    need, tsh, live, 0, tid, warp, lane, rank)
+            npass = len(self.digits)
+            prefix, need, tsh, live = self.reg_pass(keys, s_hist, s_coarse, s_sel, g_dbg, t0, prefix, need, tsh, live,
+                                                    0, tid, warp, lane, rank)
             regs_rest = Int32(1)
             if const_expr(self.gather > 0):
                 total = s_sel[SEL_TOTAL]
                 if (live != Int32(0)) & (total <= Int32(self.gather)):
                     regs_rest = Int32(0)
-                    self.gather_candidates(keys, prefix, s_buf, s_sel, s_mbar, rank, tid, lane, g_dbg, t0)
+                    self.gather_candidates(keys, prefix, s_buf, s_sel, rank, tid, lane, g_dbg, t0)
                     for p in cutlass.range_constexpr(1, npass):
                         if const_expr(self.early):
                             if live != Int32(0):
@@ -239,11 +210,11 @@ class ClusterRegTopK(RowCommon):
                     if const_expr(self.early):
                         if live != Int32(0):
                             prefix, need, tsh, live = self.reg_pass(
-                                keys, s_hist, s_coarse, s_sel, s_recv, s_mbar, g_dbg, t0, prefix, need, tsh, live, p,
+                                keys, s_hist, s_coarse, s_sel, g_dbg, t0, prefix, need, tsh, live, p,
                                 tid, warp, lane, rank)
                     else:
                         prefix, need, tsh, live = self.reg_pass(
-                            keys, s_hist, s_coarse, s_sel, s_recv, s_mbar, g_dbg, t0, prefix, need, tsh, live, p,
+                            keys, s_hist, s_coarse, s_sel, g_dbg, t0, prefix, need, tsh, live, p,
                             tid, warp, lane, rank)
 
             self.emit(keys, cols, prefix, tsh, need, k, g_row, g_idx, g_val, s_wsum, s_ctr, s_sel, tid, warp, lane,
@@ -266,11 +237,9 @@ class ClusterRegTopK(RowCommon):
 
     @cute.jit
     def reg_pass(self, keys: list, s_hist: cute.Tensor, s_coarse: cute.Tensor, s_sel: cute.Tensor,
-                 s_recv: cute.Tensor, s_mbar: cute.Tensor, g_dbg: cute.Tensor, t0: Int64, prefix: Uint32,
-                 need: Int32, tsh: Uint32, live: Int32, p: cutlass.Constexpr, tid: Int32, warp: Int32, lane: Int32,
-                 rank: Int32):
-        """Pass ``p`` over the keys in registers, with one cluster barrier (``mbar``: one exchange
-        of the group sums on the pass's mbarrier instead)."""
+                 g_dbg: cute.Tensor, t0: Int64, prefix: Uint32, need: Int32, tsh: Uint32, live: Int32,
+                 p: cutlass.Constexpr, tid: Int32, warp: Int32, lane: Int32, rank: Int32):
+        """Pass ``p`` over the keys in registers, with one cluster barrier."""
         C = self.cluster
         for i in cutlass.range_constexpr(self.slots):
             key = keys[i]
@@ -282,29 +251,18 @@ class ClusterRegTopK(RowCommon):
                 self.count_key(s_hist, s_coarse, key, p, p > 0)
         if const_expr(p == 0):  # most keys count: sum the groups after the fact
             cute.arch.sync_threads()
-            if const_expr(self.mbar):
-                cute.arch.cluster_wait()  # every peer has initialised its mbarriers
-            self.coarsen(s_hist, s_coarse, s_recv, s_mbar, p, warp, lane, rank)
-        else:
-            if const_expr(self.mbar):
-                cute.arch.sync_threads()
-                self.publish_counted(s_coarse, s_recv, s_mbar, p, warp, lane, rank)
+            self.coarsen(s_hist, s_coarse, p, warp, lane)
         if const_expr(p < 2):
             self.stamp(g_dbg, ST_P0_COUNT if p == 0 else ST_P1_COUNT, t0, tid)
-        if const_expr(C == 1):
-            cute.arch.sync_threads()
+        if const_expr(C > 1):
+            cute.arch.cluster_arrive()
+            cute.arch.cluster_wait()
         else:
-            if const_expr(not self.mbar):
-                cute.arch.cluster_arrive()
-                cute.arch.cluster_wait()
-        if const_expr(p == 0 and not self.mbar):
+            cute.arch.sync_threads()
+        if const_expr(p == 0):
             self.stamp(g_dbg, ST_P0_BAR, t0, tid)
         if warp == 0:
-            if const_expr(self.mbar):
-                self.mbar_wait(s_mbar, p)  # every CTA's group sums are here (and its bins final)
-                if const_expr(p == 0):
-                    self.stamp(g_dbg, ST_P0_BAR, t0, tid)
-            self.find(s_hist, s_coarse, s_recv, s_sel, p, need, lane, rank, False)
+            self.find(s_hist, s_coarse, s_sel, p, need, lane, rank, False)
         if const_expr(p == 0):
             self.stamp(g_dbg, ST_P0_FIND, t0, tid)
         cute.arch.sync_threads()
@@ -334,17 +292,15 @@ class ClusterRegTopK(RowCommon):
             cute.arch.atomic_add((s_coarse.iterator + (self.coarse_off[p] + (d >> 5))).llvm_ptr, Int32(1))
 
     @cute.jit
-    def gather_candidates(self, keys: list, prefix: Uint32, s_buf: cute.Tensor, s_sel: cute.Tensor,
-                          s_mbar: cute.Tensor, rank: Int32, tid: Int32, lane: Int32, g_dbg: cute.Tensor, t0: Int64):
+    def gather_candidates(self, keys: list, prefix: Uint32, s_buf: cute.Tensor, s_sel: cute.Tensor, rank: Int32,
+                          tid: Int32, lane: Int32, g_dbg: cute.Tensor, t0: Int64):
         """Copy the cluster's pass-0 candidates (keys in the chosen bin) into every CTA's ``s_buf``.
 
         This CTA's candidates go to ``[below, below + mine)`` (``below``: the bin's count in
         lower-ranked CTAs, from pass 0's find): first locally (one atomic per warp), then
         word by word to the other CTAs. One cluster barrier publishes them. The caller
         checked that the cluster's total fits the buffer; the bounds below only keep a
-        broken invariant from writing outside it. With ``mbar`` each key goes from registers
-        to the peers by st.async (on the gather's mbarrier; this CTA expects the cluster's
-        total less its own keys) and no cluster barrier follows.
+        broken invariant from writing outside it.
         """
         C = self.cluster
         B = self.gather
@@ -361,42 +317,25 @@ class ClusterRegTopK(RowCommon):
             wbase = cute.arch.atomic_add((s_sel.iterator + SEL_GCNT).llvm_ptr, incl)
         wbase = cute.arch.shuffle_sync(wbase, 31)
         pos = s_sel[SEL_BELOW] + wbase + incl - cnt
-        if const_expr(self.mbar):
-            mb = s_mbar.iterator + len(self.digits)
-            for i in cutlass.range_constexpr(self.slots):
-                if ms[i]:
-                    if pos < Int32(B):
-                        s_buf[pos] = Int32(keys[i])
-                        for c in cutlass.range_constexpr(1, C):
-                            cute.arch.store_async_dsmem(s_buf.iterator + pos, Int32(keys[i]), mb,
-                                                        (rank + c) & Int32(C - 1))
-                    pos = pos + 1
-            if tid == 0:
-                cute.arch.mbarrier_arrive_and_expect_tx(mb, (s_sel[SEL_TOTAL] - s_sel[SEL_OWN]) * 4)
-            self.stamp(g_dbg, ST_G_LOCAL, t0, tid)
-            self.mbar_wait(s_mbar, len(self.digits))
-            cute.arch.sync_threads()  # this CTA's own keys
-            self.stamp(g_dbg, ST_G_REMOTE, t0, tid)
-        else:
-            for i in cutlass.range_constexpr(self.slots):
-                if ms[i]:
-                    if pos < Int32(B):
-                        s_buf[pos] = Int32(keys[i])
-                    pos = pos + 1
-            cute.arch.sync_threads()
-            self.stamp(g_dbg, ST_G_LOCAL, t0, tid)
-            below = s_sel[SEL_BELOW]
-            mine = cutlass.min(s_sel[SEL_GCNT], Int32(B) - below)
-            for j in cutlass.range(tid, mine, self.threads):
-                at = below + j
-                key = s_buf[at]
-                addr = Int32((s_buf.iterator + at).toint())
-                for c in cutlass.range_constexpr(C):
-                    if rank != c:
-                        self.dsmem_store_u32(addr, Int32(c), key)
-            self.stamp(g_dbg, ST_G_REMOTE, t0, tid)
-            cute.arch.cluster_arrive()
-            cute.arch.cluster_wait()
+        for i in cutlass.range_constexpr(self.slots):
+            if ms[i]:
+                if pos < Int32(B):
+                    s_buf[pos] = Int32(keys[i])
+                pos = pos + 1
+        cute.arch.sync_threads()
+        self.stamp(g_dbg, ST_G_LOCAL, t0, tid)
+        below = s_sel[SEL_BELOW]
+        mine = cutlass.min(s_sel[SEL_GCNT], Int32(B) - below)
+        for j in cutlass.range(tid, mine, self.threads):
+            at = below + j
+            key = s_buf[at]
+            addr = Int32((s_buf.iterator + at).toint())
+            for c in cutlass.range_constexpr(C):
+                if rank != c:
+                    self.dsmem_store_u32(addr, Int32(c), key)
+        self.stamp(g_dbg, ST_G_REMOTE, t0, tid)
+        cute.arch.cluster_arrive()
+        cute.arch.cluster_wait()
 
     @cute.jit
     def buf_pass(self, s_buf: cute.Tensor, total: Int32, s_hist: cute.Tensor, s_coarse: cute.Tensor,
@@ -415,7 +354,7 @@ class ClusterRegTopK(RowCommon):
             self.stamp(g_dbg, ST_P1_COUNT, t0, tid)
         cute.arch.sync_threads()
         if warp == 0:
-            self.find(s_hist, s_coarse, s_coarse, s_sel, p, need, lane, Int32(0), True)
+            self.find(s_hist, s_coarse, s_sel, p, need, lane, Int32(0), True)
         cute.arch.sync_threads()
         return self.after_pass(s_sel, g_dbg, t0, prefix, live, p, tid)
 
@@ -466,80 +405,26 @@ class ClusterRegTopK(RowCommon):
         return raws, cols, oks
 
     @cute.jit
-    def coarsen(self, s_hist: cute.Tensor, s_coarse: cute.Tensor, s_recv: cute.Tensor, s_mbar: cute.Tensor,
-                p: cutlass.Constexpr, warp: Int32, lane: Int32, rank: Int32):
-        """Sum pass ``p``'s histogram per group of 32 bins (one warp reduction per group);
-        with ``mbar`` send the sums to every CTA instead."""
+    def coarsen(self, s_hist: cute.Tensor, s_coarse: cute.Tensor, p: cutlass.Constexpr, warp: Int32,
+                lane: Int32):
+        """Sum pass ``p``'s histogram per group of 32 bins (one warp reduction per group)."""
         w = self.digits[p][1]
         groups = max((1 << w) // 32, 1)
         hoff = self.hist_off[p]
         coff = self.coarse_off[p]
         for g in cutlass.range(warp, groups, self.threads // 32):
             s = cute.arch.warp_redux_sync(s_hist[hoff + g * 32 + lane], "add")
-            if const_expr(self.mbar):
-                self.publish(s_recv, s_mbar, s, g, p, lane, rank)
-            else:
-                if lane == 0:
-                    s_coarse[coff + g] = s
-        if const_expr(self.mbar):
-            self.arrive_sent(s_mbar, p, warp, lane)
-
-    @cute.jit
-    def publish_counted(self, s_coarse: cute.Tensor, s_recv: cute.Tensor, s_mbar: cute.Tensor,
-                        p: cutlass.Constexpr, warp: Int32, lane: Int32, rank: Int32):
-        """``mbar``, passes > 0: send the group sums the atomics counted (after a CTA barrier)."""
-        groups = max((1 << self.digits[p][1]) // 32, 1)
-        for g in cutlass.range(warp, groups, self.threads // 32):
-            self.publish(s_recv, s_mbar, s_coarse[self.coarse_off[p] + g], g, p, lane, rank)
-        self.arrive_sent(s_mbar, p, warp, lane)
-
-    @cute.jit
-    def publish(self, s_recv: cute.Tensor, s_mbar: cute.Tensor, val: Int32, g: Int32, p: cutlass.Constexpr,
-                lane: Int32, rank: Int32):
-        """Group ``g``'s sum into slot ``rank`` of every CTA's receive buffer: lane 0 locally,
-        lane ``l`` < C by st.async to CTA ``rank + l`` (mod C), completing on its pass-``p`` mbarrier."""
-        C = self.cluster
-        at = self.coarse_off[p] * C + g * C + rank
-        if lane < C:
             if lane == 0:
-                s_recv[at] = val
-            else:
-                cute.arch.store_async_dsmem(s_recv.iterator + at, val, s_mbar.iterator + p,
-                                            (rank + lane) & Int32(C - 1))
-
-    @cute.jit
-    def arrive_sent(self, s_mbar: cute.Tensor, p: cutlass.Constexpr, warp: Int32, lane: Int32):
-        """Lane 0 of each warp arrives once its local stores are done (release, CTA); warp 0
-        also expects the bytes of the C-1 peers' group sums."""
-        groups = max((1 << self.digits[p][1]) // 32, 1)
-        if lane == 0:
-            if warp == 0:
-                cute.arch.mbarrier_arrive_and_expect_tx(s_mbar.iterator + p, groups * (self.cluster - 1) * 4)
-            else:
-                cute.arch.mbarrier_arrive(s_mbar.iterator + p)
-
-    @cute.jit
-    def mbar_wait(self, s_mbar: cute.Tensor, j: cutlass.Constexpr):
-        """Wait for phase 0 of mbarrier ``j``, acquire at cluster scope (the peers' st.async
-        complete on it with release at cluster scope)."""
-        addr = Int32((s_mbar.iterator + j).toint())
-        llvm.inline_asm(
-            None, [addr.ir_value()],
-            "{\n\t.reg .pred P1;\n\tLAB_WAIT:\n\t"
-            "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 P1, [$0], 0;\n\t"
-            "@P1 bra DONE;\n\tbra LAB_WAIT;\n\tDONE:\n\t}",
-            "r", has_side_effects=True, is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT)
+                s_coarse[coff + g] = s
 
     @cute.jit
     def cluster_sum(self, buf: cute.Tensor, idx: Int32, local: cutlass.Constexpr, rank: Int32):
-        """``buf[idx]`` summed over the cluster's CTAs (all C loads issued at once), the part of
-        the sum from CTAs ranked below ``rank``, and this CTA's. ``local``: this CTA's copy only."""
+        """``buf[idx]`` summed over the cluster's CTAs (all C loads issued at once), and the
+        part of the sum from CTAs ranked below ``rank``. ``local``: this CTA's copy only."""
         total = Int32(0)
         below = Int32(0)
-        own = Int32(0)
         if const_expr(self.cluster == 1 or local):
             total = buf[idx]
-            own = total
         else:
             vals = []
             for c in cutlass.range_constexpr(self.cluster):
@@ -548,24 +433,10 @@ class ClusterRegTopK(RowCommon):
             for c in cutlass.range_constexpr(self.cluster):
                 total = total + vals[c]
                 below = below + Int32(cutlass.select_(rank > Int32(c), vals[c], Int32(0)))
-                own = own + Int32(cutlass.select_(rank == Int32(c), vals[c], Int32(0)))
-        return total, below, own
+        return total, below
 
     @cute.jit
-    def recv_sum(self, s_recv: cute.Tensor, p: cutlass.Constexpr, g: Int32) -> Int32:
-        """``mbar``: group ``g``'s count of pass ``p`` over the cluster, from the local receive buffer."""
-        C = self.cluster
-        base = cute.make_ptr(Int32, (s_recv.iterator + (self.coarse_off[p] * C + g * C)).toint(),
-                             cute.AddressSpace.smem, assumed_align=4 * min(C, 4))
-        vals = cute.make_tensor(base, cute.make_layout(C)).load()
-        total = Int32(0)
-        for c in cutlass.range_constexpr(C):
-            total = total + Int32(vals[c])
-        return total
-
-    @cute.jit
-    def find(self, s_hist: cute.Tensor, s_coarse: cute.Tensor, s_recv: cute.Tensor, s_sel: cute.Tensor,
-             p: cutlass.Constexpr,
+    def find(self, s_hist: cute.Tensor, s_coarse: cute.Tensor, s_sel: cute.Tensor, p: cutlass.Constexpr,
              need: Int32, lane: Int32, rank: Int32, local: cutlass.Constexpr):
         """Warp 0: the digit of pass ``p`` holding the ``need``-th largest matching key.
 
@@ -584,11 +455,7 @@ class ClusterRegTopK(RowCommon):
         own = Int32(0)
         for j in cutlass.range_constexpr(per):
             g = Int32(G - 1) - (lane * per + j)
-            t = Int32(0)
-            if const_expr(self.mbar and not local):  # hop 1 from what the peers sent
-                t = self.recv_sum(s_recv, p, cutlass.max(g, Int32(0)))
-            else:
-                t, _, _ = self.cluster_sum(coarse, cutlass.max(g, Int32(0)), local, rank)
+            t, _ = self.cluster_sum(coarse, cutlass.max(g, Int32(0)), local, rank)
             t = Int32(cutlass.select_(g >= Int32(0), t, Int32(0)))
             tots.append(t)
             own = own + t
@@ -608,9 +475,8 @@ class ClusterRegTopK(RowCommon):
         b = gsel * 32 + 31 - lane
         v = Int32(0)
         vb = Int32(0)
-        vo = Int32(0)
         if const_expr((1 << w) >= 32):
-            v, vb, vo = self.cluster_sum(hist, b, local, rank)
+            v, vb = self.cluster_sum(hist, b, local, rank)
         incl = warp_incl(v, lane)
         ex = above + incl - v
         if (ex < need) & (need <= above + incl):
@@ -619,8 +485,6 @@ class ClusterRegTopK(RowCommon):
             s_sel[SEL_TOTAL] = v  # the cluster's keys in the chosen bin
             if const_expr(p == 0 and self.gather > 0):
                 s_sel[SEL_BELOW] = vb  # ... in CTAs ranked below this one
-                if const_expr(self.mbar):
-                    s_sel[SEL_OWN] = vo  # ... in this one
 
     @cute.jit
     def emit(self, keys: list, cols: list, thr: Uint32, tsh: Uint32, need: Int32, k: Int32, g_row: cute.Tensor,
@@ -685,7 +549,7 @@ class ClusterRegTopK(RowCommon):
             lo = cute.arch.shuffle_sync(lo, 31)
             hi = cute.arch.shuffle_sync(hi, 31)
             if const_expr(C > 1):
-                self.exit_arrive()  # this warp's last DSMEM access is done
+                cute.arch.cluster_arrive()  # this warp's last DSMEM access is done
             ex = incl - packed
             gslot = lo + (ex & Int32(0xFFFF))
             eslot = hi + (ex >> 16)
@@ -709,22 +573,12 @@ class ClusterRegTopK(RowCommon):
                     s_ctr[1] = old
             cute.arch.sync_threads()
             if const_expr(C > 1):
-                self.exit_arrive()  # our last DSMEM access is done
+                cute.arch.cluster_arrive()  # our last DSMEM access is done
             base = s_ctr[1]
             ex = s_wsum[32 + warp] + incl - packed
             gslot = Int32(base & Int64(0xFFFFFFFF)) + (ex & Int32(0xFFFF))
             eslot = Int32(base >> 32) + (ex >> 16)
         return gslot, eslot
-
-    @cute.jit
-    def exit_arrive(self):
-        """The exit barrier's arrive. Relaxed (``relaxed_exit``): every remote access before it
-        has returned (loads, atomics), plain remote stores were released by an earlier barrier
-        and st.async targets wait for their bytes: nothing to release, only CTAs to keep alive."""
-        if const_expr(self.relaxed_exit):
-            cute.arch.cluster_arrive_relaxed()
-        else:
-            cute.arch.cluster_arrive()
 
     @cute.jit
     def dsmem_store_u32(self, addr: Int32, cta: Int32, val: Int32):
