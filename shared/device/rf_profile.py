@@ -1,0 +1,22 @@
+"""Dev: three radix_filter calls on one shape (randn, seq_lens uniform in [N/2, N]) for ncu.
+
+Usage (device): ncu ... --launch-skip 2 --launch-count 1 python3 shared/device/rf_profile.py ROWS N [BACKEND]
+The first two calls compile and warm up; the third is the profiled one. Checked exact.
+"""
+
+import sys
+
+import torch
+
+from topk_core import top_k_varlen
+from topk_core.testing import check_topk, make_seq_lens
+
+rows, n = int(sys.argv[1]), int(sys.argv[2])
+backend = sys.argv[3] if len(sys.argv) > 3 else "radix_filter"
+x = torch.randn(rows, n, device="cuda")
+lens = make_seq_lens(rows, n, seed=1, mode="uniform", device="cuda")
+for _ in range(3):
+    idx, _ = top_k_varlen(x, lens, 2048, backend=backend)
+torch.cuda.synchronize()
+check_topk(x, lens, 2048, idx)
+print(f"rf_profile {rows}x{n} {backend}: exact")
