@@ -153,8 +153,8 @@ def configs(rows: int, n: int, dtype: str = "float32"):
 
     v = rf.plan(rows, n)
     alts = {"new": v}
-    if v.sampled and rows <= 64:
-        alts["g1" if v.group > 1 else "g2"] = replace(v, group=1 if v.group > 1 else 2)
+    if v.sampled:
+        alts["ps"] = replace(v, pstore=True)
     # FIND_AB=name,...: time only these (and new)
     keep = set(AB.split(",")) | {"new"} if AB else set(alts)
     out = [(name, (lambda w=w: build_filter(dtype, w))) for name, w in alts.items() if name in keep]

@@ -29,6 +29,7 @@ class Variant:
     sampled: bool = True  # False: the two-read path alone (N too short for the sample)
     fcmp: bool = True  # float32: the filter compares floats, not order keys
     group: int = 1  # CTAs (a cluster) per row
+    pstore: bool = False  # the filter's writes as predicated stores (no branch per key)
 
 
 #: The variants run() launches (``plan``), from the H200 tuning runs (NOTES.md):

@@ -50,13 +50,22 @@ from topk_core.kernels.cute_common import (
 from topk_core.kernels.cute_radix import CAND, GT, RadixTopK
 
 
+@cute.jit
+def st_shared_if(flag: Int32, ptr: cute.Pointer, val: Int32):
+    """``*ptr = val`` (a 32-bit shared-memory word) when ``flag`` is nonzero, as one predicated store."""
+    llvm.inline_asm(
+        None, [flag.ir_value(), Int32(ptr.toint()).ir_value(), val.ir_value()],
+        "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $0, 0;\n\t@p st.shared.b32 [$1], $2;\n\t}",
+        "r,r,r,~{memory}", has_side_effects=True, is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT)
+
+
 class SampledFilter(RadixTopK):
     """Compile-time specialisation: dtype, values, block shape, sample size, margin."""
 
     def __init__(self, dtype: str, with_values: bool, threads: int = 1024, cand: int = 8192,
                  sample: int = 4096, margin: int = 4, first_bits: int = 13, unroll: int = 4, vec: bool = True,
                  unroll1: int = 2, prefetch: bool = False, sampled: bool = True, fcmp: bool = True,
-                 group: int = 1):
+                 group: int = 1, pstore: bool = False):
         assert sample % 32 == 0 and sample <= cand
         assert group in (1, 2, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
@@ -76,6 +85,8 @@ class SampledFilter(RadixTopK):
         # filters its slice of the row into its own buffer; rank 0 pulls the others' candidates
         # over DSMEM and finishes the row alone (the fallback too).
         self.group = group
+        # pstore: the filter writes a kept key by predicated stores, not behind a branch per key
+        self.pstore = pstore
 
     @cute.jit
     def _isqrt_up(self, x: Int32) -> Int32:
@@ -149,12 +160,14 @@ class SampledFilter(RadixTopK):
             if with_tail:
                 j = tail + tid
                 key = Uint32(0)
+                raw = Int32(0)
                 if j < length:
-                    key = self._key(Int32(xr[j]))
+                    raw = Int32(xr[j])
+                    key = self._key(raw)
                 take = j < length and key >= t
                 slot = warp_append(take, cand_ptr, lane)
                 if take and slot < C:
-                    ckey[slot] = key
+                    ckey[slot] = Uint32(raw) if cutlass.const_expr(self.pstore) else key
                     cidx[slot] = j
 
     def _raws(self, vs: list) -> list:
@@ -187,16 +200,29 @@ class SampledFilter(RadixTopK):
                     take = ok & (self._key(raws[u * V + e]) >= t)
                     mask = mask | Uint32(cutlass.select_(take, Uint32(1 << (u * V + e)), Uint32(0)))
         pos = warp_reserve(Int32(cute.arch.popc(mask)), cand_ptr, lane)
+        take = Int32(0)  # (pstore) names the branches below assign: one type on every path
+        ok = Int32(0)
         if mask != Uint32(0):
             for u in cutlass.range_constexpr(nvec):
                 jv = start + u * T + tid
                 if (mask & Uint32(((1 << V) - 1) << (u * V))) != Uint32(0):  # a vector with none kept: one test
-                    for e in cutlass.range_constexpr(V):
-                        if (mask & Uint32(1 << (u * V + e))) != Uint32(0):
-                            if pos < C:
-                                ckey[pos] = self._key(raws[u * V + e])
-                                cidx[pos] = jv * V + e
-                            pos = pos + 1
+                    if cutlass.const_expr(self.pstore):
+                        # no branch per key: a warp runs a branch's body when any lane takes it, and with
+                        # ~8% kept some lane almost always does. Raw bits are stored; _select_candidates
+                        # turns them into keys.
+                        for e in cutlass.range_constexpr(V):
+                            take = Int32((mask >> Uint32(u * V + e)) & Uint32(1))
+                            ok = take & Int32(cutlass.select_(pos < C, Int32(1), Int32(0)))
+                            st_shared_if(ok, ckey.iterator + pos, raws[u * V + e])
+                            st_shared_if(ok, cidx.iterator + pos, jv * V + e)
+                            pos = pos + take
+                    else:
+                        for e in cutlass.range_constexpr(V):
+                            if (mask & Uint32(1 << (u * V + e))) != Uint32(0):
+                                if pos < C:
+                                    ckey[pos] = self._key(raws[u * V + e])
+                                    cidx[pos] = jv * V + e
+                                pos = pos + 1
 
     @cute.jit
     def _select_candidates(self, xr, count: Int32, k: Int32, out, hist, ckey, cidx, ctl, tid: Int32):
@@ -208,7 +234,11 @@ class SampledFilter(RadixTopK):
         self._clear(hist, tid)
         cute.arch.sync_threads()
         for j in cutlass.range(tid, count, T):
-            cute.arch.atomic_add((hist.iterator + Int32(ckey[j] >> sh0)).llvm_ptr, Int32(1))
+            key = ckey[j]
+            if cutlass.const_expr(self.pstore):  # the filter stored raw bits: keys from here on
+                key = self._key(Int32(key))
+                ckey[j] = key
+            cute.arch.atomic_add((hist.iterator + Int32(key >> sh0)).llvm_ptr, Int32(1))
         cute.arch.sync_threads()
         b0, krem = self._find_bin(hist, self.bins, k, ctl, tid)
         self._clear(hist, tid, 1 << w1)
