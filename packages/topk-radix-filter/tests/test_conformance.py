@@ -53,7 +53,8 @@ VARIANTS = [dict(), dict(sample=256), dict(sample=256, cand=1024, margin=1), dic
             dict(fcmp=False), dict(prefetch=False), dict(unroll=8, group=2), dict(group=2), dict(group=4),
             dict(threads=512, group=2), dict(group=2, sample=256, cand=1024, margin=1),
             dict(group=2, prefetch=False), dict(pstore=True), dict(pstore=True, unroll=8, group=2),
-            dict(threads=512, cand=4096, first_bits=11, pstore=True), dict(pstore=True, sample=256, cand=1024, margin=1)]
+            dict(threads=512, cand=4096, first_bits=11, pstore=True),
+            dict(pstore=True, sample=256, cand=1024, margin=1)]
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")
