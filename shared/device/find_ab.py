@@ -154,7 +154,7 @@ def configs(rows: int, n: int, dtype: str = "float32"):
     v = rf.plan(rows, n)
     alts = {"new": v}
     if v.sampled:
-        alts["ps"] = replace(v, pstore=True)
+        alts["nops"] = replace(v, pstore=False)
     # FIND_AB=name,...: time only these (and new)
     keep = set(AB.split(",")) | {"new"} if AB else set(alts)
     out = [(name, (lambda w=w: build_filter(dtype, w))) for name, w in alts.items() if name in keep]

@@ -29,9 +29,12 @@ class Variant:
     sampled: bool = True  # False: the two-read path alone (N too short for the sample)
     fcmp: bool = True  # float32: the filter compares floats, not order keys
     group: int = 1  # CTAs (a cluster) per row
-    pstore: bool = False  # the filter's writes as predicated stores (no branch per key)
+    pstore: bool = True  # float32: the filter's writes as predicated stores (no branch per key)
 
 
+#: Every sampled variant writes kept keys by predicated stores on float32 (``pstore``; session 7, us,
+#: branch per key -> predicated: 32x32K 14.9 -> 13.5, 128x32K 17.1 -> 15.8, 128x128K 32.1 -> 29.5,
+#: 512x128K 97.7 -> 89.5; 16-bit builds spill with it, bf16 128x128K 33.1 -> 34.5, so they keep the branch).
 #: The variants run() launches (``plan``), from the H200 tuning runs (NOTES.md):
 #: - DEFAULT, 65 to 264 rows of N >= 16K: one CTA of 1024 threads per SM, 8192 candidates,
 #:   13-bit digits (128x128K: 40.4 us vs 54.5 with 512 threads).

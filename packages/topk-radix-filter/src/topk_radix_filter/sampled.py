@@ -65,7 +65,7 @@ class SampledFilter(RadixTopK):
     def __init__(self, dtype: str, with_values: bool, threads: int = 1024, cand: int = 8192,
                  sample: int = 4096, margin: int = 4, first_bits: int = 13, unroll: int = 4, vec: bool = True,
                  unroll1: int = 2, prefetch: bool = False, sampled: bool = True, fcmp: bool = True,
-                 group: int = 1, pstore: bool = False):
+                 group: int = 1, pstore: bool = True):
         assert sample % 32 == 0 and sample <= cand
         assert group in (1, 2, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
@@ -85,8 +85,9 @@ class SampledFilter(RadixTopK):
         # filters its slice of the row into its own buffer; rank 0 pulls the others' candidates
         # over DSMEM and finishes the row alone (the fallback too).
         self.group = group
-        # pstore: the filter writes a kept key by predicated stores, not behind a branch per key
-        self.pstore = pstore
+        # pstore (float32): the filter writes a kept key's raw bits by predicated stores, not behind a
+        # branch per key (16-bit builds spill with it)
+        self.pstore = pstore and dtype == "float32"
 
     @cute.jit
     def _isqrt_up(self, x: Int32) -> Int32:
