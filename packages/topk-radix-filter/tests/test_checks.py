@@ -92,3 +92,12 @@ def test_plan_picks_the_measured_variant(rows, n, which):
     from topk_radix_filter import launch
 
     assert launch.plan(rows, n) == getattr(launch, which)
+
+
+def test_plan_keeps_clusters_off_before_hopper():
+    """The two-CTA cluster variant needs sm_90; an sm_80 GPU gets the one-CTA variant."""
+    from topk_radix_filter import launch
+
+    assert launch.plan(32, 131072, (9, 0)).group == 2
+    assert launch.plan(32, 131072, (8, 0)) == launch.FEW_ROWS
+    assert all(launch.plan(rows, n, (8, 6)).group == 1 for rows in (1, 64, 65, 512) for n in (8192, 65536, 1 << 20))

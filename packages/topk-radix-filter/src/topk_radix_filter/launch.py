@@ -63,14 +63,15 @@ MANY_ROWS_MIN = 265
 LIGHT_MAX_N = 65536
 
 
-def plan(rows: int, n: int) -> Variant:
-    """The variant for a shape, from static facts only."""
+def plan(rows: int, n: int, capability: tuple[int, int] = (9, 0)) -> Variant:
+    """The variant for a shape on a GPU of ``capability``, from static facts only (clusters,
+    hence FEW_LONG_ROWS, need sm_90)."""
     if n < 4 * DEFAULT.sample:
         return SHORT
     if rows >= MANY_ROWS_MIN:
         return LIGHT if n <= LIGHT_MAX_N else MANY_ROWS
     if rows <= FEW_ROWS_MAX:
-        return FEW_LONG_ROWS if n >= FEW_LONG_MIN_N else FEW_ROWS
+        return FEW_LONG_ROWS if n >= FEW_LONG_MIN_N and capability >= (9, 0) else FEW_ROWS
     return DEFAULT
 
 
@@ -103,7 +104,7 @@ def launch(call: Call, variant: Variant | None = None) -> None:
     if logits.shape[0] == 0:
         return
     if variant is None:
-        variant = plan(*logits.shape)
+        variant = plan(*logits.shape, torch.cuda.get_device_capability(logits.device))
     vec = logits.data_ptr() % 16 == 0 and (logits.stride(0) * logits.element_size()) % 16 == 0
     fn = compiled(DTYPE_NAME[logits.dtype], call.values is not None, _arch(logits.device), variant, vec)
     launch_row_topk(fn, call)
