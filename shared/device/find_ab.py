@@ -1,6 +1,8 @@
-"""Dev: radix_filter's shipped variant per cell against its alternatives (coarse threshold, a
-group of 2 or 4 CTAs per row; FIND_AB=name,... keeps only those), and radix_cutlass
-(FIND_AB=...,cutlass), timed side by side in one process.
+"""Dev: radix_filter's shipped variant per cell against its alternatives (now: ``nops``, the filter's
+branch per kept key instead of predicated stores; FIND_AB=name,... keeps only those), and
+radix_cutlass (FIND_AB=...,cutlass), timed side by side in one process. Session 7's other
+alternatives (coarse threshold, groups, pipelined filter, carveout) are in the commits named in
+benchmarks/results/2026-11-29-cuda-session7-iterations.log.
 
 Every configuration is checked exact (check_topk) on its first input before it is timed. With
 ``stamps`` in argv: clock64 stamps of the shipped variant around each find_bin and the filter.
@@ -207,7 +209,7 @@ def main():
                 check_topk(inputs.logits[0], inputs.seq_lens[0], shape.k, outs[0])
                 res.setdefault(name, []).append(time_graph(step, count, replays=10))
         line += [f"{name} " + "/".join(f"{t:.1f}" for t in ts) for name, ts in res.items()]
-        if "stamps" in sys.argv and shape.rows <= 128:
+        if "stamps" in sys.argv and shape.rows <= 128 and variant.group == 1:  # the stamps hook _select
             line.append(stamp_profile(shape, variant, inputs, dev))
         print(" | ".join(line), flush=True)
         torch.cuda.empty_cache()
