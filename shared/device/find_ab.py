@@ -156,7 +156,16 @@ def configs(rows: int, n: int, dtype: str = "float32"):
     v = rf.plan(rows, n)
     alts = {"new": v}
     if v.sampled:
-        alts["nops"] = replace(v, pstore=False)
+        alts["l2"] = replace(v, l2pre=1 << 20)
+        alts["l2s"] = replace(v, l2pre=1 << 16)
+        if v.group == 2:
+            alts["g3"] = replace(v, group=3)
+            alts["g3l2"] = replace(v, group=3, l2pre=1 << 20)
+        if v.group == 1 and v.unroll == 8:
+            alts["t512l2"] = replace(v, threads=512, l2pre=1 << 20)
+        if v.threads == 1024 and v.unroll == 4:
+            alts["u8"] = replace(v, unroll=8)
+            alts["u8l2"] = replace(v, unroll=8, l2pre=1 << 20)
     # FIND_AB=name,...: time only these (and new)
     keep = set(AB.split(",")) | {"new"} if AB else set(alts)
     out = [(name, (lambda w=w: build_filter(dtype, w))) for name, w in alts.items() if name in keep]

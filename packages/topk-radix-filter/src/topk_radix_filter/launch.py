@@ -30,6 +30,7 @@ class Variant:
     fcmp: bool = True  # float32: the filter compares floats, not order keys
     group: int = 1  # CTAs (a cluster) per row
     pstore: bool = True  # float32: the filter's writes as predicated stores (no branch per key)
+    l2pre: int = 0  # sm_90: bytes of the slice past the first tile prefetched into L2 at the start
 
 
 #: Every sampled variant writes kept keys by predicated stores on float32 (``pstore``; session 7, us,

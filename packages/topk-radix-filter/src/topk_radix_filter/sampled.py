@@ -59,15 +59,24 @@ def st_shared_if(flag: Int32, ptr: cute.Pointer, val: Int32):
         "r,r,r,~{memory}", has_side_effects=True, is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT)
 
 
+@cute.jit
+def prefetch_l2(ptr: cute.Pointer, nbytes: Int32):
+    """Ask the TMA unit to bring ``nbytes`` (a multiple of 16, 16-byte aligned) from ``ptr`` into L2 (sm_90)."""
+    llvm.inline_asm(
+        None, [Int64(ptr.toint()).ir_value(), nbytes.ir_value()],
+        "cp.async.bulk.prefetch.L2.global [$0], $1;",
+        "l,r,~{memory}", has_side_effects=True, is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT)
+
+
 class SampledFilter(RadixTopK):
     """Compile-time specialisation: dtype, values, block shape, sample size, margin."""
 
     def __init__(self, dtype: str, with_values: bool, threads: int = 1024, cand: int = 8192,
                  sample: int = 4096, margin: int = 4, first_bits: int = 13, unroll: int = 4, vec: bool = True,
                  unroll1: int = 2, prefetch: bool = False, sampled: bool = True, fcmp: bool = True,
-                 group: int = 1, pstore: bool = True):
+                 group: int = 1, pstore: bool = True, l2pre: int = 0):
         assert sample % 32 == 0 and sample <= cand
-        assert group in (1, 2, 4) and (group == 1 or sampled)
+        assert group in (1, 2, 3, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
                          vec=vec, first_bits=first_bits, fcmp=fcmp)
         self.sample = sample
@@ -88,6 +97,10 @@ class SampledFilter(RadixTopK):
         # pstore (float32): the filter writes a kept key's raw bits by predicated stores, not behind a
         # branch per key (16-bit builds spill with it)
         self.pstore = pstore and dtype == "float32"
+        # l2pre (sm_90, 16-byte loads): one thread asks for up to this many bytes of the slice past the
+        # first tile to be brought into L2 while the sample is worked on, so the filter's later tiles
+        # wait for L2, not DRAM. 0: off.
+        self.l2pre = l2pre if self.vec > 1 else 0
 
     @cute.jit
     def _isqrt_up(self, x: Int32) -> Int32:
@@ -291,6 +304,11 @@ class SampledFilter(RadixTopK):
         pre = []
         if cutlass.const_expr(self.prefetch):  # in flight during the whole sample step
             pre = self._load_vectors(xv, v0, v1, tid, self.unroll)
+        if cutlass.const_expr(self.l2pre > 0):
+            first = v0 + Int32(self.threads * self.unroll if self.prefetch else 0)
+            if tid == Int32(0) and first < v1:
+                nbytes = cutlass.min((v1 - first) * Int32(16), Int32(self.l2pre))
+                prefetch_l2(xstart + Int64(first) * Int64(self.vec), nbytes)
         ok, t = self._threshold(xr, length, k, hist, ckey, ctl, tid)
         if cutlass.const_expr(self.fcmp):
             ok = ok & (t <= Uint32(F32_INF_KEY))  # a NaN-only threshold: the exact fallback takes the row
