@@ -1,5 +1,6 @@
-"""Dev: radix_filter's shipped variant per cell against its alternatives (now: ``nops``, the filter's
-branch per kept key instead of predicated stores; FIND_AB=name,... keeps only those), and
+"""Dev: radix_filter's shipped variant per cell against its alternatives (now: ``sf`` sample loads
+first, ``fw*`` find_bin on fewer threads, ``g3`` clusters of three, ``u8`` 8 vectors per tile, and
+combinations; FIND_AB=name,... keeps only those), and
 radix_cutlass (FIND_AB=...,cutlass), timed side by side in one process. Session 7's other
 alternatives (coarse threshold, groups, pipelined filter, carveout) are in the commits named in
 benchmarks/results/2026-11-29-cuda-session7-iterations.log.
@@ -148,24 +149,9 @@ AB = os.environ.get("FIND_AB", "")
 
 def configs(rows: int, n: int, dtype: str = "float32"):
     """(name, build thunk) to time for a cell: the shipped variant first."""
-    from dataclasses import replace
-
     from topk_radix_cutlass import launch as rc
-    from topk_radix_filter import launch as rf
 
-    v = rf.plan(rows, n)
-    alts = {"new": v}
-    if v.sampled:
-        alts["l2"] = replace(v, l2pre=1 << 20)
-        alts["l2s"] = replace(v, l2pre=1 << 16)
-        if v.group == 2:
-            alts["g3"] = replace(v, group=3)
-            alts["g3l2"] = replace(v, group=3, l2pre=1 << 20)
-        if v.group == 1 and v.unroll == 8:
-            alts["t512l2"] = replace(v, threads=512, l2pre=1 << 20)
-        if v.threads == 1024 and v.unroll == 4:
-            alts["u8"] = replace(v, unroll=8)
-            alts["u8l2"] = replace(v, unroll=8, l2pre=1 << 20)
+    alts = dict(configs_variants(rows, n))
     # FIND_AB=name,...: time only these (and new)
     keep = set(AB.split(",")) | {"new"} if AB else set(alts)
     out = [(name, (lambda w=w: build_filter(dtype, w))) for name, w in alts.items() if name in keep]
@@ -173,6 +159,32 @@ def configs(rows: int, n: int, dtype: str = "float32"):
         threads, bits = rc.plan(rows, n)
         out.append(("cutlass_new", lambda: build_cutlass("float32", threads, bits)))
     return out
+
+
+def configs_variants(rows: int, n: int) -> list:
+    """(name, Variant) of the shipped variant ("new") and every alternative for a cell."""
+    from dataclasses import replace
+
+    from topk_radix_filter import launch as rf
+
+    v = rf.plan(rows, n)
+    alts = {"new": v}
+    if v.sampled:
+        alts["sf"] = replace(v, sfirst=True)
+    alts["fw256"] = replace(v, find_workers=256)
+    if v.threads == 512:
+        alts["fw128"] = replace(v, find_workers=128)
+    if v.threads == 1024:
+        alts["fw512"] = replace(v, find_workers=512)
+    if v.sampled:
+        alts["sffw"] = replace(v, sfirst=True, find_workers=256)
+        if v.group == 2:
+            alts["g3"] = replace(v, group=3)
+            alts["g3sffw"] = replace(v, group=3, sfirst=True, find_workers=256)
+        if v.threads == 1024 and v.unroll == 4:
+            alts["u8"] = replace(v, unroll=8)
+            alts["u8sffw"] = replace(v, unroll=8, sfirst=True, find_workers=256)
+    return list(alts.items())
 
 
 def make_step(fn, inputs, outs, k: int):
@@ -220,6 +232,10 @@ def main():
         line += [f"{name} " + "/".join(f"{t:.1f}" for t in ts) for name, ts in res.items()]
         if "stamps" in sys.argv and shape.rows <= 128 and variant.group == 1:  # the stamps hook _select
             line.append(stamp_profile(shape, variant, inputs, dev))
+            for alt in os.environ.get("STAMP_ALTS", "").split(","):  # e.g. STAMP_ALTS=sffw
+                alt_v = dict(configs_variants(shape.rows, shape.n)).get(alt)
+                if alt_v is not None and alt_v.group == 1:
+                    line.append(f"[{alt}] " + stamp_profile(shape, alt_v, inputs, dev))
         print(" | ".join(line), flush=True)
         torch.cuda.empty_cache()
 

@@ -31,6 +31,8 @@ class Variant:
     group: int = 1  # CTAs (a cluster) per row
     pstore: bool = True  # float32: the filter's writes as predicated stores (no branch per key)
     l2pre: int = 0  # sm_90: bytes of the slice past the first tile prefetched into L2 at the start
+    find_workers: int = 0  # threads that scan in find_bin (0: all)
+    sfirst: bool = False  # the sample's loads issued before the prefetched tile's
 
 
 #: Every sampled variant writes kept keys by predicated stores on float32 (``pstore``; session 7, us,

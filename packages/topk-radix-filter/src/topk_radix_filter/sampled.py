@@ -74,11 +74,12 @@ class SampledFilter(RadixTopK):
     def __init__(self, dtype: str, with_values: bool, threads: int = 1024, cand: int = 8192,
                  sample: int = 4096, margin: int = 4, first_bits: int = 13, unroll: int = 4, vec: bool = True,
                  unroll1: int = 2, prefetch: bool = False, sampled: bool = True, fcmp: bool = True,
-                 group: int = 1, pstore: bool = True, l2pre: int = 0):
+                 group: int = 1, pstore: bool = True, l2pre: int = 0, find_workers: int = 0,
+                 sfirst: bool = False):
         assert sample % 32 == 0 and sample <= cand
         assert group in (1, 2, 3, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
-                         vec=vec, first_bits=first_bits, fcmp=fcmp)
+                         vec=vec, first_bits=first_bits, fcmp=fcmp, find_workers=find_workers or None)
         self.sample = sample
         self.margin = margin
         # the filter marks a thread's tile in one 32-bit mask: 16-bit rows take 4 vectors at most
@@ -101,6 +102,9 @@ class SampledFilter(RadixTopK):
         # first tile to be brought into L2 while the sample is worked on, so the filter's later tiles
         # wait for L2, not DRAM. 0: off.
         self.l2pre = l2pre if self.vec > 1 else 0
+        # sfirst: the sample's loads are issued before the prefetched tile's, so they do not queue
+        # behind it (the threshold step waits on the sample only)
+        self.sfirst = sfirst
 
     @cute.jit
     def _isqrt_up(self, x: Int32) -> Int32:
@@ -111,21 +115,32 @@ class SampledFilter(RadixTopK):
         return y + Int32(1)
 
     @cute.jit
-    def _threshold(self, xr, length: Int32, k: Int32, hist, ckey, ctl, tid: Int32):
-        """(ok, t): the filter threshold from a sample; ok is False when the sample cannot place it."""
+    def _sample_loads(self, xr, length: Int32, tid: Int32) -> list:
+        """This thread's sampled elements (raw bits): ``sample / 32`` blocks of 32 columns spread over
+        the row, every load issued at once (one DRAM latency, not one per block)."""
+        lane = tid % 32
+        warp = tid // 32
+        blocks = self.sample // 32
+        step = (length - 32) // (blocks - 1)
+        warps = self.threads // 32
+        bits = []
+        for q in cutlass.range_constexpr((blocks + warps - 1) // warps):
+            b = cutlass.min(warp + q * warps, blocks - 1)
+            bits.append(Int32(xr[b * step + lane]))
+        return bits
+
+    @cute.jit
+    def _threshold(self, bits: list, length: Int32, k: Int32, hist, ckey, ctl, tid: Int32):
+        """(ok, t): the filter threshold from the sample ``bits`` (``_sample_loads``); ok is False
+        when the sample cannot place it."""
         T = self.threads
         lane = tid % 32
         warp = tid // 32
         blocks = self.sample // 32
         sh0 = self.digits[0][0]
         sh1, w1 = self.digits[1]
-        step = (length - 32) // (blocks - 1)
         warps = T // 32
         per = (blocks + warps - 1) // warps
-        bits = []
-        for q in cutlass.range_constexpr(per):  # every load first: one DRAM latency, not `per`
-            b = cutlass.min(warp + q * warps, blocks - 1)
-            bits.append(Int32(xr[b * step + lane]))
         mu = Int32((Int64(self.sample) * Int64(k) + Int64(length) - Int64(1)) // Int64(length))
         r = mu + Int32(self.margin) * self._isqrt_up(mu) + Int32(2)
         self._reset(hist, ctl, tid)  # after the loads are issued: the clear hides behind their latency
@@ -301,15 +316,20 @@ class SampledFilter(RadixTopK):
             per = (nv + Int32(G - 1)) // Int32(G)  # length >= 4 * sample: no slice is empty
             v0 = rank * per
             v1 = cutlass.min(v0 + per, nv)
+        bits = []
+        if cutlass.const_expr(self.sfirst):
+            bits = self._sample_loads(xr, length, tid)
         pre = []
         if cutlass.const_expr(self.prefetch):  # in flight during the whole sample step
             pre = self._load_vectors(xv, v0, v1, tid, self.unroll)
+        if cutlass.const_expr(not self.sfirst):
+            bits = self._sample_loads(xr, length, tid)
         if cutlass.const_expr(self.l2pre > 0):
             first = v0 + Int32(self.threads * self.unroll if self.prefetch else 0)
             if tid == Int32(0) and first < v1:
                 nbytes = cutlass.min((v1 - first) * Int32(16), Int32(self.l2pre))
                 prefetch_l2(xstart + Int64(first) * Int64(self.vec), nbytes)
-        ok, t = self._threshold(xr, length, k, hist, ckey, ctl, tid)
+        ok, t = self._threshold(bits, length, k, hist, ckey, ctl, tid)
         if cutlass.const_expr(self.fcmp):
             ok = ok & (t <= Uint32(F32_INF_KEY))  # a NaN-only threshold: the exact fallback takes the row
         if ok:  # the same in every CTA of a group: same sample, same threshold
