@@ -1,6 +1,6 @@
-"""Dev: radix_filter's shipped variant per cell against its alternatives (now: ``sf`` sample loads
-first, ``fw*`` find_bin on fewer threads, ``g3`` clusters of three, ``u8`` 8 vectors per tile, and
-combinations; FIND_AB=name,... keeps only those), and
+"""Dev: radix_filter's shipped variant per cell against its alternatives (now: ``i`` interpolated
+threshold, ``r`` relsel, ``g3`` clusters of three, ``u8`` 8 vectors per tile, ``fw*`` find_bin on
+fewer threads, and combinations; FIND_AB=name,... keeps only those), and
 radix_cutlass (FIND_AB=...,cutlass), timed side by side in one process. Session 7's other
 alternatives (coarse threshold, groups, pipelined filter, carveout) are in the commits named in
 benchmarks/results/2026-11-29-cuda-session7-iterations.log.
@@ -170,20 +170,20 @@ def configs_variants(rows: int, n: int) -> list:
     v = rf.plan(rows, n)
     alts = {"new": v}
     if v.sampled:
-        alts["sf"] = replace(v, sfirst=True)
-    alts["fw256"] = replace(v, find_workers=256)
-    if v.threads == 512:
-        alts["fw128"] = replace(v, find_workers=128)
-    if v.threads == 1024:
-        alts["fw512"] = replace(v, find_workers=512)
-    if v.sampled:
-        alts["sffw"] = replace(v, sfirst=True, find_workers=256)
+        alts["i"] = replace(v, interp=True)
+        alts["r"] = replace(v, relsel=True)
+        alts["ir"] = replace(v, interp=True, relsel=True)
         if v.group == 2:
             alts["g3"] = replace(v, group=3)
-            alts["g3sffw"] = replace(v, group=3, sfirst=True, find_workers=256)
+            alts["g3ir"] = replace(v, group=3, interp=True, relsel=True)
         if v.threads == 1024 and v.unroll == 4:
-            alts["u8"] = replace(v, unroll=8)
-            alts["u8sffw"] = replace(v, unroll=8, sfirst=True, find_workers=256)
+            alts["u8ir"] = replace(v, unroll=8, interp=True, relsel=True)
+    if v.threads == 512:
+        alts["fw128"] = replace(v, find_workers=128)
+        if v.sampled:
+            alts["fw128ir"] = replace(v, find_workers=128, interp=True, relsel=True)
+    else:
+        alts["fw256"] = replace(v, find_workers=256)
     return list(alts.items())
 
 

@@ -33,6 +33,8 @@ class Variant:
     l2pre: int = 0  # sm_90: bytes of the slice past the first tile prefetched into L2 at the start
     find_workers: int = 0  # threads that scan in find_bin (0: all)
     sfirst: bool = False  # the sample's loads issued before the prefetched tile's
+    interp: bool = False  # the threshold interpolated inside the sample's first-digit bin
+    relsel: bool = False  # float32: candidates ranked on two digits of key - t
 
 
 #: Every sampled variant writes kept keys by predicated stores on float32 (``pstore``; session 7, us,

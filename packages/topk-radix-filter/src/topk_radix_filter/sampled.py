@@ -47,7 +47,11 @@ from topk_core.kernels.cute_common import (
     warp_reserve,
     write_short_row,
 )
-from topk_core.kernels.cute_radix import CAND, GT, RadixTopK
+from topk_core.kernels.cute_radix import CAND, EQ, GT, RadixTopK
+
+#: relsel: level-one bins (the top one clamps) and the bits below them (level two)
+REL_BINS = 2048
+REL_SHIFT = 11
 
 
 @cute.jit
@@ -75,7 +79,7 @@ class SampledFilter(RadixTopK):
                  sample: int = 4096, margin: int = 4, first_bits: int = 13, unroll: int = 4, vec: bool = True,
                  unroll1: int = 2, prefetch: bool = False, sampled: bool = True, fcmp: bool = True,
                  group: int = 1, pstore: bool = True, l2pre: int = 0, find_workers: int = 0,
-                 sfirst: bool = False):
+                 sfirst: bool = False, interp: bool = False, relsel: bool = False):
         assert sample % 32 == 0 and sample <= cand
         assert group in (1, 2, 3, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
@@ -105,6 +109,13 @@ class SampledFilter(RadixTopK):
         # sfirst: the sample's loads are issued before the prefetched tile's, so they do not queue
         # behind it (the threshold step waits on the sample only)
         self.sfirst = sfirst
+        # interp: the threshold inside the sample's first-digit bin is interpolated from the bin's count
+        # (biased low), not found by a second histogram of the sample
+        self.interp = interp
+        # relsel (float32): the candidates are ranked on two 11-bit digits of ``key - t`` (the top one
+        # clamped), not on the key's three digits; when the k-th key lies in the clamp bin the
+        # three-digit select takes over
+        self.relsel = relsel and self.bits == 32 and self.bins >= REL_BINS
 
     @cute.jit
     def _isqrt_up(self, x: Int32) -> Int32:
@@ -148,24 +159,48 @@ class SampledFilter(RadixTopK):
             b = warp + q * warps
             if b < blocks:
                 key = self._key(bits[q])
-                ckey[b * 32 + lane] = key
+                if cutlass.const_expr(not self.interp):
+                    ckey[b * 32 + lane] = key
                 cute.arch.atomic_add((hist.iterator + Int32(key >> sh0)).llvm_ptr, Int32(1))
         ok = r <= Int32(self.sample // 2)
         t = Uint32(0)
         cute.arch.sync_threads()
         if ok:
             b1, krem = self._find_bin(hist, self.bins, r, ctl, tid)
-            self._clear(hist, tid, 1 << w1)
-            cute.arch.sync_threads()
-            for j in cutlass.range(tid, self.sample, T):
-                key = ckey[j]
-                if Int32(key >> sh0) == b1:
-                    d = (key >> sh1) & Uint32((1 << w1) - 1)
-                    cute.arch.atomic_add((hist.iterator + Int32(d)).llvm_ptr, Int32(1))
-            cute.arch.sync_threads()
-            b2, _ = self._find_bin(hist, 1 << w1, krem, ctl, tid)
-            t = (Uint32(b1) << sh0) | (Uint32(b2) << sh1)
+            if cutlass.const_expr(self.interp):
+                t = self._interpolate(hist, b1, krem)
+            else:
+                t = self._second_digit(hist, b1, krem, ckey, ctl, tid)
         return ok, t
+
+    @cute.jit
+    def _interpolate(self, hist, b1: Int32, krem: Int32) -> Uint32:
+        """A key in bin ``b1`` at or below the bin's ``krem``-th largest sampled key, assuming the
+        bin's keys spread evenly, pushed down by ``j / 4 + 2`` ranks for the unevenness (``j``: the
+        bin's sampled keys below it). Too high costs only speed: the fallback is exact."""
+        sh0 = self.digits[0][0]
+        h = hist[b1]
+        j = h - krem
+        below = cutlass.max(j - j // Int32(4) - Int32(2), Int32(0))
+        off = Int32((Int64(below) << Int64(sh0)) // Int64(h))
+        return (Uint32(b1) << sh0) | Uint32(off)
+
+    @cute.jit
+    def _second_digit(self, hist, b1: Int32, krem: Int32, ckey, ctl, tid: Int32) -> Uint32:
+        """The threshold's second digit: the ``krem``-th largest sampled key of bin ``b1``."""
+        T = self.threads
+        sh0 = self.digits[0][0]
+        sh1, w1 = self.digits[1]
+        self._clear(hist, tid, 1 << w1)
+        cute.arch.sync_threads()
+        for j in cutlass.range(tid, self.sample, T):
+            key = ckey[j]
+            if Int32(key >> sh0) == b1:
+                d = (key >> sh1) & Uint32((1 << w1) - 1)
+                cute.arch.atomic_add((hist.iterator + Int32(d)).llvm_ptr, Int32(1))
+        cute.arch.sync_threads()
+        b2, _ = self._find_bin(hist, 1 << w1, krem, ctl, tid)
+        return (Uint32(b1) << sh0) | (Uint32(b2) << sh1)
 
     @cute.jit
     def _filter(self, xv, v0: Int32, v1: Int32, tail: Int32, xr, length: Int32, t: Uint32, ckey, cidx, ctl,
@@ -254,8 +289,11 @@ class SampledFilter(RadixTopK):
                                 pos = pos + 1
 
     @cute.jit
-    def _select_candidates(self, xr, count: Int32, k: Int32, out, hist, ckey, cidx, ctl, tid: Int32):
-        """Exact top-k of ``count`` (>= k) candidates that hold the row's whole top-k."""
+    def _select_candidates(self, xr, count: Int32, k: Int32, out, hist, ckey, cidx, ctl, tid: Int32,
+                           keyed: cutlass.Constexpr = False):
+        """Exact top-k of ``count`` (>= k) candidates that hold the row's whole top-k.
+
+        ``keyed``: the buffer holds order keys already (pstore's raw bits were turned into keys)."""
         T = self.threads
         lane = tid % 32
         sh0 = self.digits[0][0]
@@ -264,7 +302,7 @@ class SampledFilter(RadixTopK):
         cute.arch.sync_threads()
         for j in cutlass.range(tid, count, T):
             key = ckey[j]
-            if cutlass.const_expr(self.pstore):  # the filter stored raw bits: keys from here on
+            if cutlass.const_expr(self.pstore and not keyed):  # the filter stored raw bits: keys from here on
                 key = self._key(Int32(key))
                 ckey[j] = key
             cute.arch.atomic_add((hist.iterator + Int32(key >> sh0)).llvm_ptr, Int32(1))
@@ -290,6 +328,73 @@ class SampledFilter(RadixTopK):
                 cute.arch.atomic_add((hist.iterator + Int32(d1)).llvm_ptr, Int32(1))
         cute.arch.sync_threads()
         self._refine(True, xr, out, hist, ckey, cidx, ctl, count, b0, krem, k, tid)
+
+    @cute.jit
+    def _select_rel(self, count: Int32, k: Int32, t: Uint32, out, hist, ckey, cidx, ctl, tid: Int32) -> Int32:
+        """``_select_candidates`` on two digits of ``key - t`` (every candidate is >= t, and the k-th
+        key is rarely far above it): one bin search and one candidate pass fewer. Returns 0, having
+        written nothing, when the k-th key lies in the clamped top bin (the caller then runs
+        ``_select_candidates(keyed=True)``)."""
+        T = self.threads
+        lane = tid % 32
+        B, S = REL_BINS, REL_SHIFT
+        self._clear(hist, tid, B)
+        cute.arch.sync_threads()
+        for j in cutlass.range(tid, count, T):
+            key = ckey[j]
+            if cutlass.const_expr(self.pstore):  # the filter stored raw bits: keys from here on
+                key = self._key(Int32(key))
+                ckey[j] = key
+            d = cutlass.min((key - t) >> Uint32(S), Uint32(B - 1))
+            cute.arch.atomic_add((hist.iterator + Int32(d)).llvm_ptr, Int32(1))
+        cute.arch.sync_threads()
+        b1, krem = self._find_bin(hist, B, k, ctl, tid)
+        done = Int32(0)
+        if b1 < Int32(B - 1):
+            done = Int32(1)
+            self._clear(hist, tid, 1 << S)
+            cute.arch.sync_threads()
+            gt_ptr = (ctl.iterator + GT).llvm_ptr
+            for start in cutlass.range(0, count, T):
+                j = start + tid
+                rel = Uint32(0)
+                col = Int32(-1)
+                key = Uint32(0)
+                if j < count:
+                    key = ckey[j]
+                    col = cidx[j]
+                    rel = key - t
+                d1 = Int32(rel >> Uint32(S))
+                above = j < count and d1 > b1
+                pos = warp_append(above, gt_ptr, lane)
+                if above:
+                    self._emit(out, pos, col, Int32(0), key, False)
+                if j < count and d1 == b1:
+                    cute.arch.atomic_add((hist.iterator + Int32(rel & Uint32((1 << S) - 1))).llvm_ptr, Int32(1))
+            cute.arch.sync_threads()
+            b2, krem2 = self._find_bin(hist, 1 << S, krem, ctl, tid)
+            thr = (Uint32(b1) << Uint32(S)) | Uint32(b2)
+            eq_ptr = (ctl.iterator + EQ).llvm_ptr
+            base_eq = k - krem2
+            for start in cutlass.range(0, count, T):
+                j = start + tid
+                rel = Uint32(0)
+                col = Int32(-1)
+                key = Uint32(0)
+                if j < count:
+                    key = ckey[j]
+                    col = cidx[j]
+                    rel = key - t
+                inside = j < count and Int32(rel >> Uint32(S)) == b1
+                above = inside and rel > thr
+                equal = inside and rel == thr
+                pos = warp_append(above, gt_ptr, lane)
+                if above:
+                    self._emit(out, pos, col, Int32(0), key, False)
+                slot = warp_append(equal, eq_ptr, lane)
+                if equal and slot < krem2:
+                    self._emit(out, base_eq + slot, col, Int32(0), key, False)
+        return done
 
     @cute.jit
     def _select(self, xstart: cute.Pointer, length: Int32, k: Int32, out, hist, ckey, cidx, ctl, tid: Int32):
@@ -347,7 +452,11 @@ class SampledFilter(RadixTopK):
                 count = ctl[CAND]
             if rank == Int32(0):
                 if count >= k and count <= Int32(self.cand):
-                    self._select_candidates(xr, count, k, out, hist, ckey, cidx, ctl, tid)
+                    if cutlass.const_expr(self.relsel):
+                        if self._select_rel(count, k, t, out, hist, ckey, cidx, ctl, tid) == Int32(0):
+                            self._select_candidates(xr, count, k, out, hist, ckey, cidx, ctl, tid, True)
+                    else:
+                        self._select_candidates(xr, count, k, out, hist, ckey, cidx, ctl, tid)
                     done = Int32(1)
             else:
                 done = Int32(1)
