@@ -1,6 +1,6 @@
-"""Dev: radix_filter's shipped variant per cell against its alternatives (now: ``i`` interpolated
-threshold, ``r`` relsel, ``g3`` clusters of three, ``u8`` 8 vectors per tile, ``fw*`` find_bin on
-fewer threads, and combinations; FIND_AB=name,... keeps only those), and
+"""Dev: radix_filter's shipped variant per cell against its alternatives (now: ``old`` session 7's
+kernel (no interp, no relsel, clusters of two), ``late`` the first tile loaded after the sample's
+histogram, ``g2``/``g3`` other cluster sizes; FIND_AB=name,... keeps only those), and
 radix_cutlass (FIND_AB=...,cutlass), timed side by side in one process. Session 7's other
 alternatives (coarse threshold, groups, pipelined filter, carveout) are in the commits named in
 benchmarks/results/2026-11-29-cuda-session7-iterations.log.
@@ -170,20 +170,13 @@ def configs_variants(rows: int, n: int) -> list:
     v = rf.plan(rows, n)
     alts = {"new": v}
     if v.sampled:
-        alts["i"] = replace(v, interp=True)
-        alts["r"] = replace(v, relsel=True)
-        alts["ir"] = replace(v, interp=True, relsel=True)
-        if v.group == 2:
+        alts["old"] = replace(v, interp=False, relsel=False, group=min(v.group, 2))
+        alts["late"] = replace(v, late=True)
+        if v.group == 1 and v.threads == 1024 and v.unroll == 8:  # FEW_ROWS
+            alts["g2"] = replace(v, group=2)
             alts["g3"] = replace(v, group=3)
-            alts["g3ir"] = replace(v, group=3, interp=True, relsel=True)
-        if v.threads == 1024 and v.unroll == 4:
-            alts["u8ir"] = replace(v, unroll=8, interp=True, relsel=True)
-    if v.threads == 512:
-        alts["fw128"] = replace(v, find_workers=128)
-        if v.sampled:
-            alts["fw128ir"] = replace(v, find_workers=128, interp=True, relsel=True)
-    else:
-        alts["fw256"] = replace(v, find_workers=256)
+        if v.group > 1:
+            alts["g" + str(5 - v.group)] = replace(v, group=5 - v.group)
     return list(alts.items())
 
 
@@ -230,7 +223,8 @@ def main():
                 check_topk(inputs.logits[0], inputs.seq_lens[0], shape.k, outs[0])
                 res.setdefault(name, []).append(time_graph(step, count, replays=10))
         line += [f"{name} " + "/".join(f"{t:.1f}" for t in ts) for name, ts in res.items()]
-        if "stamps" in sys.argv and shape.rows <= 128 and variant.group == 1:  # the stamps hook _select
+        stamped = shape.rows <= 128 and variant.group == 1 and shape.dtype == "float32"  # they hook _select
+        if "stamps" in sys.argv and stamped:
             line.append(stamp_profile(shape, variant, inputs, dev))
             for alt in os.environ.get("STAMP_ALTS", "").split(","):  # e.g. STAMP_ALTS=sffw
                 alt_v = dict(configs_variants(shape.rows, shape.n)).get(alt)

@@ -83,7 +83,8 @@ def test_measured_table_is_the_h200_run():
 
 @pytest.mark.parametrize("rows, n, which", [
     (128, 131072, "DEFAULT"), (32, 32768, "FEW_ROWS"), (64, 131072, "FEW_LONG_ROWS"), (65, 16384, "DEFAULT"),
-    (64, 65535, "FEW_ROWS"), (1, 65536, "FEW_LONG_ROWS"), (65, 131072, "DEFAULT"),
+    (64, 65535, "FEW_ROWS"), (1, 65536, "FEW_LONG_ROWS_3"), (32, 131072, "FEW_LONG_ROWS_3"),
+    (33, 131072, "FEW_LONG_ROWS"), (65, 131072, "DEFAULT"),
     (264, 131072, "DEFAULT"), (512, 131072, "MANY_ROWS"),
     (512, 32768, "LIGHT"), (1024, 65536, "LIGHT"), (4096, 8192, "SHORT"), (1, 16383, "SHORT"), (1, 16384, "FEW_ROWS"),
     (264, 16383, "SHORT"), (265, 16384, "LIGHT"),
@@ -98,6 +99,7 @@ def test_plan_keeps_clusters_off_before_hopper():
     """The two-CTA cluster variant needs sm_90; an sm_80 GPU gets the one-CTA variant."""
     from topk_radix_filter import launch
 
-    assert launch.plan(32, 131072, (9, 0)).group == 2
+    assert launch.plan(32, 131072, (9, 0)).group == 3
+    assert launch.plan(64, 131072, (9, 0)).group == 2
     assert launch.plan(32, 131072, (8, 0)) == launch.FEW_ROWS
     assert all(launch.plan(rows, n, (8, 6)).group == 1 for rows in (1, 64, 65, 512) for n in (8192, 65536, 1 << 20))

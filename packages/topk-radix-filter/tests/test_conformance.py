@@ -54,7 +54,9 @@ VARIANTS = [dict(), dict(sample=256), dict(sample=256, cand=1024, margin=1), dic
             dict(threads=512, group=2), dict(group=2, sample=256, cand=1024, margin=1),
             dict(group=2, prefetch=False), dict(pstore=False), dict(pstore=False, unroll=8, group=2),
             dict(threads=512, cand=4096, first_bits=11, pstore=False),
-            dict(pstore=False, sample=256, cand=1024, margin=1)]
+            dict(pstore=False, sample=256, cand=1024, margin=1), dict(interp=False, relsel=False),
+            dict(interp=False), dict(relsel=False), dict(late=True), dict(unroll=8, group=3),
+            dict(group=3, sample=256, cand=1024, margin=1), dict(unroll=8, group=2, interp=False, relsel=False)]
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")
@@ -86,13 +88,18 @@ def test_api_smoke_many_rows():
     check_topk(logits, seq_lens, 2048, idx, vals, next_n=2)
 
 
-@pytest.mark.parametrize("group, pstore", [(1, True), (2, True), (1, False), (2, False)])
+SMALL = [dict(), dict(group=2), dict(pstore=False), dict(group=2, pstore=False), dict(group=3),
+         dict(interp=False, relsel=False), dict(group=2, interp=False, relsel=False)]
+
+
+@pytest.mark.parametrize("opts", SMALL, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")
 @pytest.mark.parametrize("kind", ["randn", "sorted", "reversed", "int_ties", "plateau", "nan", "inf", "huge"])
 @pytest.mark.parametrize("dtype", list(DT))
-def test_sampled_design_with_a_small_sample(kind, dtype, group, pstore):
+def test_sampled_design_with_a_small_sample(kind, dtype, opts):
     """sample=256 puts rows from 1024 columns through the sampled filter; margin 0 makes it miss often.
-    group=2: two CTAs per row (a cluster), rank 0 pulling the other's candidates; pstore=False: the
-    filter's branch per kept key (float32; 16-bit rows always take it)."""
+    group=2/3: CTAs per row (a cluster), rank 0 pulling the others' candidates; pstore=False: the
+    filter's branch per kept key (float32; 16-bit rows always take it); interp/relsel off: the
+    threshold's second sampled digit and the three-digit candidate select."""
     if not torch.cuda.is_available():
         pytest.skip("needs a CUDA GPU")
     from topk_radix_filter.launch import Variant, launch
@@ -105,5 +112,33 @@ def test_sampled_design_with_a_small_sample(kind, dtype, group, pstore):
             idx = torch.full((rows, k), -7, dtype=torch.int32, device=dev)
             vals = torch.full((rows, k), 7, dtype=DT[dtype], device=dev)
             launch(Call(logits=logits, seq_lens=seq_lens, top_k=k, indices=idx, values=vals),
-                   Variant(sample=256, cand=2048, margin=margin, group=group, pstore=pstore))
+                   Variant(sample=256, cand=2048, margin=margin, **opts))
             check_topk(logits, seq_lens, k, idx, vals)
+
+
+@pytest.mark.parametrize("variant", [dict(), dict(unroll=8, group=3), dict(sample=256, cand=2048)],
+                         ids=["default", "group3", "small_sample"])
+def test_kth_key_far_above_the_threshold(variant):
+    """relsel ranks candidates on ``key - t`` with a clamped top bin: rows whose top-k sits far above
+    the sampled threshold (a few huge scores over randn) put the k-th key in that bin, and the
+    three-digit select must take over; interp's threshold on integer scores can land above the k-th
+    key, and the exact fallback must take over."""
+    if not torch.cuda.is_available():
+        pytest.skip("needs a CUDA GPU")
+    from topk_radix_filter.launch import Variant, launch
+
+    dev = torch.device("cuda")
+    g = torch.Generator(device="cpu").manual_seed(8)
+    for rows, n, k in ((4, 131072, 2048), (3, 40000, 300), (2, 70000, 16384)):
+        logits = torch.randn(rows, n, generator=g)
+        for r in range(rows):  # k + 50 scores near 1000 (the k-th among them), the rest randn
+            cols = torch.randperm(n, generator=g)[:k + 50]
+            logits[r, cols] = 1000 + torch.randn(k + 50, generator=g)
+        ints = torch.randint(0, 64, (rows, n), generator=g).float()
+        for x in (logits, ints):
+            x = x.to(dev)
+            seq_lens = torch.full((rows,), n, dtype=torch.int32, device=dev)
+            idx = torch.full((rows, k), -7, dtype=torch.int32, device=dev)
+            vals = torch.full((rows, k), 7, dtype=torch.float32, device=dev)
+            launch(Call(logits=x, seq_lens=seq_lens, top_k=k, indices=idx, values=vals), Variant(**variant))
+            check_topk(x, seq_lens, k, idx, vals)

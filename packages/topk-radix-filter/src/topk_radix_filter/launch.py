@@ -30,11 +30,9 @@ class Variant:
     fcmp: bool = True  # float32: the filter compares floats, not order keys
     group: int = 1  # CTAs (a cluster) per row
     pstore: bool = True  # float32: the filter's writes as predicated stores (no branch per key)
-    l2pre: int = 0  # sm_90: bytes of the slice past the first tile prefetched into L2 at the start
-    find_workers: int = 0  # threads that scan in find_bin (0: all)
-    sfirst: bool = False  # the sample's loads issued before the prefetched tile's
-    interp: bool = False  # the threshold interpolated inside the sample's first-digit bin
-    relsel: bool = False  # float32: candidates ranked on two digits of key - t
+    interp: bool = True  # the threshold interpolated inside the sample's first-digit bin
+    relsel: bool = True  # float32: candidates ranked on two digits of key - t
+    late: bool = False  # the first tile loaded after the sample's histogram, not before the sample
 
 
 #: Every sampled variant writes kept keys by predicated stores on float32 (``pstore``; session 7, us,
@@ -54,6 +52,10 @@ FEW_ROWS_MAX = 64
 #:   25.6, 16x128K 25.6 -> 21.5, 64x64K 20.4 -> 19.4; at 32x32K slower, 14.8 -> 15.7).
 FEW_LONG_ROWS = Variant(unroll=8, group=2)
 FEW_LONG_MIN_N = 65536
+#: - FEW_LONG_ROWS_3, up to 32 rows of N >= 64K: clusters of three (session 8, with interp and relsel, us:
+#:   32x128K 19.3 -> 18.5, 16x128K 18.0 -> 17.0; at 64 rows three do not fit in one wave).
+FEW_LONG_ROWS_3 = Variant(unroll=8, group=3)
+FEW_LONG_3_MAX = 32
 #: - MANY_ROWS, >= 265 rows of N > 64K: two CTAs of 512 threads per SM (512x128K: 131.8 vs 143.0
 #:   in session 2), 8 vectors in flight (session 6: 95.9 vs 101.3 us).
 MANY_ROWS = Variant(threads=512, unroll=8)
@@ -76,7 +78,9 @@ def plan(rows: int, n: int, capability: tuple[int, int] = (9, 0)) -> Variant:
     if rows >= MANY_ROWS_MIN:
         return LIGHT if n <= LIGHT_MAX_N else MANY_ROWS
     if rows <= FEW_ROWS_MAX:
-        return FEW_LONG_ROWS if n >= FEW_LONG_MIN_N and capability >= (9, 0) else FEW_ROWS
+        if n >= FEW_LONG_MIN_N and capability >= (9, 0):
+            return FEW_LONG_ROWS_3 if rows <= FEW_LONG_3_MAX else FEW_LONG_ROWS
+        return FEW_ROWS
     return DEFAULT
 
 

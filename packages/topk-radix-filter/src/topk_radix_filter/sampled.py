@@ -63,27 +63,18 @@ def st_shared_if(flag: Int32, ptr: cute.Pointer, val: Int32):
         "r,r,r,~{memory}", has_side_effects=True, is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT)
 
 
-@cute.jit
-def prefetch_l2(ptr: cute.Pointer, nbytes: Int32):
-    """Ask the TMA unit to bring ``nbytes`` (a multiple of 16, 16-byte aligned) from ``ptr`` into L2 (sm_90)."""
-    llvm.inline_asm(
-        None, [Int64(ptr.toint()).ir_value(), nbytes.ir_value()],
-        "cp.async.bulk.prefetch.L2.global [$0], $1;",
-        "l,r,~{memory}", has_side_effects=True, is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT)
-
-
 class SampledFilter(RadixTopK):
     """Compile-time specialisation: dtype, values, block shape, sample size, margin."""
 
     def __init__(self, dtype: str, with_values: bool, threads: int = 1024, cand: int = 8192,
                  sample: int = 4096, margin: int = 4, first_bits: int = 13, unroll: int = 4, vec: bool = True,
                  unroll1: int = 2, prefetch: bool = False, sampled: bool = True, fcmp: bool = True,
-                 group: int = 1, pstore: bool = True, l2pre: int = 0, find_workers: int = 0,
-                 sfirst: bool = False, interp: bool = False, relsel: bool = False):
+                 group: int = 1, pstore: bool = True, interp: bool = False, relsel: bool = False,
+                 late: bool = False):
         assert sample % 32 == 0 and sample <= cand
         assert group in (1, 2, 3, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
-                         vec=vec, first_bits=first_bits, fcmp=fcmp, find_workers=find_workers or None)
+                         vec=vec, first_bits=first_bits, fcmp=fcmp)
         self.sample = sample
         self.margin = margin
         # the filter marks a thread's tile in one 32-bit mask: 16-bit rows take 4 vectors at most
@@ -102,13 +93,6 @@ class SampledFilter(RadixTopK):
         # pstore (float32): the filter writes a kept key's raw bits by predicated stores, not behind a
         # branch per key (16-bit builds spill with it)
         self.pstore = pstore and dtype == "float32"
-        # l2pre (sm_90, 16-byte loads): one thread asks for up to this many bytes of the slice past the
-        # first tile to be brought into L2 while the sample is worked on, so the filter's later tiles
-        # wait for L2, not DRAM. 0: off.
-        self.l2pre = l2pre if self.vec > 1 else 0
-        # sfirst: the sample's loads are issued before the prefetched tile's, so they do not queue
-        # behind it (the threshold step waits on the sample only)
-        self.sfirst = sfirst
         # interp: the threshold inside the sample's first-digit bin is interpolated from the bin's count
         # (biased low), not found by a second histogram of the sample
         self.interp = interp
@@ -116,6 +100,9 @@ class SampledFilter(RadixTopK):
         # clamped), not on the key's three digits; when the k-th key lies in the clamp bin the
         # three-digit select takes over
         self.relsel = relsel and self.bits == 32 and self.bins >= REL_BINS
+        # late (prefetch): the filter's first tile is loaded once the sample is histogrammed, not before
+        # the sample's loads (its bytes would delay the sample's)
+        self.late = late
 
     @cute.jit
     def _isqrt_up(self, x: Int32) -> Int32:
@@ -141,15 +128,15 @@ class SampledFilter(RadixTopK):
         return bits
 
     @cute.jit
-    def _threshold(self, bits: list, length: Int32, k: Int32, hist, ckey, ctl, tid: Int32):
-        """(ok, t): the filter threshold from the sample ``bits`` (``_sample_loads``); ok is False
-        when the sample cannot place it."""
+    def _sample_histogram(self, bits: list, length: Int32, k: Int32, hist, ckey, ctl, tid: Int32):
+        """(ok, r): the sample ``bits`` (``_sample_loads``) histogrammed on the first digit (and their keys
+        kept for the second unless ``interp``), and the rank ``r`` the threshold takes among them; ok
+        is False when the sample cannot place it."""
         T = self.threads
         lane = tid % 32
         warp = tid // 32
         blocks = self.sample // 32
         sh0 = self.digits[0][0]
-        sh1, w1 = self.digits[1]
         warps = T // 32
         per = (blocks + warps - 1) // warps
         mu = Int32((Int64(self.sample) * Int64(k) + Int64(length) - Int64(1)) // Int64(length))
@@ -162,16 +149,20 @@ class SampledFilter(RadixTopK):
                 if cutlass.const_expr(not self.interp):
                     ckey[b * 32 + lane] = key
                 cute.arch.atomic_add((hist.iterator + Int32(key >> sh0)).llvm_ptr, Int32(1))
-        ok = r <= Int32(self.sample // 2)
-        t = Uint32(0)
         cute.arch.sync_threads()
+        return r <= Int32(self.sample // 2), r
+
+    @cute.jit
+    def _threshold(self, ok, r: Int32, hist, ckey, ctl, tid: Int32) -> Uint32:
+        """The filter threshold: a key at or below the ``r``-th largest sampled key (when ``ok``)."""
+        t = Uint32(0)
         if ok:
             b1, krem = self._find_bin(hist, self.bins, r, ctl, tid)
             if cutlass.const_expr(self.interp):
                 t = self._interpolate(hist, b1, krem)
             else:
                 t = self._second_digit(hist, b1, krem, ckey, ctl, tid)
-        return ok, t
+        return t
 
     @cute.jit
     def _interpolate(self, hist, b1: Int32, krem: Int32) -> Uint32:
@@ -421,20 +412,14 @@ class SampledFilter(RadixTopK):
             per = (nv + Int32(G - 1)) // Int32(G)  # length >= 4 * sample: no slice is empty
             v0 = rank * per
             v1 = cutlass.min(v0 + per, nv)
-        bits = []
-        if cutlass.const_expr(self.sfirst):
-            bits = self._sample_loads(xr, length, tid)
         pre = []
-        if cutlass.const_expr(self.prefetch):  # in flight during the whole sample step
+        if cutlass.const_expr(self.prefetch and not self.late):  # in flight during the whole sample step
             pre = self._load_vectors(xv, v0, v1, tid, self.unroll)
-        if cutlass.const_expr(not self.sfirst):
-            bits = self._sample_loads(xr, length, tid)
-        if cutlass.const_expr(self.l2pre > 0):
-            first = v0 + Int32(self.threads * self.unroll if self.prefetch else 0)
-            if tid == Int32(0) and first < v1:
-                nbytes = cutlass.min((v1 - first) * Int32(16), Int32(self.l2pre))
-                prefetch_l2(xstart + Int64(first) * Int64(self.vec), nbytes)
-        ok, t = self._threshold(bits, length, k, hist, ckey, ctl, tid)
+        bits = self._sample_loads(xr, length, tid)
+        ok, r = self._sample_histogram(bits, length, k, hist, ckey, ctl, tid)
+        if cutlass.const_expr(self.prefetch and self.late):  # in flight during the threshold's search
+            pre = self._load_vectors(xv, v0, v1, tid, self.unroll)
+        t = self._threshold(ok, r, hist, ckey, ctl, tid)
         if cutlass.const_expr(self.fcmp):
             ok = ok & (t <= Uint32(F32_INF_KEY))  # a NaN-only threshold: the exact fallback takes the row
         if ok:  # the same in every CTA of a group: same sample, same threshold

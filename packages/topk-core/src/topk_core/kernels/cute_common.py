@@ -200,8 +200,7 @@ def _bin_sum(hist, nbins: cutlass.Constexpr, per: cutlass.Constexpr, hi: Int32) 
 
 
 @cute.jit
-def find_bin(hist, nbins: cutlass.Constexpr, krem: Int32, ctl, tid: Int32, threads: cutlass.Constexpr,
-             workers: cutlass.Constexpr = None):
+def find_bin(hist, nbins: cutlass.Constexpr, krem: Int32, ctl, tid: Int32, threads: cutlass.Constexpr):
     """The bin ``b`` with ``sum(hist[b+1:]) < krem <= sum(hist[b:])``, and ``krem - sum(hist[b+1:])``.
 
     Every thread of the block calls it, after a barrier that publishes ``hist``; it
@@ -210,12 +209,7 @@ def find_bin(hist, nbins: cutlass.Constexpr, krem: Int32, ctl, tid: Int32, threa
     warp scans the warp sums in ``ctl[WSUM:]`` itself (one load per lane, no serial
     loop), so two barriers in all. The thread whose bins straddle ``krem`` writes the
     answer to ``ctl[BIN]``/``ctl[KREM]``. The caller guarantees at least ``krem`` keys.
-
-    ``workers`` (fewer than ``threads``): only the first ``workers`` threads scan, the other warps
-    just meet the two barriers (``_find_bin_narrow``).
     """
-    if cutlass.const_expr(workers is not None and workers < threads):
-        return _find_bin_narrow(hist, nbins, krem, ctl, tid, threads, workers)
     per = max(1, nbins // threads)
     hi = nbins - tid * per  # this thread's bins are [hi - per, hi), walked downwards
     s = Int32(0)
@@ -243,57 +237,6 @@ def find_bin(hist, nbins: cutlass.Constexpr, krem: Int32, ctl, tid: Int32, threa
                 ctl[KREM] = krem - acc
                 done = Int32(1)
             acc += h
-    cute.arch.sync_threads()
-    return ctl[BIN], ctl[KREM]
-
-
-@cute.jit
-def _find_bin_narrow(hist, nbins: cutlass.Constexpr, krem: Int32, ctl, tid: Int32, threads: cutlass.Constexpr,
-                     workers: cutlass.Constexpr):
-    """``find_bin`` scanned by the first ``workers`` threads only. At 1024 threads the scan is bound
-    by instruction issue (every warp runs every step), so fewer warps with more bins each finish
-    sooner. The straddling thread reloads its bins as 16-byte loads and walks them in registers."""
-    W = workers
-    per = max(1, nbins // W)
-    hi = nbins - tid * per
-    lane = tid % 32
-    warp = tid // 32
-    s = Int32(0)
-    incl = Int32(0)
-    if warp < Int32(W // 32):
-        if cutlass.const_expr(nbins >= W):
-            s = _bin_sum(hist, nbins, per, hi)
-        else:
-            if hi > 0:
-                s = hist[hi - 1]
-        incl = warp_inclusive_sum(s, lane)
-        if lane == 31:
-            ctl[WSUM + warp] = incl
-    cute.arch.sync_threads()
-    if warp < Int32(W // 32):
-        part = Int32(cutlass.select_(lane < Int32(W // 32), ctl[WSUM + lane], Int32(0)))
-        wincl = warp_inclusive_sum(part, lane)
-        excl = cute.arch.shuffle_sync(wincl - part, warp) + incl - s
-        if (excl < krem) & (krem <= excl + s):
-            hs = []
-            if cutlass.const_expr(per % 4 == 0):  # every load issued first: one shared-memory round trip
-                quads = cute.make_tensor(hist.iterator, cute.make_layout((4, nbins // 4), stride=(1, 4)))
-                vs = [quads[None, (hi - per) // 4 + q].load() for q in range(per // 4)]
-                hs = [Int32(vs[(per - 1 - q) // 4][(per - 1 - q) % 4]) for q in range(per)]
-            else:
-                hs = [hist[hi - 1 - q] for q in range(per)]
-            acc = excl
-            b = hi - 1
-            left = krem - excl
-            found = Int32(0)
-            for q in cutlass.range_constexpr(per):  # bins from the top down, in registers
-                hit = (found == Int32(0)) & (acc + hs[q] >= krem)
-                b = cutlass.select_(hit, hi - 1 - q, b)
-                left = cutlass.select_(hit, krem - acc, left)
-                found = found | Int32(cutlass.select_(hit, Int32(1), Int32(0)))
-                acc = acc + hs[q]
-            ctl[BIN] = b
-            ctl[KREM] = left
     cute.arch.sync_threads()
     return ctl[BIN], ctl[KREM]
 

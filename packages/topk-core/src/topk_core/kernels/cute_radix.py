@@ -68,11 +68,8 @@ class RadixTopK(RowTopK):
     reads_logits = True
 
     def __init__(self, dtype: str, with_values: bool, threads: int = 512, cand: int = 4096, unroll: int = 4,
-                 unroll1: int = 2, vec: bool = True, first_bits: int = 11, fcmp: bool = True,
-                 find_workers: int | None = None):
+                 unroll1: int = 2, vec: bool = True, first_bits: int = 11, fcmp: bool = True):
         self.dtype = dtype
-        # find_workers: threads that scan in find_bin (None: all of them)
-        self.find_workers = find_workers
         # fcmp (float32 rows read as logits): pass 1 classifies each element by two float
         # compares against the bin's edges instead of building its order key.
         self.fcmp = fcmp and dtype == "float32"
@@ -111,7 +108,7 @@ class RadixTopK(RowTopK):
     @cute.jit
     def _find_bin(self, hist, nbins: cutlass.Constexpr, krem: Int32, ctl, tid: Int32):
         """``cute_common.find_bin`` over this block (a hook: dev builds wrap it with clock stamps)."""
-        return find_bin(hist, nbins, krem, ctl, tid, self.threads, self.find_workers)
+        return find_bin(hist, nbins, krem, ctl, tid, self.threads)
 
     @cute.jit
     def _clear(self, hist, tid: Int32, nbins: cutlass.Constexpr = None):
