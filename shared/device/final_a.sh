@@ -1,11 +1,12 @@
 #!/bin/bash
 # First call of the final warm pair (carry .carry/dsl): the GPU tests of the packages whose kernels
-# changed this session (TESTS, default radix_filter and radix, plus tests/), then memcheck and
+# changed this session (TESTS, default radix_filter and radix, plus tests/; TESTS_K: a pytest -k
+# expression), then memcheck and
 # racecheck on their sanitize_cases.py calls.
 #   bash shared/device/run.sh bash shared/device/final_a.sh
 set -u
-timeout 300 python3 -m pytest -q -m gpu -p no:cacheprovider ${TESTS:-packages/topk-radix-filter packages/topk-radix} \
-  tests 2>&1 | tail -5
+timeout ${TEST_S:-300} python3 -m pytest -q -m gpu -p no:cacheprovider ${TESTS:-packages/topk-radix-filter packages/topk-radix} \
+  tests ${TESTS_K:+-k "$TESTS_K"} 2>&1 | tail -5
 for b in ${SANITIZE:-radix_filter radix}; do
   for tool in memcheck racecheck; do
     echo "=== $tool $b"

@@ -21,6 +21,10 @@ CASES = [  # rows, n, k, dtype, kind, next_n, compress_ratio
     (2, 131072, 2048, torch.float32, "int_ties", 1, 1),
     (4, 70001, 300, torch.bfloat16, "plateau", 2, 1),
     (1, 1 << 20, 2048, torch.float16, "randn", 1, 1),
+    # radix_filter's many-CTA variants (DEFAULT 65+ rows, clusters of two at 33-64 rows, LIGHT 265+)
+    (72, 20000, 300, torch.float32, "randn", 1, 1),
+    (40, 70000, 2048, torch.float32, "nan", 1, 1),
+    (300, 17000, 512, torch.float32, "randn", 1, 1),
 ]
 
 

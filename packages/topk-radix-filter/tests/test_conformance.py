@@ -56,7 +56,9 @@ VARIANTS = [dict(), dict(sample=256), dict(sample=256, cand=1024, margin=1), dic
             dict(threads=512, cand=4096, first_bits=11, pstore=False),
             dict(pstore=False, sample=256, cand=1024, margin=1), dict(interp=False, relsel=False),
             dict(interp=False), dict(relsel=False), dict(late=True), dict(unroll=8, group=3),
-            dict(group=3, sample=256, cand=1024, margin=1), dict(unroll=8, group=2, interp=False, relsel=False)]
+            dict(group=3, sample=256, cand=1024, margin=1), dict(unroll=8, group=2, interp=False, relsel=False),
+            dict(threads=512, cand=4096, first_bits=11, late=True), dict(threads=512, unroll=8, late=True),
+            dict(unroll=8, group=2, late=True), dict(late=True, sample=256, cand=1024, margin=1)]
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")

@@ -38,10 +38,17 @@ class Variant:
 #: Every sampled variant writes kept keys by predicated stores on float32 (``pstore``; session 7, us,
 #: branch per key -> predicated: 32x32K 14.9 -> 13.5, 128x32K 17.1 -> 15.8, 128x128K 32.1 -> 29.5,
 #: 512x128K 97.7 -> 89.5; 16-bit builds spill with it, bf16 128x128K 33.1 -> 34.5, so they keep the branch).
+#: Every sampled variant interpolates the threshold (``interp``) and ranks float32 candidates on two
+#: digits of ``key - t`` (``relsel``; session 8, us, both off -> on: 32x32K 13.5 -> 12.1, 128x32K 15.6 ->
+#: 14.0, 128x128K 28.9 -> 27.3, 512x32K 39.8 -> 35.3, 1024x64K 102.2 -> 93.4, 512x128K 87.9 -> 81.6).
+#: Where many CTAs stream at once (65+ rows, or clusters of two) the first tile is loaded after the
+#: sample's histogram (``late``; session 8, us: 128x32K 14.0 -> 13.0, 128x128K 27.3 -> 25.8, 64x128K
+#: 22.2 -> 20.6, 1024x64K 93.4 -> 92.5, bf16 128x128K 31.9 -> 30.3; with 32 rows or fewer it was
+#: slower: 32x32K 12.1 -> 12.5, 16x128K 17.0 -> 17.4).
 #: The variants run() launches (``plan``), from the H200 tuning runs (NOTES.md):
 #: - DEFAULT, 65 to 264 rows of N >= 16K: one CTA of 1024 threads per SM, 8192 candidates,
 #:   13-bit digits (128x128K: 40.4 us vs 54.5 with 512 threads).
-DEFAULT = Variant()
+DEFAULT = Variant(late=True)
 #: - FEW_ROWS, up to 64 rows of N >= 16K: DEFAULT with 8 vectors in flight per thread: when few
 #:   SMs stream, each needs more bytes in flight (session 6: 32x128K 26.3 vs 27.9 us, 32x32K 15.0
 #:   vs 15.6; at 128 rows no better: 128x128K 31.8 vs 31.3). float32 only: 16-bit rows keep 4.
@@ -50,7 +57,7 @@ FEW_ROWS_MAX = 64
 #: - FEW_LONG_ROWS, up to 64 rows of N >= 64K: FEW_ROWS on a cluster of two CTAs per row, each
 #:   filtering half the row (session 7, us, one CTA -> two: 32x128K 26.2 -> 22.6, 64x128K 28.3 ->
 #:   25.6, 16x128K 25.6 -> 21.5, 64x64K 20.4 -> 19.4; at 32x32K slower, 14.8 -> 15.7).
-FEW_LONG_ROWS = Variant(unroll=8, group=2)
+FEW_LONG_ROWS = Variant(unroll=8, group=2, late=True)
 FEW_LONG_MIN_N = 65536
 #: - FEW_LONG_ROWS_3, up to 32 rows of N >= 64K: clusters of three (session 8, with interp and relsel, us:
 #:   32x128K 19.3 -> 18.5, 16x128K 18.0 -> 17.0; at 64 rows three do not fit in one wave).
@@ -58,10 +65,10 @@ FEW_LONG_ROWS_3 = Variant(unroll=8, group=3)
 FEW_LONG_3_MAX = 32
 #: - MANY_ROWS, >= 265 rows of N > 64K: two CTAs of 512 threads per SM (512x128K: 131.8 vs 143.0
 #:   in session 2), 8 vectors in flight (session 6: 95.9 vs 101.3 us).
-MANY_ROWS = Variant(threads=512, unroll=8)
+MANY_ROWS = Variant(threads=512, unroll=8, late=True)
 #: - LIGHT, >= 265 rows of 16K <= N <= 64K: 512 threads, 11-bit digits, 4096 candidates, 40 KiB of
 #:   shared memory (1024x64K: 140.8 vs 172.0 in session 2; unroll 8 is slower here: 112.8 vs 105.5).
-LIGHT = Variant(threads=512, cand=4096, first_bits=11)
+LIGHT = Variant(threads=512, cand=4096, first_bits=11, late=True)
 #: - SHORT, every row count below N = 16K (too short for the sample): LIGHT's two-read path alone,
 #:   whose second read hits L2. Without the sampled path's code the build needs 40 registers, not
 #:   55, so three CTAs share an SM (4096x8K: 113.8 vs 133.0 us, session 6).
