@@ -58,7 +58,10 @@ VARIANTS = [dict(), dict(sample=256), dict(sample=256, cand=1024, margin=1), dic
             dict(interp=False), dict(relsel=False), dict(late=True), dict(unroll=8, group=3),
             dict(group=3, sample=256, cand=1024, margin=1), dict(unroll=8, group=2, interp=False, relsel=False),
             dict(threads=512, cand=4096, first_bits=11, late=True), dict(threads=512, unroll=8, late=True),
-            dict(unroll=8, group=2, late=True), dict(late=True, sample=256, cand=1024, margin=1)]
+            dict(unroll=8, group=2, late=True), dict(late=True, sample=256, cand=1024, margin=1),
+            dict(compact=True), dict(sample_bits=11), dict(unroll=8, compact=True, sample_bits=11),
+            dict(unroll=8, group=3, compact=True, sample_bits=11),
+            dict(threads=512, cand=4096, first_bits=11, late=True, compact=True, sample_bits=9)]
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")
@@ -91,7 +94,8 @@ def test_api_smoke_many_rows():
 
 
 SMALL = [dict(), dict(group=2), dict(pstore=False), dict(group=2, pstore=False), dict(group=3),
-         dict(interp=False, relsel=False), dict(group=2, interp=False, relsel=False)]
+         dict(interp=False, relsel=False), dict(group=2, interp=False, relsel=False),
+         dict(compact=True, sample_bits=11), dict(group=3, compact=True, sample_bits=11)]
 
 
 @pytest.mark.parametrize("opts", SMALL, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")
@@ -118,13 +122,15 @@ def test_sampled_design_with_a_small_sample(kind, dtype, opts):
             check_topk(logits, seq_lens, k, idx, vals)
 
 
-@pytest.mark.parametrize("variant", [dict(), dict(unroll=8, group=3), dict(sample=256, cand=2048)],
-                         ids=["default", "group3", "small_sample"])
+@pytest.mark.parametrize("variant", [dict(), dict(unroll=8, group=3), dict(sample=256, cand=2048),
+                                     dict(compact=True, sample_bits=11)],
+                         ids=["default", "group3", "small_sample", "compact"])
 def test_kth_key_far_above_the_threshold(variant):
     """relsel ranks candidates on ``key - t`` with a clamped top bin: rows whose top-k sits far above
     the sampled threshold (a few huge scores over randn) put the k-th key in that bin, and the
     three-digit select must take over; interp's threshold on integer scores can land above the k-th
-    key, and the exact fallback must take over."""
+    key, and the exact fallback must take over; a plateau of 5000 equal keys at the k-th value
+    overflows compact's list of the k-th key's bin, and the full last pass must take over."""
     if not torch.cuda.is_available():
         pytest.skip("needs a CUDA GPU")
     from topk_radix_filter.launch import Variant, launch
@@ -137,7 +143,8 @@ def test_kth_key_far_above_the_threshold(variant):
             cols = torch.randperm(n, generator=g)[:k + 50]
             logits[r, cols] = 1000 + torch.randn(k + 50, generator=g)
         ints = torch.randint(0, 64, (rows, n), generator=g).float()
-        for x in (logits, ints):
+        few = torch.randint(0, n // 5000, (rows, n), generator=g).float()  # ~5000 copies of each value
+        for x in (logits, ints, few):
             x = x.to(dev)
             seq_lens = torch.full((rows,), n, dtype=torch.int32, device=dev)
             idx = torch.full((rows, k), -7, dtype=torch.int32, device=dev)

@@ -33,6 +33,8 @@ class Variant:
     interp: bool = True  # the threshold interpolated inside the sample's first-digit bin
     relsel: bool = True  # float32: candidates ranked on two digits of key - t
     late: bool = False  # the first tile loaded after the sample's histogram, not before the sample
+    sample_bits: int = 0  # interp: the sample's histogram digit (0: the first digit)
+    compact: bool = False  # relsel: the k-th key's bin listed for the last pass
 
 
 #: Every sampled variant writes kept keys by predicated stores on float32 (``pstore``; session 7, us,

@@ -52,6 +52,8 @@ from topk_core.kernels.cute_radix import CAND, EQ, GT, RadixTopK
 #: relsel: level-one bins (the top one clamps) and the bits below them (level two)
 REL_BINS = 2048
 REL_SHIFT = 11
+#: compact: the control-block word counting the listed keys of the k-th key's bin
+LIST = 5
 
 
 @cute.jit
@@ -70,7 +72,7 @@ class SampledFilter(RadixTopK):
                  sample: int = 4096, margin: int = 4, first_bits: int = 13, unroll: int = 4, vec: bool = True,
                  unroll1: int = 2, prefetch: bool = False, sampled: bool = True, fcmp: bool = True,
                  group: int = 1, pstore: bool = True, interp: bool = False, relsel: bool = False,
-                 late: bool = False):
+                 late: bool = False, sample_bits: int = 0, compact: bool = False):
         assert sample % 32 == 0 and sample <= cand
         assert group in (1, 2, 3, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
@@ -103,6 +105,13 @@ class SampledFilter(RadixTopK):
         # late (prefetch): the filter's first tile is loaded once the sample is histogrammed, not before
         # the sample's loads (its bytes would delay the sample's)
         self.late = late
+        # sample_bits (interp only): the sample's histogram digit when narrower than the first digit
+        # (fewer bins to clear and search; the interpolation spans a wider bin)
+        self.sample_bits = sample_bits if (sample_bits and interp) else first_bits
+        # compact (relsel, a histogram of 4096+ bins): the pass that writes the keys above the k-th
+        # key's bin also lists the keys inside it (in the histogram's unused top), so the last pass
+        # walks that list instead of every candidate
+        self.compact = compact and self.relsel and self.bins >= 2 * REL_BINS
 
     @cute.jit
     def _isqrt_up(self, x: Int32) -> Int32:
@@ -136,12 +145,21 @@ class SampledFilter(RadixTopK):
         lane = tid % 32
         warp = tid // 32
         blocks = self.sample // 32
-        sh0 = self.digits[0][0]
+        sh0 = self.bits - self.sample_bits
         warps = T // 32
         per = (blocks + warps - 1) // warps
         mu = Int32((Int64(self.sample) * Int64(k) + Int64(length) - Int64(1)) // Int64(length))
         r = mu + Int32(self.margin) * self._isqrt_up(mu) + Int32(2)
-        self._reset(hist, ctl, tid)  # after the loads are issued: the clear hides behind their latency
+        # after the loads are issued: the clear hides behind their latency
+        if cutlass.const_expr(self.sample_bits == self.digits[0][1]):
+            self._reset(hist, ctl, tid)
+        else:
+            self._clear(hist, tid, 1 << self.sample_bits)
+            if tid == 0:
+                ctl[GT] = Int32(0)
+                ctl[EQ] = Int32(0)
+                ctl[CAND] = Int32(0)
+            cute.arch.sync_threads()
         for q in cutlass.range_constexpr(per):
             b = warp + q * warps
             if b < blocks:
@@ -157,7 +175,7 @@ class SampledFilter(RadixTopK):
         """The filter threshold: a key at or below the ``r``-th largest sampled key (when ``ok``)."""
         t = Uint32(0)
         if ok:
-            b1, krem = self._find_bin(hist, self.bins, r, ctl, tid)
+            b1, krem = self._find_bin(hist, 1 << self.sample_bits, r, ctl, tid)
             if cutlass.const_expr(self.interp):
                 t = self._interpolate(hist, b1, krem)
             else:
@@ -169,7 +187,7 @@ class SampledFilter(RadixTopK):
         """A key in bin ``b1`` at or below the bin's ``krem``-th largest sampled key, assuming the
         bin's keys spread evenly, pushed down by ``j / 4 + 2`` ranks for the unevenness (``j``: the
         bin's sampled keys below it). Too high costs only speed: the fallback is exact."""
-        sh0 = self.digits[0][0]
+        sh0 = self.bits - self.sample_bits
         h = hist[b1]
         j = h - krem
         below = cutlass.max(j - j // Int32(4) - Int32(2), Int32(0))
@@ -341,9 +359,18 @@ class SampledFilter(RadixTopK):
         cute.arch.sync_threads()
         b1, krem = self._find_bin(hist, B, k, ctl, tid)
         done = Int32(0)
+        cap = (self.bins - B) // 2  # compact: (key, column) pairs above the level-two bins
+        lkey, lcol, list_ptr = None, None, None
+        if cutlass.const_expr(self.compact):
+            lkey = cute.make_tensor(hist.iterator + B, cute.make_layout(cap))
+            lcol = cute.make_tensor(hist.iterator + B + cap, cute.make_layout(cap))
+            list_ptr = (ctl.iterator + LIST).llvm_ptr
         if b1 < Int32(B - 1):
             done = Int32(1)
             self._clear(hist, tid, 1 << S)
+            if cutlass.const_expr(self.compact):
+                if tid == 0:
+                    ctl[LIST] = Int32(0)
             cute.arch.sync_threads()
             gt_ptr = (ctl.iterator + GT).llvm_ptr
             for start in cutlass.range(0, count, T):
@@ -360,14 +387,44 @@ class SampledFilter(RadixTopK):
                 pos = warp_append(above, gt_ptr, lane)
                 if above:
                     self._emit(out, pos, col, Int32(0), key, False)
-                if j < count and d1 == b1:
-                    cute.arch.atomic_add((hist.iterator + Int32(rel & Uint32((1 << S) - 1))).llvm_ptr, Int32(1))
+                if cutlass.const_expr(not self.compact):
+                    if j < count and d1 == b1:
+                        cute.arch.atomic_add((hist.iterator + Int32(rel & Uint32((1 << S) - 1))).llvm_ptr, Int32(1))
+                else:
+                    inside = j < count and d1 == b1
+                    if inside:
+                        cute.arch.atomic_add((hist.iterator + Int32(rel & Uint32((1 << S) - 1))).llvm_ptr, Int32(1))
+                    slot = warp_append(inside, list_ptr, lane)
+                    if inside and slot < Int32(cap):
+                        lkey[slot] = Int32(key)
+                        lcol[slot] = col
             cute.arch.sync_threads()
             b2, krem2 = self._find_bin(hist, 1 << S, krem, ctl, tid)
             thr = (Uint32(b1) << Uint32(S)) | Uint32(b2)
             eq_ptr = (ctl.iterator + EQ).llvm_ptr
             base_eq = k - krem2
-            for start in cutlass.range(0, count, T):
+            full = count  # the candidates the last pass walks: all, or none when the list holds bin b1
+            if cutlass.const_expr(self.compact):
+                listed = ctl[LIST]
+                full = Int32(cutlass.select_(listed > Int32(cap), count, Int32(0)))
+                if listed <= Int32(cap):  # the keys of bin b1 alone, listed by the pass above
+                    for start in cutlass.range(0, listed, T):
+                        j = start + tid
+                        key = Uint32(0)
+                        col = Int32(-1)
+                        if j < listed:
+                            key = Uint32(lkey[j])
+                            col = lcol[j]
+                        rel = key - t
+                        above = j < listed and rel > thr
+                        equal = j < listed and rel == thr
+                        pos = warp_append(above, gt_ptr, lane)
+                        if above:
+                            self._emit(out, pos, col, Int32(0), key, False)
+                        slot = warp_append(equal, eq_ptr, lane)
+                        if equal and slot < krem2:
+                            self._emit(out, base_eq + slot, col, Int32(0), key, False)
+            for start in cutlass.range(0, full, T):
                 j = start + tid
                 rel = Uint32(0)
                 col = Int32(-1)
