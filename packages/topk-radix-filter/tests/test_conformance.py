@@ -61,7 +61,8 @@ VARIANTS = [dict(), dict(sample=256), dict(sample=256, cand=1024, margin=1), dic
             dict(unroll=8, group=2, late=True), dict(late=True, sample=256, cand=1024, margin=1),
             dict(compact=True), dict(sample_bits=11), dict(unroll=8, compact=True, sample_bits=11),
             dict(unroll=8, group=3, compact=True, sample_bits=11),
-            dict(threads=512, cand=4096, first_bits=11, late=True, compact=True, sample_bits=9)]
+            dict(threads=512, cand=4096, first_bits=11, late=True, compact=True, sample_bits=9),
+            dict(late=True, compact=True, sample_bits=11)]
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")

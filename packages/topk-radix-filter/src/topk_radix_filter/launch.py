@@ -47,14 +47,17 @@ class Variant:
 #: sample's histogram (``late``; session 8, us: 128x32K 14.0 -> 13.0, 128x128K 27.3 -> 25.8, 64x128K
 #: 22.2 -> 20.6, 1024x64K 93.4 -> 92.5, bf16 128x128K 31.9 -> 30.3; with 32 rows or fewer it was
 #: slower: 32x32K 12.1 -> 12.5, 16x128K 17.0 -> 17.4).
+#: The one-CTA variants of 1024 threads and the clusters of three also list the k-th key's bin for the
+#: last pass (``compact``) and histogram the sample on 11 bits (``sample_bits``; session 8, us: 32x32K
+#: 12.0 -> 11.3, 128x32K 12.8 -> 12.3, 32x128K 18.5 -> 17.9; LIGHT's 9-bit sample: 1024x64K 93.1 -> 94.5).
 #: The variants run() launches (``plan``), from the H200 tuning runs (NOTES.md):
 #: - DEFAULT, 65 to 264 rows of N >= 16K: one CTA of 1024 threads per SM, 8192 candidates,
 #:   13-bit digits (128x128K: 40.4 us vs 54.5 with 512 threads).
-DEFAULT = Variant(late=True)
+DEFAULT = Variant(late=True, compact=True, sample_bits=11)
 #: - FEW_ROWS, up to 64 rows of N >= 16K: DEFAULT with 8 vectors in flight per thread: when few
 #:   SMs stream, each needs more bytes in flight (session 6: 32x128K 26.3 vs 27.9 us, 32x32K 15.0
 #:   vs 15.6; at 128 rows no better: 128x128K 31.8 vs 31.3). float32 only: 16-bit rows keep 4.
-FEW_ROWS = Variant(unroll=8)
+FEW_ROWS = Variant(unroll=8, compact=True, sample_bits=11)
 FEW_ROWS_MAX = 64
 #: - FEW_LONG_ROWS, up to 64 rows of N >= 64K: FEW_ROWS on a cluster of two CTAs per row, each
 #:   filtering half the row (session 7, us, one CTA -> two: 32x128K 26.2 -> 22.6, 64x128K 28.3 ->
@@ -63,7 +66,7 @@ FEW_LONG_ROWS = Variant(unroll=8, group=2, late=True)
 FEW_LONG_MIN_N = 65536
 #: - FEW_LONG_ROWS_3, up to 32 rows of N >= 64K: clusters of three (session 8, with interp and relsel, us:
 #:   32x128K 19.3 -> 18.5, 16x128K 18.0 -> 17.0; at 64 rows three do not fit in one wave).
-FEW_LONG_ROWS_3 = Variant(unroll=8, group=3)
+FEW_LONG_ROWS_3 = Variant(unroll=8, group=3, compact=True, sample_bits=11)
 FEW_LONG_3_MAX = 32
 #: - MANY_ROWS, >= 265 rows of N > 64K: two CTAs of 512 threads per SM (512x128K: 131.8 vs 143.0
 #:   in session 2), 8 vectors in flight (session 6: 95.9 vs 101.3 us).
