@@ -1,21 +1,24 @@
 """radix_filter's sampled one-read filter, one CTA per row, in CuTe DSL.
 
 For a long row (``L >= 4 * sample``) the row is read from HBM once:
-1. **Sample**: ``sample`` keys in blocks of 32 contiguous columns spread over the row.
-   With ``mu = ceil(sample * k / L)`` (the expected count of sampled keys in the row's
-   top-k), the threshold ``t`` is the two-digit prefix of the ``r``-th largest sampled
-   key, ``r = mu + margin * sqrt(mu) + 2``: with margin 4 at least ``k`` of the row's
-   keys are >= ``t`` except with a probability of about 1e-5 on well-mixed rows, and
-   about ``k + margin * sqrt(k * L / sample)`` are.
+1. **Sample**: ``sample`` keys in blocks of 32 contiguous columns spread over the row,
+   histogrammed on their top ``sample_bits``. With ``mu = ceil(sample * k / L)`` (the expected
+   count of sampled keys in the row's top-k), the threshold ``t`` lies at or below the ``r``-th
+   largest sampled key, ``r = mu + margin * sqrt(mu) + 2``: with margin 4 at least ``k`` of the
+   row's keys are >= ``t`` except with a probability of about 1e-5 on well-mixed rows, and about
+   ``k + margin * sqrt(k * L / sample)`` are. ``t`` is interpolated inside that key's bin
+   (``interp``), or is the two-digit prefix of the key (a second histogram of the sample).
 2. **Filter**: one streaming pass appends every key >= ``t`` (and its column) to the
    shared-memory candidate buffer, counting all of them. Each thread marks its tile of
    elements in a bit mask (float32: ``not (x < f)`` against ``t``'s float, no order key;
    ``fcmp``), then one warp scan and one atomic per warp reserve the slots. The
-   first tile is loaded together with the sample (``prefetch``).
+   first tile is loaded together with the sample (``prefetch``), or once the sample is
+   histogrammed (``late``).
 3. **Refine on chip**: if ``k <= count <= cand``, the candidates hold the whole top-k
    (every key outside is below ``t``, which is at most the k-th key), so a radix select
-   on them alone is exact: histogram the first digit, write the keys above its bin,
-   resolve the rest with ``RadixTopK._refine``.
+   on them alone is exact: on two digits of ``key - t`` (``relsel``, float32; ``compact``
+   lists the k-th key's bin for the last pass), or on the key's digits (histogram the first,
+   write the keys above its bin, resolve the rest with ``RadixTopK._refine``).
 4. **Otherwise** (a sample that missed, a plateau wider than the buffer, k > cand), the
    row falls back to ``RadixTopK._select``, the two-read radix path of radix_cutlass.
    Exactness never depends on the sample or the buffer size.
