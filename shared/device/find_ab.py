@@ -1,7 +1,8 @@
 """Dev: radix_filter's shipped variant per cell against its alternatives (now: ``old`` session 7's
 kernel (no interp, no relsel, clusters of two), ``late`` the first tile loaded after the sample's
 histogram, ``g2``/``g3`` other cluster sizes, ``c`` compact, ``s11`` a narrower sample digit (9 bits
-on 11-bit builds), ``cs`` both; FIND_AB=name,... keeps only those), and
+on 11-bit builds), ``cs`` both, ``lean`` per-row scalars without 64-bit divisions; FIND_AB=name,...
+keeps only those), and
 radix_cutlass (FIND_AB=...,cutlass), timed side by side in one process. Session 7's other
 alternatives (coarse threshold, groups, pipelined filter, carveout) are in the commits named in
 benchmarks/results/2026-11-29-cuda-session7-iterations.log.
@@ -176,6 +177,7 @@ def configs_variants(rows: int, n: int) -> list:
         alts["c"] = replace(v, compact=True)
         alts["s11"] = replace(v, sample_bits=11 if v.first_bits == 13 else 9)
         alts["cs"] = replace(v, compact=True, sample_bits=11 if v.first_bits == 13 else 9)
+        alts["lean"] = replace(v, lean=True)
         if v.group == 1 and v.threads == 1024 and v.unroll == 8:  # FEW_ROWS
             alts["g2"] = replace(v, group=2)
             alts["g3"] = replace(v, group=3)

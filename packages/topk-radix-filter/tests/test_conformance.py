@@ -62,7 +62,9 @@ VARIANTS = [dict(), dict(sample=256), dict(sample=256, cand=1024, margin=1), dic
             dict(compact=True), dict(sample_bits=11), dict(unroll=8, compact=True, sample_bits=11),
             dict(unroll=8, group=3, compact=True, sample_bits=11),
             dict(threads=512, cand=4096, first_bits=11, late=True, compact=True, sample_bits=9),
-            dict(late=True, compact=True, sample_bits=11)]
+            dict(late=True, compact=True, sample_bits=11), dict(lean=True),
+            dict(unroll=8, compact=True, sample_bits=11, lean=True),
+            dict(threads=512, cand=4096, first_bits=11, late=True, lean=True)]
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")
@@ -96,7 +98,8 @@ def test_api_smoke_many_rows():
 
 SMALL = [dict(), dict(group=2), dict(pstore=False), dict(group=2, pstore=False), dict(group=3),
          dict(interp=False, relsel=False), dict(group=2, interp=False, relsel=False),
-         dict(compact=True, sample_bits=11), dict(group=3, compact=True, sample_bits=11)]
+         dict(compact=True, sample_bits=11), dict(group=3, compact=True, sample_bits=11), dict(lean=True),
+         dict(group=3, compact=True, sample_bits=11, lean=True)]
 
 
 @pytest.mark.parametrize("opts", SMALL, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")
@@ -124,8 +127,8 @@ def test_sampled_design_with_a_small_sample(kind, dtype, opts):
 
 
 @pytest.mark.parametrize("variant", [dict(), dict(unroll=8, group=3), dict(sample=256, cand=2048),
-                                     dict(compact=True, sample_bits=11)],
-                         ids=["default", "group3", "small_sample", "compact"])
+                                     dict(compact=True, sample_bits=11), dict(compact=True, sample_bits=11, lean=True)],
+                         ids=["default", "group3", "small_sample", "compact", "lean"])
 def test_kth_key_far_above_the_threshold(variant):
     """relsel ranks candidates on ``key - t`` with a clamped top bin: rows whose top-k sits far above
     the sampled threshold (a few huge scores over randn) put the k-th key in that bin, and the

@@ -35,6 +35,7 @@ class Variant:
     late: bool = False  # the first tile loaded after the sample's histogram, not before the sample
     sample_bits: int = 0  # interp: the sample's histogram digit (0: the first digit)
     compact: bool = False  # relsel: the k-th key's bin listed for the last pass
+    lean: bool = False  # per-row scalars in 32-bit and float arithmetic (session 8: measured, not yet shipped)
 
 
 #: Every sampled variant writes kept keys by predicated stores on float32 (``pstore``; session 7, us,

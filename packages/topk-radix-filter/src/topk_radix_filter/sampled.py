@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import cutlass
 import cutlass.cute as cute
-from cutlass import Int32, Int64, Uint32
+from cutlass import Float32, Int32, Int64, Uint32
 from cutlass._mlir.dialects import llvm
 from cutlass.cutlass_dsl import T as mlir_t
 
@@ -75,7 +75,7 @@ class SampledFilter(RadixTopK):
                  sample: int = 4096, margin: int = 4, first_bits: int = 13, unroll: int = 4, vec: bool = True,
                  unroll1: int = 2, prefetch: bool = False, sampled: bool = True, fcmp: bool = True,
                  group: int = 1, pstore: bool = True, interp: bool = False, relsel: bool = False,
-                 late: bool = False, sample_bits: int = 0, compact: bool = False):
+                 late: bool = False, sample_bits: int = 0, compact: bool = False, lean: bool = False):
         assert sample % 32 == 0 and sample <= cand
         assert group in (1, 2, 3, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
@@ -115,6 +115,10 @@ class SampledFilter(RadixTopK):
         # key's bin also lists the keys inside it (in the histogram's unused top), so the last pass
         # walks that list instead of every candidate
         self.compact = compact and self.relsel and self.bins >= 2 * REL_BINS
+        # lean: the per-row scalars every thread computes (the sample's rank, the interpolation) in
+        # 32-bit and float arithmetic, not by 64-bit divisions and a Newton square root (ncu at 32x32K:
+        # integer-division sequences were ~20% of the instructions, on the chain before the filter)
+        self.lean = lean
 
     @cute.jit
     def _isqrt_up(self, x: Int32) -> Int32:
@@ -151,8 +155,15 @@ class SampledFilter(RadixTopK):
         sh0 = self.bits - self.sample_bits
         warps = T // 32
         per = (blocks + warps - 1) // warps
-        mu = Int32((Int64(self.sample) * Int64(k) + Int64(length) - Int64(1)) // Int64(length))
-        r = mu + Int32(self.margin) * self._isqrt_up(mu) + Int32(2)
+        mu = Int32(0)
+        root = Int32(0)
+        if cutlass.const_expr(self.lean):  # sample * k < 2**27 (k <= 16384): 32 bits hold it
+            mu = (Int32(self.sample) * k - Int32(1)) // length + Int32(1)
+            root = Int32(cute.math.sqrt(Float32(mu), fastmath=True)) + Int32(2)  # >= sqrt(mu): mu <= sample is exact
+        else:
+            mu = Int32((Int64(self.sample) * Int64(k) + Int64(length) - Int64(1)) // Int64(length))
+            root = self._isqrt_up(mu)
+        r = mu + Int32(self.margin) * root + Int32(2)
         # after the loads are issued: the clear hides behind their latency
         if cutlass.const_expr(self.sample_bits == self.digits[0][1]):
             self._reset(hist, ctl, tid)
@@ -194,7 +205,12 @@ class SampledFilter(RadixTopK):
         h = hist[b1]
         j = h - krem
         below = cutlass.max(j - j // Int32(4) - Int32(2), Int32(0))
-        off = Int32((Int64(below) << Int64(sh0)) // Int64(h))
+        off = Int32(0)
+        if cutlass.const_expr(self.lean):  # below < h: the float quotient stays below the bin's width
+            frac = Float32(below) * cute.arch.rcp_approx(Float32(h))
+            off = cutlass.min(Int32(frac * Float32(1 << sh0)), Int32((1 << sh0) - 1))
+        else:
+            off = Int32((Int64(below) << Int64(sh0)) // Int64(h))
         return (Uint32(b1) << sh0) | Uint32(off)
 
     @cute.jit
