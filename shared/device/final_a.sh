@@ -1,8 +1,7 @@
 #!/bin/bash
 # First call of the final warm pair (carry .carry/dsl): the GPU tests of the packages whose kernels
 # changed this session (TESTS, default radix_filter and radix, plus tests/; TESTS_K: a pytest -k
-# expression), then memcheck and
-# racecheck on their sanitize_cases.py calls.
+# expression), then memcheck and racecheck on their sanitize_cases.py calls.
 #   bash shared/device/run.sh bash shared/device/final_a.sh
 set -u
 timeout ${TEST_S:-300} python3 -m pytest -q -m gpu -p no:cacheprovider ${TESTS:-packages/topk-radix-filter packages/topk-radix} \

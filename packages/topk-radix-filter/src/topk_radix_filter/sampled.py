@@ -74,7 +74,7 @@ class SampledFilter(RadixTopK):
     def __init__(self, dtype: str, with_values: bool, threads: int = 1024, cand: int = 8192,
                  sample: int = 4096, margin: int = 4, first_bits: int = 13, unroll: int = 4, vec: bool = True,
                  unroll1: int = 2, prefetch: bool = False, sampled: bool = True, fcmp: bool = True,
-                 group: int = 1, pstore: bool = True, interp: bool = False, relsel: bool = False,
+                 group: int = 1, pstore: bool = True, interp: bool = True, relsel: bool = True,
                  late: bool = False, sample_bits: int = 0, compact: bool = False, lean: bool = False):
         assert sample % 32 == 0 and sample <= cand
         assert group in (1, 2, 3, 4) and (group == 1 or sampled)
@@ -164,16 +164,7 @@ class SampledFilter(RadixTopK):
             mu = Int32((Int64(self.sample) * Int64(k) + Int64(length) - Int64(1)) // Int64(length))
             root = self._isqrt_up(mu)
         r = mu + Int32(self.margin) * root + Int32(2)
-        # after the loads are issued: the clear hides behind their latency
-        if cutlass.const_expr(self.sample_bits == self.digits[0][1]):
-            self._reset(hist, ctl, tid)
-        else:
-            self._clear(hist, tid, 1 << self.sample_bits)
-            if tid == 0:
-                ctl[GT] = Int32(0)
-                ctl[EQ] = Int32(0)
-                ctl[CAND] = Int32(0)
-            cute.arch.sync_threads()
+        self._reset(hist, ctl, tid, 1 << self.sample_bits)  # after the loads are issued: hidden behind their latency
         for q in cutlass.range_constexpr(per):
             b = warp + q * warps
             if b < blocks:
@@ -437,12 +428,8 @@ class SampledFilter(RadixTopK):
                         rel = key - t
                         above = j < listed and rel > thr
                         equal = j < listed and rel == thr
-                        pos = warp_append(above, gt_ptr, lane)
-                        if above:
-                            self._emit(out, pos, col, Int32(0), key, False)
-                        slot = warp_append(equal, eq_ptr, lane)
-                        if equal and slot < krem2:
-                            self._emit(out, base_eq + slot, col, Int32(0), key, False)
+                        self._emit_ranked(above, equal, col, Int32(0), key, out, gt_ptr, eq_ptr, base_eq, krem2, lane,
+                                          False)
             for start in cutlass.range(0, full, T):
                 j = start + tid
                 rel = Uint32(0)
@@ -455,12 +442,7 @@ class SampledFilter(RadixTopK):
                 inside = j < count and Int32(rel >> Uint32(S)) == b1
                 above = inside and rel > thr
                 equal = inside and rel == thr
-                pos = warp_append(above, gt_ptr, lane)
-                if above:
-                    self._emit(out, pos, col, Int32(0), key, False)
-                slot = warp_append(equal, eq_ptr, lane)
-                if equal and slot < krem2:
-                    self._emit(out, base_eq + slot, col, Int32(0), key, False)
+                self._emit_ranked(above, equal, col, Int32(0), key, out, gt_ptr, eq_ptr, base_eq, krem2, lane, False)
         return done
 
     @cute.jit

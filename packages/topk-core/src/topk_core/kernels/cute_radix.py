@@ -117,9 +117,9 @@ class RadixTopK(RowTopK):
             hist[j] = Int32(0)
 
     @cute.jit
-    def _reset(self, hist, ctl, tid: Int32):
-        """Zero the histogram and the output/tie/candidate counters, then a barrier."""
-        self._clear(hist, tid)
+    def _reset(self, hist, ctl, tid: Int32, nbins: cutlass.Constexpr = None):
+        """Zero the first ``nbins`` bins (default all) and the output/tie/candidate counters, then a barrier."""
+        self._clear(hist, tid, nbins)
         if tid == 0:
             ctl[GT] = Int32(0)
             ctl[EQ] = Int32(0)
@@ -174,12 +174,20 @@ class RadixTopK(RowTopK):
             inside = j < count and (key >> sh0) == Uint32(b0)
             above = inside and key > thr
             equal = inside and key == thr
-            pos = warp_append(above, gt_ptr, lane)
-            if above:
-                self._emit(out, pos, col, bits, key, not from_cand)
-            slot = warp_append(equal, eq_ptr, lane)
-            if equal and slot < krem:
-                self._emit(out, base_eq + slot, col, bits, key, not from_cand)
+            self._emit_ranked(above, equal, col, bits, key, out, gt_ptr, eq_ptr, base_eq, krem, lane, not from_cand)
+
+    @cute.jit
+    def _emit_ranked(self, above, equal, col: Int32, bits: Int32, key: Uint32, out, gt_ptr, eq_ptr, base_eq: Int32,
+                     krem: Int32, lane: Int32, have_bits: cutlass.Constexpr):
+        """The last pass's step for one key (the whole warp calls it): above the threshold key to the
+        next output slot (counter ``gt_ptr``), equal to it to one of the ``krem`` tie slots from
+        ``base_eq`` (counter ``eq_ptr``)."""
+        pos = warp_append(above, gt_ptr, lane)
+        if above:
+            self._emit(out, pos, col, bits, key, have_bits)
+        slot = warp_append(equal, eq_ptr, lane)
+        if equal and slot < krem:
+            self._emit(out, base_eq + slot, col, bits, key, have_bits)
 
     @cute.jit
     def _select_or_keep(self, bits: Int32, col: Int32, valid, b0: Int32, out, hist, ckey, cidx, ctl,
