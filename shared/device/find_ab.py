@@ -1,7 +1,10 @@
 """Dev: radix_filter's shipped variant per cell against its alternatives (now: ``old`` session 7's
 kernel (no interp, no relsel, clusters of two), ``late`` the first tile loaded after the sample's
 histogram, ``g2``/``g3`` other cluster sizes, ``c`` compact, ``s11`` a narrower sample digit (9 bits
-on 11-bit builds), ``cs`` both, ``lean`` per-row scalars without 64-bit divisions; FIND_AB=name,...
+on 11-bit builds), ``cs`` both, ``t256`` 256-thread CTAs (5 per SM: 512 rows in one wave), ``t256s`` with a 2048-key
+sample, ``t256u8``/``t256su8`` those with 8 vectors in flight (4 per SM),
+``w12``/``w12c`` 12-bit digits on 256 threads (and compact, an 11-bit sample), ``t256c``/``t256c1``/``t128c`` the two-read path
+on 256 threads and 2048/1024 candidates, or 128 threads; FIND_AB=name,...
 keeps only those), and
 radix_cutlass (FIND_AB=...,cutlass), timed side by side in one process. Session 7's other
 alternatives (coarse threshold, groups, pipelined filter, carveout) are in the commits named in
@@ -177,12 +180,23 @@ def configs_variants(rows: int, n: int) -> list:
         alts["c"] = replace(v, compact=True)
         alts["s11"] = replace(v, sample_bits=11 if v.first_bits == 13 else 9)
         alts["cs"] = replace(v, compact=True, sample_bits=11 if v.first_bits == 13 else 9)
-        alts["lean"] = replace(v, lean=True)
         if v.group == 1 and v.threads == 1024 and v.unroll == 8:  # FEW_ROWS
             alts["g2"] = replace(v, group=2)
             alts["g3"] = replace(v, group=3)
         if v.group > 1:
             alts["g" + str(5 - v.group)] = replace(v, group=5 - v.group)
+    if v.threads == 512 and v.group == 1 and v.sampled:
+        alts["t256"] = replace(v, threads=256)
+        alts["t256s"] = replace(v, threads=256, sample=2048)
+        alts["t256u8"] = replace(v, threads=256, unroll=8)
+        alts["t256su8"] = replace(v, threads=256, unroll=8, sample=2048)
+    if v.threads == 256 and v.sampled:
+        alts["w12"] = replace(v, first_bits=12)
+        alts["w12c"] = replace(v, first_bits=12, compact=True, sample_bits=11)
+    if not v.sampled:
+        alts["t256c"] = replace(v, threads=256, cand=2048)
+        alts["t256c1"] = replace(v, threads=256, cand=1024)
+        alts["t128c"] = replace(v, threads=128, cand=2048)
     return list(alts.items())
 
 
@@ -208,7 +222,9 @@ def main():
     K = 1024
     cells = [Shape(32, 32 * K), Shape(32, 128 * K), Shape(128, 32 * K), Shape(128, 128 * K), Shape(512, 32 * K),
              Shape(512, 128 * K), Shape(4096, 8 * K), Shape(1024, 64 * K), Shape(128, 128 * K, dtype="bfloat16"),
-             Shape(128, 128 * K, k=512), Shape(64, 128 * K), Shape(16, 128 * K), Shape(64, 64 * K)]
+             Shape(128, 128 * K, k=512), Shape(64, 128 * K), Shape(16, 128 * K), Shape(64, 64 * K),
+             Shape(128, 8 * K), Shape(512, 8 * K), Shape(1024, 8 * K), Shape(2048, 8 * K), Shape(32, 8 * K),
+             Shape(1024, 4 * K, k=1024)]
     if os.environ.get("FIND_CELLS"):  # e.g. FIND_CELLS=0,1: indices into the list above
         cells = [cells[int(i)] for i in os.environ["FIND_CELLS"].split(",")]
     dev = torch.device("cuda")

@@ -25,6 +25,9 @@ CASES = [  # rows, n, k, dtype, kind, next_n, compress_ratio
     (72, 20000, 300, torch.float32, "randn", 1, 1),
     (40, 70000, 2048, torch.float32, "nan", 1, 1),
     (300, 17000, 512, torch.float32, "randn", 1, 1),
+    # float32's 256-thread variants on 132 SMs: LIGHT_ONE_WAVE (397-528 rows), SHORT_MANY (2048+ rows, N < 16K)
+    (450, 17000, 1024, torch.float32, "int_ties", 1, 1),
+    (2100, 3000, 256, torch.float32, "randn", 1, 1),
 ]
 
 

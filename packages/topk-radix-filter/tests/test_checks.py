@@ -86,13 +86,39 @@ def test_measured_table_is_the_h200_run():
     (64, 65535, "FEW_ROWS"), (1, 65536, "FEW_LONG_ROWS_3"), (32, 131072, "FEW_LONG_ROWS_3"),
     (33, 131072, "FEW_LONG_ROWS"), (65, 131072, "DEFAULT"),
     (264, 131072, "DEFAULT"), (512, 131072, "MANY_ROWS"),
-    (512, 32768, "LIGHT"), (1024, 65536, "LIGHT"), (4096, 8192, "SHORT"), (1, 16383, "SHORT"), (1, 16384, "FEW_ROWS"),
+    (512, 32768, "LIGHT_ONE_WAVE"), (396, 32768, "LIGHT"), (397, 65536, "LIGHT_ONE_WAVE"),
+    (528, 16384, "LIGHT_ONE_WAVE"), (529, 32768, "LIGHT"), (1024, 65536, "LIGHT"), (4096, 8192, "SHORT_MANY"),
+    (2047, 8192, "SHORT"), (2048, 16383, "SHORT_MANY"), (1, 16383, "SHORT"), (1, 16384, "FEW_ROWS"),
     (264, 16383, "SHORT"), (265, 16384, "LIGHT"),
 ])
 def test_plan_picks_the_measured_variant(rows, n, which):
     from topk_radix_filter import launch
 
-    assert launch.plan(rows, n) == getattr(launch, which)
+    assert launch.plan(rows, n) == launch.PLANNED[which]
+
+
+def test_plan_keeps_256_thread_variants_to_float32_and_counts_sms():
+    """The 256-thread variants were measured on float32 (16-bit builds need 69-80 registers), and
+    LIGHT_ONE_WAVE's row range is 3 to 4 CTAs per SM of the GPU at hand."""
+    from topk_radix_filter import launch
+
+    for dtype in ("bfloat16", "float16"):
+        assert launch.plan(512, 32768, dtype=dtype) == launch.LIGHT
+        assert launch.plan(4096, 8192, dtype=dtype) == launch.SHORT
+    assert launch.plan(512, 32768, sms=114) == launch.LIGHT  # 456 one-wave slots: two waves anyway
+    assert launch.plan(456, 32768, sms=114) == launch.LIGHT_ONE_WAVE
+    assert launch.plan(342, 32768, sms=114) == launch.LIGHT
+
+
+def test_planned_lists_every_variant_plan_picks():
+    from itertools import product
+
+    from topk_radix_filter import launch
+
+    picked = {launch.plan(rows, n, cap, sms, dtype) for rows, n, cap, sms, dtype in product(
+        range(1, 4200, 7), (1024, 16383, 16384, 65535, 65536, 65537, 1 << 20), ((8, 0), (9, 0)), (114, 132),
+        ("float32", "bfloat16"))}
+    assert picked == set(launch.PLANNED.values())
 
 
 def test_plan_keeps_clusters_off_before_hopper():

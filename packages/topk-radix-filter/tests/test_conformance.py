@@ -62,9 +62,18 @@ VARIANTS = [dict(), dict(sample=256), dict(sample=256, cand=1024, margin=1), dic
             dict(compact=True), dict(sample_bits=11), dict(unroll=8, compact=True, sample_bits=11),
             dict(unroll=8, group=3, compact=True, sample_bits=11),
             dict(threads=512, cand=4096, first_bits=11, late=True, compact=True, sample_bits=9),
-            dict(late=True, compact=True, sample_bits=11), dict(lean=True),
-            dict(unroll=8, compact=True, sample_bits=11, lean=True),
-            dict(threads=512, cand=4096, first_bits=11, late=True, lean=True)]
+            dict(late=True, compact=True, sample_bits=11),
+            dict(threads=256, cand=4096, first_bits=11, late=True),
+            dict(threads=256, cand=4096, sample=2048, first_bits=11, late=True),
+            dict(threads=256, cand=4096, sample=2048, first_bits=11, late=True, unroll=8),
+            dict(threads=256, cand=4096, first_bits=11, late=True, unroll=8),
+            dict(threads=256, cand=4096, first_bits=11, late=True, unroll=8, sample_bits=9),
+            dict(threads=256, cand=4096, first_bits=12, late=True, unroll=8),
+            dict(threads=256, cand=4096, first_bits=12, late=True, unroll=8, compact=True, sample_bits=11),
+            dict(threads=256, cand=4096, first_bits=11, sampled=False),
+            dict(threads=256, cand=2048, first_bits=11, sampled=False),
+            dict(threads=256, cand=1024, first_bits=11, sampled=False),
+            dict(threads=128, cand=2048, first_bits=11, sampled=False)]
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")
@@ -85,6 +94,28 @@ def test_every_benchmarked_variant_is_exact(variant, kind):
         check_topk(logits, seq_lens, k, idx)
 
 
+@pytest.mark.parametrize("rows, n, kind", [(450, 20000, "randn"), (400, 65536, "int_ties"), (2100, 3000, "nan"),
+                                           (2048, 16000, "plateau")])
+def test_batch_shapes_reach_the_256_thread_variants(rows, n, kind):
+    """Through the public API, with values and next_n=2: float32 batches that plan() sends to
+    LIGHT_ONE_WAVE (397-528 rows of 16K-64K on 132 SMs) and SHORT_MANY (2048+ rows of N < 16K)."""
+    if not torch.cuda.is_available():
+        pytest.skip("needs a CUDA GPU")
+    from topk_radix_filter.launch import LIGHT_ONE_WAVE, SHORT_MANY, _sms, plan
+
+    dev = torch.device("cuda")
+    if _sms(dev.index or 0) == 132:
+        assert plan(rows, n, sms=132) in (LIGHT_ONE_WAVE, SHORT_MANY)
+    k = 2048 if n > 3000 else 300
+    logits = make_logits(kind, rows, n, torch.float32, dev, seed=rows, k=k)
+    seq_lens = make_seq_lens(rows // 2, n, next_n=2, seed=n, mode="mixed", device=dev)
+    idx = torch.full((rows, k), -7, dtype=torch.int32, device=dev)
+    vals = torch.full((rows, k), 7.0, dtype=torch.float32, device=dev)
+    top_k_varlen(logits, seq_lens, k, next_n=2, return_values=True, out_indices=idx, out_values=vals,
+                 backend="radix_filter")
+    check_topk(logits, seq_lens, k, idx, vals, next_n=2)
+
+
 def test_api_smoke_many_rows():
     """The DSA decode shape through the public API, with auto picking whatever it picks."""
     if not torch.cuda.is_available():
@@ -98,8 +129,9 @@ def test_api_smoke_many_rows():
 
 SMALL = [dict(), dict(group=2), dict(pstore=False), dict(group=2, pstore=False), dict(group=3),
          dict(interp=False, relsel=False), dict(group=2, interp=False, relsel=False),
-         dict(compact=True, sample_bits=11), dict(group=3, compact=True, sample_bits=11), dict(lean=True),
-         dict(group=3, compact=True, sample_bits=11, lean=True)]
+         dict(compact=True, sample_bits=11), dict(group=3, compact=True, sample_bits=11),
+         dict(threads=256, first_bits=11, late=True, unroll=8, sample_bits=9),
+         dict(threads=256, first_bits=12, late=True, unroll=8, compact=True, sample_bits=11)]
 
 
 @pytest.mark.parametrize("opts", SMALL, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")
@@ -127,8 +159,8 @@ def test_sampled_design_with_a_small_sample(kind, dtype, opts):
 
 
 @pytest.mark.parametrize("variant", [dict(), dict(unroll=8, group=3), dict(sample=256, cand=2048),
-                                     dict(compact=True, sample_bits=11), dict(compact=True, sample_bits=11, lean=True)],
-                         ids=["default", "group3", "small_sample", "compact", "lean"])
+                                     dict(compact=True, sample_bits=11)],
+                         ids=["default", "group3", "small_sample", "compact"])
 def test_kth_key_far_above_the_threshold(variant):
     """relsel ranks candidates on ``key - t`` with a clamped top bin: rows whose top-k sits far above
     the sampled threshold (a few huge scores over randn) put the k-th key in that bin, and the

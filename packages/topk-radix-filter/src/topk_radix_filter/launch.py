@@ -6,6 +6,7 @@ memory), so there is no workspace to manage and two streams never share state.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import asdict, dataclass
 
 import torch
@@ -35,7 +36,6 @@ class Variant:
     late: bool = False  # the first tile loaded after the sample's histogram, not before the sample
     sample_bits: int = 0  # interp: the sample's histogram digit (0: the first digit)
     compact: bool = False  # relsel: the k-th key's bin listed for the last pass
-    lean: bool = False  # per-row scalars in 32-bit and float arithmetic (session 8: measured, not yet shipped)
 
 
 #: Every sampled variant writes kept keys by predicated stores on float32 (``pstore``; session 7, us,
@@ -51,6 +51,9 @@ class Variant:
 #: The one-CTA variants of 1024 threads and the clusters of three also list the k-th key's bin for the
 #: last pass (``compact``) and histogram the sample on 11 bits (``sample_bits``; session 8, us: 32x32K
 #: 12.0 -> 11.3, 128x32K 12.8 -> 12.3, 32x128K 18.5 -> 17.9; LIGHT's 9-bit sample: 1024x64K 93.1 -> 94.5).
+#: Every variant computes its per-row scalars in 32-bit and float arithmetic (sampled.py; session 8,
+#: us, 64-bit divisions -> float: 32x32K 11.3 -> 10.5, 128x32K 12.5 -> 12.0, 512x32K 34.7 -> 33.8,
+#: 1024x64K 92.6 -> 84.0, 32x128K 18.0 -> 18.0).
 #: The variants run() launches (``plan``), from the H200 tuning runs (NOTES.md):
 #: - DEFAULT, 65 to 264 rows of N >= 16K: one CTA of 1024 threads per SM, 8192 candidates,
 #:   13-bit digits (128x128K: 40.4 us vs 54.5 with 512 threads).
@@ -79,22 +82,47 @@ LIGHT = Variant(threads=512, cand=4096, first_bits=11, late=True)
 #:   whose second read hits L2. Without the sampled path's code the build needs 40 registers, not
 #:   55, so three CTAs share an SM (4096x8K: 113.8 vs 133.0 us, session 6).
 SHORT = Variant(threads=512, cand=4096, first_bits=11, sampled=False)
+#: - LIGHT_ONE_WAVE, LIGHT's rows when they need two waves of LIGHT (3 CTAs per SM) but fit one wave
+#:   of 4: 256 threads, 8 vectors in flight, a 9-bit sample digit (54 registers, 4 CTAs per SM;
+#:   session 9, us: 512x32K 34.5 -> 32.0 (256 threads, 8 vectors) -> 30.3 (9-bit sample; 12-bit
+#:   digits were slower, 34.5); at 1024x64K, two waves either way, slower: 86.1 -> 87.4).
+LIGHT_ONE_WAVE = Variant(threads=256, cand=4096, first_bits=11, late=True, unroll=8, sample_bits=9)
+#: - SHORT_MANY, >= 2048 rows of N < 16K: SHORT on 256 threads and 2048 candidates, 6 CTAs per SM
+#:   (session 9, us: 4096x8K 112.9 -> 96.8, 2048x8K 59.5 -> 54.2; fewer rows lost: 1024x8K 32.8 ->
+#:   35.4, 128x8K 8.6 -> 10.7).
+SHORT_MANY = Variant(threads=256, cand=2048, first_bits=11, sampled=False)
+SHORT_MANY_MIN = 2048
 MANY_ROWS_MIN = 265
 LIGHT_MAX_N = 65536
 
 
-def plan(rows: int, n: int, capability: tuple[int, int] = (9, 0)) -> Variant:
-    """The variant for a shape on a GPU of ``capability``, from static facts only (clusters,
-    hence FEW_LONG_ROWS, need sm_90)."""
+#: Every variant plan() can pick (compiled on CPU by the tests).
+PLANNED = {"DEFAULT": DEFAULT, "FEW_ROWS": FEW_ROWS, "FEW_LONG_ROWS": FEW_LONG_ROWS, "FEW_LONG_ROWS_3": FEW_LONG_ROWS_3,
+           "MANY_ROWS": MANY_ROWS, "LIGHT": LIGHT, "LIGHT_ONE_WAVE": LIGHT_ONE_WAVE, "SHORT": SHORT,
+           "SHORT_MANY": SHORT_MANY}
+
+
+def plan(rows: int, n: int, capability: tuple[int, int] = (9, 0), sms: int = 132, dtype: str = "float32") -> Variant:
+    """The variant for a shape on a GPU of ``capability`` with ``sms`` SMs, from static facts only
+    (clusters, hence FEW_LONG_ROWS, need sm_90). The 256-thread variants are float32's: their
+    16-bit builds need 69-80 registers, which undoes the CTAs per SM they are for."""
+    f32 = dtype == "float32"
     if n < 4 * DEFAULT.sample:
-        return SHORT
+        return SHORT_MANY if rows >= SHORT_MANY_MIN and f32 else SHORT
     if rows >= MANY_ROWS_MIN:
-        return LIGHT if n <= LIGHT_MAX_N else MANY_ROWS
+        if n > LIGHT_MAX_N:
+            return MANY_ROWS
+        return LIGHT_ONE_WAVE if 3 * sms < rows <= 4 * sms and f32 else LIGHT
     if rows <= FEW_ROWS_MAX:
         if n >= FEW_LONG_MIN_N and capability >= (9, 0):
             return FEW_LONG_ROWS_3 if rows <= FEW_LONG_3_MAX else FEW_LONG_ROWS
         return FEW_ROWS
     return DEFAULT
+
+
+@functools.cache
+def _sms(index: int) -> int:
+    return torch.cuda.get_device_properties(index).multi_processor_count
 
 
 def _arch(device: torch.device) -> str:
@@ -126,7 +154,9 @@ def launch(call: Call, variant: Variant | None = None) -> None:
     if logits.shape[0] == 0:
         return
     if variant is None:
-        variant = plan(*logits.shape, torch.cuda.get_device_capability(logits.device))
+        dev = logits.device
+        variant = plan(*logits.shape, torch.cuda.get_device_capability(dev), _sms(dev.index),
+                       DTYPE_NAME[logits.dtype])
     vec = logits.data_ptr() % 16 == 0 and (logits.stride(0) * logits.element_size()) % 16 == 0
     fn = compiled(DTYPE_NAME[logits.dtype], call.values is not None, _arch(logits.device), variant, vec)
     launch_row_topk(fn, call)

@@ -75,8 +75,8 @@ class SampledFilter(RadixTopK):
                  sample: int = 4096, margin: int = 4, first_bits: int = 13, unroll: int = 4, vec: bool = True,
                  unroll1: int = 2, prefetch: bool = False, sampled: bool = True, fcmp: bool = True,
                  group: int = 1, pstore: bool = True, interp: bool = True, relsel: bool = True,
-                 late: bool = False, sample_bits: int = 0, compact: bool = False, lean: bool = False):
-        assert sample % 32 == 0 and sample <= cand
+                 late: bool = False, sample_bits: int = 0, compact: bool = False):
+        assert sample % 32 == 0 and (sample <= cand or not sampled)
         assert group in (1, 2, 3, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
                          vec=vec, first_bits=first_bits, fcmp=fcmp)
@@ -115,18 +115,6 @@ class SampledFilter(RadixTopK):
         # key's bin also lists the keys inside it (in the histogram's unused top), so the last pass
         # walks that list instead of every candidate
         self.compact = compact and self.relsel and self.bins >= 2 * REL_BINS
-        # lean: the per-row scalars every thread computes (the sample's rank, the interpolation) in
-        # 32-bit and float arithmetic, not by 64-bit divisions and a Newton square root (ncu at 32x32K:
-        # integer-division sequences were ~20% of the instructions, on the chain before the filter)
-        self.lean = lean
-
-    @cute.jit
-    def _isqrt_up(self, x: Int32) -> Int32:
-        """An integer >= sqrt(x) (and < sqrt(x) + 2) for 0 <= x < 2**30, by Newton from above."""
-        y = Int32(1) << ((Int32(32) - Int32(cute.arch.clz(x | Int32(1))) + Int32(1)) // Int32(2))
-        for _ in cutlass.range_constexpr(5):
-            y = (y + x // y + Int32(1)) // Int32(2)
-        return y + Int32(1)
 
     @cute.jit
     def _sample_loads(self, xr, length: Int32, tid: Int32) -> list:
@@ -155,14 +143,10 @@ class SampledFilter(RadixTopK):
         sh0 = self.bits - self.sample_bits
         warps = T // 32
         per = (blocks + warps - 1) // warps
-        mu = Int32(0)
-        root = Int32(0)
-        if cutlass.const_expr(self.lean):  # sample * k < 2**27 (k <= 16384): 32 bits hold it
-            mu = (Int32(self.sample) * k - Int32(1)) // length + Int32(1)
-            root = Int32(cute.math.sqrt(Float32(mu), fastmath=True)) + Int32(2)  # >= sqrt(mu): mu <= sample is exact
-        else:
-            mu = Int32((Int64(self.sample) * Int64(k) + Int64(length) - Int64(1)) // Int64(length))
-            root = self._isqrt_up(mu)
+        # Per-row scalars every thread computes: 32-bit and float arithmetic, not 64-bit divisions
+        # and a Newton square root (session 8, ncu at 32x32K: those were ~20% of the instructions).
+        mu = (Int32(self.sample) * k - Int32(1)) // length + Int32(1)  # sample * k < 2**27 (k <= 16384)
+        root = Int32(cute.math.sqrt(Float32(mu), fastmath=True)) + Int32(2)  # >= sqrt(mu)
         r = mu + Int32(self.margin) * root + Int32(2)
         self._reset(hist, ctl, tid, 1 << self.sample_bits)  # after the loads are issued: hidden behind their latency
         for q in cutlass.range_constexpr(per):
@@ -196,12 +180,8 @@ class SampledFilter(RadixTopK):
         h = hist[b1]
         j = h - krem
         below = cutlass.max(j - j // Int32(4) - Int32(2), Int32(0))
-        off = Int32(0)
-        if cutlass.const_expr(self.lean):  # below < h: the float quotient stays below the bin's width
-            frac = Float32(below) * cute.arch.rcp_approx(Float32(h))
-            off = cutlass.min(Int32(frac * Float32(1 << sh0)), Int32((1 << sh0) - 1))
-        else:
-            off = Int32((Int64(below) << Int64(sh0)) // Int64(h))
+        frac = Float32(below) * cute.arch.rcp_approx(Float32(h))  # below < h: clamped into the bin
+        off = cutlass.min(Int32(frac * Float32(1 << sh0)), Int32((1 << sh0) - 1))
         return (Uint32(b1) << sh0) | Uint32(off)
 
     @cute.jit
