@@ -4,7 +4,8 @@ histogram, ``g2``/``g3`` other cluster sizes, ``c`` compact, ``s11`` a narrower 
 on 11-bit builds), ``cs`` both, ``t256`` 256-thread CTAs (5 per SM: 512 rows in one wave), ``t256s`` with a 2048-key
 sample, ``t256u8``/``t256su8`` those with 8 vectors in flight (4 per SM),
 ``w12``/``w12c`` 12-bit digits on 256 threads (and compact, an 11-bit sample),
-``t256c``/``t256c1``/``t128c`` the two-read path on 256 threads and 2048/1024 candidates, or 128 threads;
+``t256c``/``t256c1``/``t128c`` the two-read path on 256 threads and 2048/1024 candidates, or 128 threads,
+``smp1k``/``smp1k512`` the sampled filter with a 1024-key sample on N < 16K (256/512 threads);
 FIND_AB=name,... keeps only those), and
 radix_cutlass (FIND_AB=...,cutlass), timed side by side in one process. Session 7's other
 alternatives (coarse threshold, groups, pipelined filter, carveout) are in the commits named in
@@ -197,6 +198,8 @@ def configs_variants(rows: int, n: int) -> list:
         alts["t256c"] = replace(v, threads=256, cand=2048)
         alts["t256c1"] = replace(v, threads=256, cand=1024)
         alts["t128c"] = replace(v, threads=128, cand=2048)
+        alts["smp1k"] = replace(v, sampled=True, sample=1024, cand=4096, late=True)
+        alts["smp1k512"] = replace(rf.LIGHT, sample=1024)
     return list(alts.items())
 
 

@@ -36,13 +36,13 @@ def supports(p: Problem) -> str | None:
         return f"cannot judge problem: {type(exc).__name__}: {exc}"
 
 
-#: torch.topk (masked) µs / radix_cutlass µs, fp32 k=2048, H200, 2026-11-29, from the committed
-#: one-process run benchmarks/results/2026-11-29-cuda-{dsa,decode}-session8.json
+#: torch.topk (masked) µs / radix_cutlass µs, fp32 k=2048, H200, 2026-11-30, from the committed
+#: one-process run benchmarks/results/2026-11-30-cuda-{dsa,decode}-session9.json
 #: (written by shared/device/update_scores.py).
 MEASURED_SPEEDUP = {
-    (1, 8192): 6.88, (1, 32768): 4.2, (1, 131072): 2.88, (1, 262144): 2.53, (1, 1048576): 2.71, (8, 32768): 4.1,
-    (8, 131072): 3.5, (32, 32768): 5.28, (32, 131072): 4.54, (128, 32768): 8.12, (128, 131072): 8.46,
-    (512, 32768): 7.62, (512, 131072): 9.67, (1024, 65536): 9.3, (4096, 8192): 7.62,
+    (1, 8192): 6.91, (1, 32768): 4.15, (1, 131072): 2.85, (1, 262144): 2.5, (1, 1048576): 2.69, (8, 32768): 4.09,
+    (8, 131072): 3.51, (32, 32768): 5.17, (32, 131072): 4.55, (128, 32768): 7.97, (128, 131072): 8.42,
+    (512, 32768): 7.54, (512, 131072): 9.64, (1024, 65536): 9.24, (4096, 8192): 7.57,
 }
 
 

@@ -147,13 +147,13 @@ def supports(p: Problem) -> str | None:
         return f"cannot judge problem: {type(exc).__name__}: {exc}"
 
 
-#: torch.topk (masked) µs / radix µs, fp32 k=2048, H200, 2026-11-29, radix 0.2.0, from the
-#: committed one-process run benchmarks/results/2026-11-29-cuda-{dsa,decode}-session8.json
+#: torch.topk (masked) µs / radix µs, fp32 k=2048, H200, 2026-11-30, radix 0.2.0, from the
+#: committed one-process run benchmarks/results/2026-11-30-cuda-{dsa,decode}-session9.json
 #: (written by shared/device/update_scores.py).
 MEASURED_SPEEDUP = {
-    (1, 8192): 8.41, (1, 32768): 8.28, (1, 131072): 7.03, (1, 262144): 5.68, (8, 32768): 8.63, (8, 131072): 6.92,
-    (32, 32768): 7.18, (32, 131072): 5.38, (128, 32768): 7.37, (128, 131072): 3.35, (512, 32768): 3.9,
-    (512, 131072): 3.31, (1024, 65536): 3.67, (4096, 8192): 4.18,
+    (1, 8192): 8.41, (1, 32768): 8.13, (1, 131072): 6.96, (1, 262144): 5.6, (8, 32768): 8.55, (8, 131072): 6.95,
+    (32, 32768): 7.05, (32, 131072): 5.39, (128, 32768): 7.24, (128, 131072): 3.31, (512, 32768): 3.85,
+    (512, 131072): 3.31, (1024, 65536): 3.68, (4096, 8192): 4.18,
 }
 
 
