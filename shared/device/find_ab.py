@@ -5,7 +5,9 @@ on 11-bit builds), ``cs`` both, ``t256`` 256-thread CTAs (5 per SM: 512 rows in 
 sample, ``t256u8``/``t256su8`` those with 8 vectors in flight (4 per SM),
 ``w12``/``w12c`` 12-bit digits on 256 threads (and compact, an 11-bit sample),
 ``t256c``/``t256c1``/``t128c`` the two-read path on 256 threads and 2048/1024 candidates, or 128 threads,
-``smp1k``/``smp1k512`` the sampled filter with a 1024-key sample on N < 16K (256/512 threads);
+``smp1k``/``smp1k512`` the sampled filter with a 1024-key sample on N < 16K (256/512 threads),
+``r1`` the rank's root as floor(sqrt(mu)) + 1, ``s8k``/``s8kr1`` an 8192-key sample (and r1), ``c16k``
+16384 candidates per CTA of a cluster (and r1);
 FIND_AB=name,... keeps only those), and
 radix_cutlass (FIND_AB=...,cutlass), timed side by side in one process. Session 7's other
 alternatives (coarse threshold, groups, pipelined filter, carveout) are in the commits named in
@@ -181,6 +183,12 @@ def configs_variants(rows: int, n: int) -> list:
         alts["c"] = replace(v, compact=True)
         alts["s11"] = replace(v, sample_bits=11 if v.first_bits == 13 else 9)
         alts["cs"] = replace(v, compact=True, sample_bits=11 if v.first_bits == 13 else 9)
+        alts["r1"] = replace(v, root_pad=1)
+        if v.cand >= 8192:
+            alts["s8k"] = replace(v, sample=8192)
+            alts["s8kr1"] = replace(v, sample=8192, root_pad=1)
+        if v.group > 1:
+            alts["c16k"] = replace(v, cand=16384, root_pad=1)
         if v.group == 1 and v.threads == 1024 and v.unroll == 8:  # FEW_ROWS
             alts["g2"] = replace(v, group=2)
             alts["g3"] = replace(v, group=3)
@@ -227,7 +235,7 @@ def main():
              Shape(512, 128 * K), Shape(4096, 8 * K), Shape(1024, 64 * K), Shape(128, 128 * K, dtype="bfloat16"),
              Shape(128, 128 * K, k=512), Shape(64, 128 * K), Shape(16, 128 * K), Shape(64, 64 * K),
              Shape(128, 8 * K), Shape(512, 8 * K), Shape(1024, 8 * K), Shape(2048, 8 * K), Shape(32, 8 * K),
-             Shape(1024, 4 * K, k=1024)]
+             Shape(1024, 4 * K, k=1024), Shape(1, 1024 * K), Shape(1, 256 * K), Shape(8, 512 * K)]
     if os.environ.get("FIND_CELLS"):  # e.g. FIND_CELLS=0,1: indices into the list above
         cells = [cells[int(i)] for i in os.environ["FIND_CELLS"].split(",")]
     dev = torch.device("cuda")

@@ -73,7 +73,9 @@ VARIANTS = [dict(), dict(sample=256), dict(sample=256, cand=1024, margin=1), dic
             dict(threads=256, cand=4096, first_bits=11, sampled=False),
             dict(threads=256, cand=2048, first_bits=11, sampled=False),
             dict(threads=256, cand=1024, first_bits=11, sampled=False),
-            dict(threads=128, cand=2048, first_bits=11, sampled=False)]
+            dict(threads=128, cand=2048, first_bits=11, sampled=False),
+            dict(root_pad=1), dict(unroll=8, group=3, compact=True, sample_bits=11, sample=8192, root_pad=1),
+            dict(unroll=8, group=3, compact=True, sample_bits=11, cand=16384, root_pad=1)]
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")

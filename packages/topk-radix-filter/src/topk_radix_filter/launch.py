@@ -36,6 +36,7 @@ class Variant:
     late: bool = False  # the first tile loaded after the sample's histogram, not before the sample
     sample_bits: int = 0  # interp: the sample's histogram digit (0: the first digit)
     compact: bool = False  # relsel: the k-th key's bin listed for the last pass
+    root_pad: int = 2  # the sample rank's root term: floor(sqrt(mu)) + root_pad (session 9: 1 is the next A/B)
 
 
 #: Every sampled variant writes kept keys by predicated stores on float32 (``pstore``; session 7, us,

@@ -75,7 +75,7 @@ class SampledFilter(RadixTopK):
                  sample: int = 4096, margin: int = 4, first_bits: int = 13, unroll: int = 4, vec: bool = True,
                  unroll1: int = 2, prefetch: bool = False, sampled: bool = True, fcmp: bool = True,
                  group: int = 1, pstore: bool = True, interp: bool = True, relsel: bool = True,
-                 late: bool = False, sample_bits: int = 0, compact: bool = False):
+                 late: bool = False, sample_bits: int = 0, compact: bool = False, root_pad: int = 2):
         assert sample % 32 == 0 and (sample <= cand or not sampled)
         assert group in (1, 2, 3, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
@@ -115,6 +115,10 @@ class SampledFilter(RadixTopK):
         # key's bin also lists the keys inside it (in the histogram's unused top), so the last pass
         # walks that list instead of every candidate
         self.compact = compact and self.relsel and self.bins >= 2 * REL_BINS
+        # root_pad: the rank's square-root term is floor(sqrt(mu)) + root_pad (>= sqrt(mu) from 1 up);
+        # each step up keeps ~margin more sampled ranks' worth of keys (NOTES.md, session 9: 1M rows)
+        assert root_pad >= 1
+        self.root_pad = root_pad
 
     @cute.jit
     def _sample_loads(self, xr, length: Int32, tid: Int32) -> list:
@@ -145,8 +149,8 @@ class SampledFilter(RadixTopK):
         per = (blocks + warps - 1) // warps
         # Per-row scalars every thread computes: 32-bit and float arithmetic, not 64-bit divisions
         # and a Newton square root (session 8, ncu at 32x32K: those were ~20% of the instructions).
-        mu = (Int32(self.sample) * k - Int32(1)) // length + Int32(1)  # sample * k < 2**27 (k <= 16384)
-        root = Int32(cute.math.sqrt(Float32(mu), fastmath=True)) + Int32(2)  # >= sqrt(mu)
+        mu = (Int32(self.sample) * k - Int32(1)) // length + Int32(1)  # sample * k < 2**31 (k <= 16384)
+        root = Int32(cute.math.sqrt(Float32(mu), fastmath=True)) + Int32(self.root_pad)  # >= sqrt(mu)
         r = mu + Int32(self.margin) * root + Int32(2)
         self._reset(hist, ctl, tid, 1 << self.sample_bits)  # after the loads are issued: hidden behind their latency
         for q in cutlass.range_constexpr(per):
