@@ -85,8 +85,9 @@ LIGHT = Variant(threads=512, cand=4096, first_bits=11, late=True)
 SHORT = Variant(threads=512, cand=4096, first_bits=11, sampled=False)
 #: - LIGHT_ONE_WAVE, LIGHT's rows when they need two waves of LIGHT (3 CTAs per SM) but fit one wave
 #:   of 4: 256 threads, 8 vectors in flight, a 9-bit sample digit (54 registers, 4 CTAs per SM;
-#:   session 9, us: 512x32K 34.5 -> 32.0 (256 threads, 8 vectors) -> 30.3 (9-bit sample; 12-bit
-#:   digits were slower, 34.5); at 1024x64K, two waves either way, slower: 86.1 -> 87.4).
+#:   session 9, us, 512x32K: LIGHT -> 256 threads with 8 vectors 34.5 -> 32.0 (one call), then ->
+#:   9-bit sample 31.1 -> 30.3 (another call; 12-bit digits 34.5); at 1024x64K, two waves either
+#:   way, slower: 86.1 -> 87.4).
 LIGHT_ONE_WAVE = Variant(threads=256, cand=4096, first_bits=11, late=True, unroll=8, sample_bits=9)
 #: - SHORT_MANY, >= 2048 rows of N < 16K: SHORT on 256 threads and 2048 candidates, 6 CTAs per SM
 #:   (session 9, us: 4096x8K 112.9 -> 96.8, 2048x8K 59.5 -> 54.2; fewer rows lost: 1024x8K 32.8 ->

@@ -333,6 +333,18 @@ class SampledFilter(RadixTopK):
         self._refine(True, xr, out, hist, ckey, cidx, ctl, count, b0, krem, k, tid)
 
     @cute.jit
+    def _candidate_rel(self, j: Int32, count: Int32, ckey, cidx, t: Uint32):
+        """Candidate ``j``'s key, column and ``key - t`` (0, -1, 0 past ``count``)."""
+        rel = Uint32(0)
+        col = Int32(-1)
+        key = Uint32(0)
+        if j < count:
+            key = ckey[j]
+            col = cidx[j]
+            rel = key - t
+        return key, col, rel
+
+    @cute.jit
     def _select_rel(self, count: Int32, k: Int32, t: Uint32, out, hist, ckey, cidx, ctl, tid: Int32) -> Int32:
         """``_select_candidates`` on two digits of ``key - t`` (every candidate is >= t, and the k-th
         key is rarely far above it): one bin search and one candidate pass fewer. Returns 0, having
@@ -369,13 +381,7 @@ class SampledFilter(RadixTopK):
             gt_ptr = (ctl.iterator + GT).llvm_ptr
             for start in cutlass.range(0, count, T):
                 j = start + tid
-                rel = Uint32(0)
-                col = Int32(-1)
-                key = Uint32(0)
-                if j < count:
-                    key = ckey[j]
-                    col = cidx[j]
-                    rel = key - t
+                key, col, rel = self._candidate_rel(j, count, ckey, cidx, t)
                 d1 = Int32(rel >> Uint32(S))
                 above = j < count and d1 > b1
                 pos = warp_append(above, gt_ptr, lane)
@@ -416,13 +422,7 @@ class SampledFilter(RadixTopK):
                                           False)
             for start in cutlass.range(0, full, T):
                 j = start + tid
-                rel = Uint32(0)
-                col = Int32(-1)
-                key = Uint32(0)
-                if j < count:
-                    key = ckey[j]
-                    col = cidx[j]
-                    rel = key - t
+                key, col, rel = self._candidate_rel(j, count, ckey, cidx, t)
                 inside = j < count and Int32(rel >> Uint32(S)) == b1
                 above = inside and rel > thr
                 equal = inside and rel == thr
