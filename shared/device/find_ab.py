@@ -6,8 +6,8 @@ sample, ``t256u8``/``t256su8`` those with 8 vectors in flight (4 per SM),
 ``w12``/``w12c`` 12-bit digits on 256 threads (and compact, an 11-bit sample),
 ``t256c``/``t256c1``/``t128c`` the two-read path on 256 threads and 2048/1024 candidates, or 128 threads,
 ``smp1k``/``smp1k512`` the sampled filter with a 1024-key sample on N < 16K (256/512 threads),
-``r1`` the rank's root as floor(sqrt(mu)) + 1, ``s8k``/``s8kr1`` an 8192-key sample (and r1), ``c16k``
-16384 candidates per CTA of a cluster (and r1);
+``r2`` the rank's root as floor(sqrt(mu)) + 2 (session 9's; + 1 ships since session 10), ``s8k`` an 8192-key
+sample, ``c16k`` 16384 candidates per CTA of a cluster;
 FIND_AB=name,... keeps only those), and
 radix_cutlass (FIND_AB=...,cutlass), timed side by side in one process. Session 7's other
 alternatives (coarse threshold, groups, pipelined filter, carveout) are in the commits named in
@@ -183,12 +183,11 @@ def configs_variants(rows: int, n: int) -> list:
         alts["c"] = replace(v, compact=True)
         alts["s11"] = replace(v, sample_bits=11 if v.first_bits == 13 else 9)
         alts["cs"] = replace(v, compact=True, sample_bits=11 if v.first_bits == 13 else 9)
-        alts["r1"] = replace(v, root_pad=1)
+        alts["r2"] = replace(v, root_pad=2)
         if v.cand >= 8192:
             alts["s8k"] = replace(v, sample=8192)
-            alts["s8kr1"] = replace(v, sample=8192, root_pad=1)
-        if v.group > 1:
-            alts["c16k"] = replace(v, cand=16384, root_pad=1)
+        if v.group > 1 and v.cand < 16384:
+            alts["c16k"] = replace(v, cand=16384)
         if v.group == 1 and v.threads == 1024 and v.unroll == 8:  # FEW_ROWS
             alts["g2"] = replace(v, group=2)
             alts["g3"] = replace(v, group=3)

@@ -74,8 +74,8 @@ VARIANTS = [dict(), dict(sample=256), dict(sample=256, cand=1024, margin=1), dic
             dict(threads=256, cand=2048, first_bits=11, sampled=False),
             dict(threads=256, cand=1024, first_bits=11, sampled=False),
             dict(threads=128, cand=2048, first_bits=11, sampled=False),
-            dict(root_pad=1), dict(unroll=8, group=3, compact=True, sample_bits=11, sample=8192, root_pad=1),
-            dict(unroll=8, group=3, compact=True, sample_bits=11, cand=16384, root_pad=1)]
+            dict(root_pad=2), dict(unroll=8, group=3, compact=True, sample_bits=11, sample=8192),
+            dict(unroll=8, group=3, compact=True, sample_bits=11, cand=16384)]
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")
@@ -116,6 +116,25 @@ def test_batch_shapes_reach_the_256_thread_variants(rows, n, kind):
     top_k_varlen(logits, seq_lens, k, next_n=2, return_values=True, out_indices=idx, out_values=vals,
                  backend="radix_filter")
     check_topk(logits, seq_lens, k, idx, vals, next_n=2)
+
+
+@pytest.mark.parametrize("dtype, kind", [(torch.float32, "randn"), (torch.float32, "plateau"),
+                                         (torch.bfloat16, "randn"), (torch.float16, "int_ties")])
+def test_rows_over_512k_reach_the_huge_variant(dtype, kind):
+    """Through the public API, with values: rows of N > 512K go to FEW_HUGE_ROWS (16384 candidates)."""
+    if not torch.cuda.is_available():
+        pytest.skip("needs a CUDA GPU")
+    from topk_radix_filter.launch import FEW_HUGE_ROWS, plan
+
+    dev = torch.device("cuda")
+    rows, n, k = 3, 600_000, 2048
+    assert plan(rows, n, dtype=str(dtype).removeprefix("torch.")) == FEW_HUGE_ROWS
+    logits = make_logits(kind, rows, n, dtype, dev, seed=11, k=k)
+    seq_lens = make_seq_lens(rows, n, seed=11, mode="uniform", device=dev)
+    idx = torch.full((rows, k), -7, dtype=torch.int32, device=dev)
+    vals = torch.full((rows, k), 7.0, dtype=dtype, device=dev)
+    top_k_varlen(logits, seq_lens, k, return_values=True, out_indices=idx, out_values=vals, backend="radix_filter")
+    check_topk(logits, seq_lens, k, idx, vals)
 
 
 def test_api_smoke_many_rows():

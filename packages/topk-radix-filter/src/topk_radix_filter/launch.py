@@ -7,7 +7,7 @@ memory), so there is no workspace to manage and two streams never share state.
 from __future__ import annotations
 
 import functools
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 import torch
 
@@ -36,7 +36,7 @@ class Variant:
     late: bool = False  # the first tile loaded after the sample's histogram, not before the sample
     sample_bits: int = 0  # interp: the sample's histogram digit (0: the first digit)
     compact: bool = False  # relsel: the k-th key's bin listed for the last pass
-    root_pad: int = 2  # the sample rank's root term: floor(sqrt(mu)) + root_pad (session 9: 1 is the next A/B)
+    root_pad: int = 1  # the sample rank's root term: floor(sqrt(mu)) + root_pad
 
 
 #: Every sampled variant writes kept keys by predicated stores on float32 (``pstore``; session 7, us,
@@ -55,6 +55,9 @@ class Variant:
 #: Every variant computes its per-row scalars in 32-bit and float arithmetic (sampled.py; session 8,
 #: us, 64-bit divisions -> float: 32x32K 11.3 -> 10.5, 128x32K 12.5 -> 12.0, 512x32K 34.7 -> 33.8,
 #: 1024x64K 92.6 -> 84.0, 32x128K 18.0 -> 18.0).
+#: Every variant takes the sample rank's root term as floor(sqrt(mu)) + 1 (session 10, us, + 2 -> + 1:
+#: 1x1M 114.9 -> 87.8, 8x512K 27.3 -> 26.8, 32x128K 17.9 -> 17.8, bf16 128x128K 31.6 -> 31.3; + 2 made more
+#: 1M rows overflow the candidate buffer, shared/dev/threshold_model.py).
 #: The variants run() launches (``plan``), from the H200 tuning runs (NOTES.md):
 #: - DEFAULT, 65 to 264 rows of N >= 16K: one CTA of 1024 threads per SM, 8192 candidates,
 #:   13-bit digits (128x128K: 40.4 us vs 54.5 with 512 threads).
@@ -73,6 +76,11 @@ FEW_LONG_MIN_N = 65536
 #:   32x128K 19.3 -> 18.5, 16x128K 18.0 -> 17.0; at 64 rows three do not fit in one wave).
 FEW_LONG_ROWS_3 = Variant(unroll=8, group=3, compact=True, sample_bits=11)
 FEW_LONG_3_MAX = 32
+#: - FEW_HUGE_ROWS, FEW_LONG_ROWS_3's rows of N > 512K: 16384 candidates, so that the bracket of a
+#:   4096-key sample of a 1M row fits (session 10, us, 1x1M: 8192 -> 16384 candidates 87.8 -> 34.5,
+#:   an 8192-key sample instead 36.8; at 8x512K it gained nothing, 26.8 -> 26.8).
+FEW_HUGE_ROWS = replace(FEW_LONG_ROWS_3, cand=16384)
+FEW_HUGE_MIN_N = 524289
 #: - MANY_ROWS, >= 265 rows of N > 64K: two CTAs of 512 threads per SM (512x128K: 131.8 vs 143.0
 #:   in session 2), 8 vectors in flight (session 6: 95.9 vs 101.3 us).
 MANY_ROWS = Variant(threads=512, unroll=8, late=True)
@@ -100,6 +108,7 @@ LIGHT_MAX_N = 65536
 
 #: Every variant plan() can pick (compiled on CPU by the tests).
 PLANNED = {"DEFAULT": DEFAULT, "FEW_ROWS": FEW_ROWS, "FEW_LONG_ROWS": FEW_LONG_ROWS, "FEW_LONG_ROWS_3": FEW_LONG_ROWS_3,
+           "FEW_HUGE_ROWS": FEW_HUGE_ROWS,
            "MANY_ROWS": MANY_ROWS, "LIGHT": LIGHT, "LIGHT_ONE_WAVE": LIGHT_ONE_WAVE, "SHORT": SHORT,
            "SHORT_MANY": SHORT_MANY}
 
@@ -117,7 +126,9 @@ def plan(rows: int, n: int, capability: tuple[int, int] = (9, 0), sms: int = 132
         return LIGHT_ONE_WAVE if 3 * sms < rows <= 4 * sms and f32 else LIGHT
     if rows <= FEW_ROWS_MAX:
         if n >= FEW_LONG_MIN_N and capability >= (9, 0):
-            return FEW_LONG_ROWS_3 if rows <= FEW_LONG_3_MAX else FEW_LONG_ROWS
+            if rows > FEW_LONG_3_MAX:
+                return FEW_LONG_ROWS
+            return FEW_HUGE_ROWS if n >= FEW_HUGE_MIN_N else FEW_LONG_ROWS_3
         return FEW_ROWS
     return DEFAULT
 

@@ -75,7 +75,7 @@ class SampledFilter(RadixTopK):
                  sample: int = 4096, margin: int = 4, first_bits: int = 13, unroll: int = 4, vec: bool = True,
                  unroll1: int = 2, prefetch: bool = False, sampled: bool = True, fcmp: bool = True,
                  group: int = 1, pstore: bool = True, interp: bool = True, relsel: bool = True,
-                 late: bool = False, sample_bits: int = 0, compact: bool = False, root_pad: int = 2):
+                 late: bool = False, sample_bits: int = 0, compact: bool = False, root_pad: int = 1):
         assert sample % 32 == 0 and (sample <= cand or not sampled)
         assert group in (1, 2, 3, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
