@@ -1,6 +1,7 @@
 """Dev: radix's register kernel, the shipped variant against alternatives, then sub-phase clocks.
 
 Usage (device): bash shared/device/run.sh python3 shared/device/radix_iter.py
+RADIX_ALTS="name:flag=value,...;..." replaces ALTS ("now" is always first); STAMPS=1 adds the clocks.
 Timed as `topk bench` does (CUDA-graph replay over rotating randn inputs, seq_lens uniform in
 [N/2, N], indices only), each checked exact first, alternating twice in one process.
 ALTS maps a name to changes of checks.reg_variant's flags (launch.REG_VARIANT).
@@ -8,6 +9,7 @@ ALTS maps a name to changes of checks.reg_variant's flags (launch.REG_VARIANT).
 
 from __future__ import annotations
 
+import os
 import time
 
 import torch
@@ -20,6 +22,11 @@ from topk_radix import checks, regs
 
 K = 1024
 ALTS = {"now": {}, "no-gather": {"gather": 0}}  # name -> flags over checks.reg_variant's pick
+if os.environ.get("RADIX_ALTS"):
+    ALTS = {"now": {}}
+    for spec in os.environ["RADIX_ALTS"].split(";"):
+        name, _, flags = spec.partition(":")
+        ALTS[name] = {f: int(v) for f, v in (kv.split("=") for kv in flags.split(",") if kv)}
 CELLS = [Shape(1, 8 * K), Shape(1, 32 * K), Shape(1, 128 * K), Shape(8, 32 * K), Shape(8, 128 * K),
          Shape(32, 128 * K), Shape(32, 32 * K), Shape(1, 256 * K), Shape(128, 32 * K)]
 STAMP_CELLS = [Shape(1, 8 * K), Shape(1, 32 * K), Shape(1, 128 * K), Shape(8, 128 * K)]
@@ -55,6 +62,7 @@ def stamps():
 if __name__ == "__main__":
     t0 = time.time()
     with torch.cuda.stream(torch.cuda.Stream()):
-        stamps()
+        if os.environ.get("STAMPS", "1") == "1":
+            stamps()
         sweep()
     print(f"radix_iter: {time.time() - t0:.0f} s", flush=True)
