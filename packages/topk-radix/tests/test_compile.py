@@ -72,11 +72,6 @@ def _reg_variants():
             ("float16", 4, 512, 8, 1, True, False, "", 64, True, False),
             ("float32", 16, 256, 32, 4, True, True, "", 8192, True, True),
             ("float32", 1, 256, 32, 4, False, False, "", 0, True, False)]
-    # ... and the sampled bracket (regs_sampled.py): needs a cluster and the gather buffer.
-    out += [("float32", 16, 512, 16, 4, True, False, "", 16384, True, True, 2048),
-            ("bfloat16", 8, 512, 8, 8, True, False, "", 16384, True, False, 2048),
-            ("float16", 2, 1024, 8, 1, False, False, "", 8192, True, True, 4096),
-            ("float32", 8, 512, 32, 4, False, True, "", 16384, True, True, 2048)]
     return out
 
 

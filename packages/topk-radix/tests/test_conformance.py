@@ -124,34 +124,3 @@ def test_register_variants(geo, variant):
     finally:
         launch.FORCE = None
         launch.REG_VARIANT = None
-
-
-#: The sampled bracket (regs_sampled.py) with a buffer that fits, and with one so small that most
-#: rows overflow it and take the unsampled passes (exactness never depends on the sample).
-SAMPLED = [{"gather": 16384, "warp_emit": True, "early": True, "sample": 2048},
-           {"gather": 512, "warp_emit": True, "early": True, "sample": 2048},
-           {"gather": 16384, "warp_emit": False, "early": False, "sample": 4096}]
-
-
-@pytest.mark.parametrize("variant", SAMPLED, ids=lambda v: "g{gather}w{warp_emit:d}x{early:d}s{sample}".format(**v))
-@pytest.mark.parametrize("geo", [(2, 1024, 8), (8, 512, 8), (16, 512, 16)], ids=lambda g: "x".join(map(str, g)))
-def test_sampled_bracket(geo, variant):
-    """Rows of 4 samples' worth of columns and more take the bracket: every kind of input, k from 1 to
-    a quarter of the row, values, next_n=2, bf16 and fp16."""
-    from topk_radix import launch
-
-    cluster, threads, elems = geo
-    n = cluster * threads * elems - 5
-    launch.FORCE = ("regs", *geo)
-    launch.REG_VARIANT = variant
-    try:
-        for kind in ("randn", "int_ties", "plateau", "nan", "inf"):
-            _case(4, n, 300, kind=kind, mode="mixed")
-        for k in (1, 2, 2048, n // 4):
-            _case(2, n, k, kind="randn", mode="full")
-        _case(4, n, 1000, kind="randn", mode="uniform", next_n=2)
-        _case(3, n, 300, dtype=torch.bfloat16, kind="int_ties", mode="mixed")
-        _case(3, n, 2048, dtype=torch.float16, kind="randn", mode="full")
-    finally:
-        launch.FORCE = None
-        launch.REG_VARIANT = None

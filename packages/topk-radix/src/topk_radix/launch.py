@@ -28,8 +28,7 @@ _FAKE_ADDRESS = 1 << 20  # any 16-byte-aligned address: compile never dereferenc
 #: Dev only: regs.py's variant flags for every launch (None: ``checks.reg_variant`` picks them).
 #: gather: candidate buffer (keys) that passes 1.. run from after pass 0, in every CTA of a
 #: cluster (0 = off; C=1 ignores it); warp_emit: one output-offset atomic per warp instead of a
-#: CTA scan; early: no more passes once the threshold bin holds exactly the keys still needed;
-#: sample: columns every CTA reads for a bracket that replaces pass 0 (regs_sampled.py; needs gather).
+#: CTA scan; early: no more passes once the threshold bin holds exactly the keys still needed.
 REG_VARIANT: dict | None = None
 
 #: Dev only: ("regs", C, T, E) or ("smem",) forces a kernel/geometry; STAMPS, an int64 CUDA
@@ -89,7 +88,7 @@ def compile_kernel(dtype: str, cluster: int, capacity: int, threads: int, vec: i
 
 def compile_regs(dtype: str, cluster: int, threads: int, elems: int, vec: int, return_values: bool,
                  stamps: bool = False, options: str = "", gather: int = 0, warp_emit: bool = False,
-                 early: bool = False, sample: int = 0):
+                 early: bool = False):
     """Compile the register-resident kernel (``regs.py``) from placeholder pointers (CPU-safe)."""
     import cutlass
     import cutlass.cute as cute
@@ -101,7 +100,7 @@ def compile_regs(dtype: str, cluster: int, threads: int, elems: int, vec: int, r
     raw = getattr(cutlass, _RAW[dtype])
     itemsize = 4 if dtype == "float32" else 2
     gmem = cute.AddressSpace.gmem
-    op = ClusterRegTopK(dtype, cluster, threads, elems, vec, return_values, stamps, gather, warp_emit, early, sample)
+    op = ClusterRegTopK(dtype, cluster, threads, elems, vec, return_values, stamps, gather, warp_emit, early)
     args = (make_ptr(raw, _FAKE_ADDRESS, gmem, assumed_align=16 if vec > 1 else itemsize),
             Int64(1), Int32(1), make_ptr(Int32, _FAKE_ADDRESS, gmem, assumed_align=4),
             Int32(1), Int32(1), Int32(1), Int32(1),
@@ -118,13 +117,10 @@ def get_regs(dtype: str, cluster: int, threads: int, elems: int, vec: int, retur
     gather = int(variant.get("gather", 0)) if cluster > 1 else 0
     warp_emit = bool(variant.get("warp_emit", False))
     early = bool(variant.get("early", False))
-    sample = int(variant.get("sample", 0)) if gather else 0
-    flags = (("regs", elems, stamps), ("gather", gather), ("warp_emit", warp_emit), ("early", early))
-    if sample:
-        flags += (("sample", sample),)
-    key = kernel_key(dtype, cluster, threads * elems, threads, vec, return_values, flags)
+    key = kernel_key(dtype, cluster, threads * elems, threads, vec, return_values,
+                     (("regs", elems, stamps), ("gather", gather), ("warp_emit", warp_emit), ("early", early)))
     return compile_cached(key, lambda: compile_regs(dtype, cluster, threads, elems, vec, return_values, stamps,
-                                                    gather=gather, warp_emit=warp_emit, early=early, sample=sample))
+                                                    gather=gather, warp_emit=warp_emit, early=early))
 
 
 def get_kernel(dtype: str, cluster: int, capacity: int, threads: int, vec: int, return_values: bool):

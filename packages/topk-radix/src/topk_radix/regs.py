@@ -55,7 +55,6 @@ from topk_core.kernels.cute_common import order_key
 from topk_core.kernels.cute_radix import digits
 
 from .kernel import NEG_INF_BITS, RowCommon
-from .regs_sampled import SampledBracket
 
 FIRST_BITS = 11
 #: Words of ``s_sel`` past the per-pass (digit, need) pairs.
@@ -76,12 +75,11 @@ def warp_incl(x: Int32, lane: Int32) -> Int32:
     return incl
 
 
-class ClusterRegTopK(SampledBracket, RowCommon):
+class ClusterRegTopK(RowCommon):
     """Compile-time specialisation only (dtype, C, T, E, vector width, values, stamps)."""
 
     def __init__(self, dtype: str, cluster: int, threads: int, elems: int, vec: int, return_values: bool,
-                 stamps: bool = False, gather: int = 0, warp_emit: bool = False, early: bool = False,
-                 sample: int = 0):
+                 stamps: bool = False, gather: int = 0, warp_emit: bool = False, early: bool = False):
         assert dtype in NEG_INF_BITS and cluster in (1, 2, 4, 8, 16)
         assert threads % 128 == 0 and elems % max(vec, 1) == 0
         self.dtype_name = dtype
@@ -104,10 +102,6 @@ class ClusterRegTopK(SampledBracket, RowCommon):
         self.warp_emit = warp_emit
         # early: stop the passes once the threshold bin holds exactly the keys still needed.
         self.early = early
-        # sample: columns of the row every CTA reads for the bracket (regs_sampled.py); 0 = off.
-        # It needs a cluster and the gather buffer (rank 0 collects the candidates there).
-        self.sample = sample if (cluster > 1 and self.gather > 0) else 0
-        assert self.sample == 0 or (self.sample % threads == 0 and self.sample & (self.sample - 1) == 0)
         self.hist_off = []
         self.coarse_off = []
         h = c = 0
@@ -122,7 +116,7 @@ class ClusterRegTopK(SampledBracket, RowCommon):
     def __repr__(self) -> str:  # stable across processes: part of the DSL's cache key
         return (f"ClusterRegTopK_{self.dtype_name}_c{self.cluster}_t{self.threads}_e{self.elems}"
                 f"_v{self.vec}_rv{int(self.return_values)}_st{int(self.stamps)}_g{self.gather}_w{int(self.warp_emit)}"
-                f"_x{int(self.early)}" + (f"_s{self.sample}" if self.sample else ""))
+                f"_x{int(self.early)}")
 
     # ------------------------------------------------------------------ host
     @cute.jit
@@ -161,13 +155,6 @@ class ClusterRegTopK(SampledBracket, RowCommon):
         s_wsum = smem.allocate_tensor(Int32, cute.make_layout(64), byte_alignment=16)
         s_ctr = smem.allocate_tensor(Int64, cute.make_layout(2), byte_alignment=16)
         s_buf = smem.allocate_tensor(Int32, cute.make_layout(max(self.gather, 4)), byte_alignment=16)
-        s_shist = s_scoarse = s_scnt = s_f = None
-        if const_expr(self.sample > 0):
-            sw = 1 << self.digits[0][1]
-            s_shist = smem.allocate_tensor(Int32, cute.make_layout(sw), byte_alignment=16)
-            s_scoarse = smem.allocate_tensor(Int32, cute.make_layout(max(sw // 32, 1)), byte_alignment=16)
-            s_scnt = smem.allocate_tensor(Int32, cute.make_layout(self.scnt_words()), byte_alignment=16)
-            s_f = smem.allocate_tensor(Int32, cute.make_layout(32), byte_alignment=16)
 
         spec, seq_len, logits, row_base, g_row, g_idx, g_val = self.row_view(
             row, next_n, seq_lens, logits, ld, n, out_idx, out_val, k)
@@ -179,10 +166,6 @@ class ClusterRegTopK(SampledBracket, RowCommon):
         if length <= k:
             self.fill_short_row(g_idx, g_val, g_row, length, k, rank * T + tid, C * T)
         else:
-            samp = []
-            if const_expr(self.sample > 0):
-                samp = self.sample_loads(g_row, length, tid)
-                self.clear_sampled(s_shist, s_scoarse, s_scnt, tid)
             for i in cutlass.range(tid, self.hist_words, T):
                 s_hist[i] = Int32(0)
             for i in cutlass.range(tid, self.coarse_words, T):
@@ -198,71 +181,52 @@ class ClusterRegTopK(SampledBracket, RowCommon):
                 keys.append(Uint32(cutlass.select_(keep, order_key(raws[i], self.dtype_name), Uint32(0))))
             cute.arch.sync_threads()
             self.stamp(g_dbg, 1, t0, tid)
-            if const_expr(self.sample > 0):
-                done = Int32(0)
-                if length >= Int32(4 * self.sample):  # shorter rows: too few columns per sampled one
-                    done = self.sampled_select(keys, cols, samp, length, k, g_row, g_idx, g_val, s_shist, s_scoarse,
-                                               s_scnt, s_f, s_buf, s_hist, s_coarse, s_sel, g_dbg, t0, tid, warp,
-                                               lane, rank)
-                if done == Int32(0):
-                    self.unsampled(keys, cols, k, g_row, g_idx, g_val, s_hist, s_coarse, s_sel, s_wsum, s_ctr, s_buf,
-                                   g_dbg, t0, tid, warp, lane, rank)
-            else:
-                self.unsampled(keys, cols, k, g_row, g_idx, g_val, s_hist, s_coarse, s_sel, s_wsum, s_ctr, s_buf,
-                               g_dbg, t0, tid, warp, lane, rank)
+
+            prefix = Uint32(0)
+            need = k
+            tsh = Uint32(0)  # shift of the last digit found: emit compares keys >> tsh
+            live = Int32(1)  # 0 once a pass's bin holds exactly the keys still needed (early)
+            npass = len(self.digits)
+            prefix, need, tsh, live = self.reg_pass(keys, s_hist, s_coarse, s_sel, g_dbg, t0, prefix, need, tsh, live,
+                                                    0, tid, warp, lane, rank)
+            regs_rest = Int32(1)
+            if const_expr(self.gather > 0):
+                total = s_sel[SEL_TOTAL]
+                if (live != Int32(0)) & (total <= Int32(self.gather)):
+                    regs_rest = Int32(0)
+                    self.gather_candidates(keys, prefix, s_buf, s_sel, rank, tid, lane, g_dbg, t0)
+                    for p in cutlass.range_constexpr(1, npass):
+                        if const_expr(self.early):
+                            if live != Int32(0):
+                                prefix, need, tsh, live = self.buf_pass(
+                                    s_buf, total, s_hist, s_coarse, s_sel, g_dbg, t0, prefix, need, tsh, live, p,
+                                    tid, warp, lane)
+                        else:
+                            prefix, need, tsh, live = self.buf_pass(
+                                s_buf, total, s_hist, s_coarse, s_sel, g_dbg, t0, prefix, need, tsh, live, p,
+                                tid, warp, lane)
+            if regs_rest != Int32(0):  # no gather, or too many candidates (ties, plateaus)
+                for p in cutlass.range_constexpr(1, npass):
+                    if const_expr(self.early):
+                        if live != Int32(0):
+                            prefix, need, tsh, live = self.reg_pass(
+                                keys, s_hist, s_coarse, s_sel, g_dbg, t0, prefix, need, tsh, live, p,
+                                tid, warp, lane, rank)
+                    else:
+                        prefix, need, tsh, live = self.reg_pass(
+                            keys, s_hist, s_coarse, s_sel, g_dbg, t0, prefix, need, tsh, live, p,
+                            tid, warp, lane, rank)
+
+            self.emit(keys, cols, prefix, tsh, need, k, g_row, g_idx, g_val, s_wsum, s_ctr, s_sel, tid, warp, lane,
+                      g_dbg, t0)
+            self.stamp(g_dbg, 5, t0, tid)
+            if const_expr(C > 1):
+                cute.arch.cluster_wait()
         if const_expr(self.stamps):
             self.stamp(g_dbg, 6, t0, tid)
             if tid == 0:
                 g_dbg[0] = g0
                 g_dbg[7] = cute.arch.globaltimer()
-
-    @cute.jit
-    def unsampled(self, keys: list, cols: list, k: Int32, g_row: cute.Tensor, g_idx: cute.Tensor, g_val: cute.Tensor,
-                  s_hist: cute.Tensor, s_coarse: cute.Tensor, s_sel: cute.Tensor, s_wsum: cute.Tensor,
-                  s_ctr: cute.Tensor, s_buf: cute.Tensor, g_dbg: cute.Tensor, t0: Int64, tid: Int32, warp: Int32,
-                  lane: Int32, rank: Int32):
-        """The radix passes (pass 0 over the cluster, then gather or more cluster passes) and the emit."""
-        C = self.cluster
-        prefix = Uint32(0)
-        need = k
-        tsh = Uint32(0)  # shift of the last digit found: emit compares keys >> tsh
-        live = Int32(1)  # 0 once a pass's bin holds exactly the keys still needed (early)
-        npass = len(self.digits)
-        prefix, need, tsh, live = self.reg_pass(keys, s_hist, s_coarse, s_sel, g_dbg, t0, prefix, need, tsh, live,
-                                                0, tid, warp, lane, rank)
-        regs_rest = Int32(1)
-        if const_expr(self.gather > 0):
-            total = s_sel[SEL_TOTAL]
-            if (live != Int32(0)) & (total <= Int32(self.gather)):
-                regs_rest = Int32(0)
-                self.gather_candidates(keys, prefix, s_buf, s_sel, rank, tid, lane, g_dbg, t0)
-                for p in cutlass.range_constexpr(1, npass):
-                    if const_expr(self.early):
-                        if live != Int32(0):
-                            prefix, need, tsh, live = self.buf_pass(
-                                s_buf, total, s_hist, s_coarse, s_sel, g_dbg, t0, prefix, need, tsh, live, p,
-                                tid, warp, lane)
-                    else:
-                        prefix, need, tsh, live = self.buf_pass(
-                            s_buf, total, s_hist, s_coarse, s_sel, g_dbg, t0, prefix, need, tsh, live, p,
-                            tid, warp, lane)
-        if regs_rest != Int32(0):  # no gather, or too many candidates (ties, plateaus)
-            for p in cutlass.range_constexpr(1, npass):
-                if const_expr(self.early):
-                    if live != Int32(0):
-                        prefix, need, tsh, live = self.reg_pass(
-                            keys, s_hist, s_coarse, s_sel, g_dbg, t0, prefix, need, tsh, live, p,
-                            tid, warp, lane, rank)
-                else:
-                    prefix, need, tsh, live = self.reg_pass(
-                        keys, s_hist, s_coarse, s_sel, g_dbg, t0, prefix, need, tsh, live, p,
-                        tid, warp, lane, rank)
-
-        self.emit(keys, cols, prefix, tsh, need, k, g_row, g_idx, g_val, s_wsum, s_ctr, s_sel, tid, warp, lane,
-                  g_dbg, t0)
-        self.stamp(g_dbg, 5, t0, tid)
-        if const_expr(C > 1):
-            cute.arch.cluster_wait()
 
     # ------------------------------------------------------------------ pieces
     @cute.jit
