@@ -1,13 +1,14 @@
 #!/bin/bash
 # Final GPU tests in parallel shards (carry .carry/dsl): each shard is a pytest -k expression over TESTS,
 # run in its own process with its own build cache (a cold machine's time goes to first builds, which
-# one process does one at a time), then memcheck and racecheck on sanitize_cases.py for SANITIZE.
+# one process does one at a time), then memcheck and racecheck (SAN_TOOLS) on sanitize_cases.py for SANITIZE.
+# MARK: the pytest -m expression (default gpu; Triton packages' GPU-run tests are also marked interpreter).
 #   SHARDS="small_sample;not small_sample" TESTS=packages/topk-radix-filter bash shared/device/run.sh bash shared/device/final_par.sh
 set -u
 IFS=';' read -ra shards <<< "${SHARDS:-small_sample;not small_sample}"
 i=0
 for s in "${shards[@]}"; do
-  TOPK_CACHE_DIR=/tmp/topk-cache-shard$i timeout ${TEST_S:-300} python3 -m pytest -q -m gpu -p no:cacheprovider \
+  TOPK_CACHE_DIR=/tmp/topk-cache-shard$i timeout ${TEST_S:-300} python3 -m pytest -q -m "${MARK:-gpu}" -p no:cacheprovider \
     ${TESTS:-packages/topk-radix-filter} -k "$s" > "$OUT/pytest-shard$i.log" 2>&1 &
   i=$((i + 1))
 done
@@ -18,7 +19,7 @@ for j in $(seq 0 $((i - 1))); do
   grep -E "^(FAILED|ERROR)" "$OUT/pytest-shard$j.log" | head -5
 done
 for b in ${SANITIZE:-}; do
-  for tool in memcheck racecheck; do
+  for tool in ${SAN_TOOLS:-memcheck racecheck}; do
     echo "=== $tool $b"
     timeout ${SAN_S:-70} compute-sanitizer --tool $tool --report-api-errors no python3 shared/device/sanitize_cases.py \
       $b 2>&1 | grep -v "^========= COMPUTE-SANITIZER$" | tail -14

@@ -2,8 +2,8 @@
 
 Variants: dtype x transform (none / page_table / ragged) x launch config (BLOCK, warps,
 two-pass or stream). row_starts, cu_seqlens_q and return_values are runtime flags.
-The fast lane compiles 9 (every dtype and transform) and the two-launch path's kernels for
-each dtype; ``slow`` compiles every variant.
+The fast lane compiles 9 (every dtype and transform), the two-launch path's kernels for
+each dtype and the warp path's (``warp.py``) for two; ``slow`` compiles every variant.
 The compiles run in a child process without TRITON_INTERPRET, so the test also works
 inside an interpreter run.
 Run by hand: ``python tests/test_compile_sm90.py all``.
@@ -106,12 +106,54 @@ def compile_split(dtype, transform, config):
         assert ".target sm_90" in compiled.asm["ptx"], "PTX is not for sm_90"
 
 
+def warp_configs():
+    """Every config ``pick_warp`` returns on a GPU (few / many rows, long / short rows, transforms)."""
+    from topk_sgl_fused import launch
+
+    saved = os.environ.pop("TRITON_INTERPRET", None)
+    try:
+        picks = {launch.pick_warp(rows, n, 2048, 132, t) for rows in (128, 512, 1024, 4096)
+                 for n in (8192, 65536, 131072) for t in ("none", "page_table")}
+    finally:
+        if saved is not None:
+            os.environ["TRITON_INTERPRET"] = saved
+    return sorted(picks - {None}, key=repr)
+
+
+def compile_warp(dtype, transform, config, has_starts=False):
+    """The warp path's kernel (``warp.py``) for one dtype, transform and config; returns the build."""
+    import triton
+    from triton.backends.compiler import GPUTarget
+
+    from topk_sgl_fused import warp
+
+    sig = {"logits_ptr": f"*{dtype}", "stride_row": "i32", "n": "i32", "seq_lens_ptr": "*i32", "next_n": "i32",
+           "compress_ratio": "i32", "row_starts_ptr": "*i32", "k": "i32", "out_idx_ptr": "*i32",
+           "out_val_ptr": f"*{dtype}", "return_values": "i32", "page_ptr": "*i32", "page_stride": "i32",
+           "cu_ptr": "*i32", "has_cu": "i32", "num_req": "i32", "offsets_ptr": "*i32", "scratch_ptr": "*i32",
+           "cap": "i32"}
+    const = dict(KEY_BITS=DTYPES[dtype], A=config.a, V=128 // DTYPES[dtype], TH=32 * config.warps,
+                 SAMPLE=config.sample, CBLOCK=config.cblock, BLOCK=config.block, TRANSFORM=transform,
+                 HAS_STARTS=has_starts, BISECT=config.bisect, LATE=config.late)
+    sig.update({name: "constexpr" for name in const})
+    # Aligned rows (pointer and stride 16-divisible), as the launch specializes them: the 16-byte loads.
+    attrs = {(i,): [["tt.divisibility", 16]] for i in (0, 1)}
+    options = {"num_warps": config.warps, **({"maxnreg": config.maxnreg} if config.maxnreg else {})}
+    compiled = triton.compile(triton.compiler.ASTSource(warp.warp_kernel, sig, const, attrs=attrs),
+                              target=GPUTarget("cuda", 90, 32), options=options)
+    assert ".target sm_90" in compiled.asm["ptx"], "PTX is not for sm_90"
+    if not has_starts:  # a runtime window start hides the alignment
+        assert "ld.global.v4" in compiled.asm["ptx"], "full tiles should load 16 bytes per lane"
+    return compiled
+
+
 def _compile_in_child(which: str) -> None:
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
     proc = subprocess.run([sys.executable, __file__, which], env=env, capture_output=True, text=True, timeout=1800)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-6000:]
     assert f"compiled {len(variants(which))} variants" in proc.stdout
     assert "compiled the two-launch kernels" in proc.stdout
+    assert "compiled the warp kernels" in proc.stdout
 
 
 def test_compiles_for_sm90_fast_lane():
@@ -136,3 +178,12 @@ if __name__ == "__main__":
             for c in (split_cfgs if which == "all" else split_cfgs[i % len(split_cfgs):][:1]):
                 compile_split(dtype, transform, c)
     print("compiled the two-launch kernels")
+    # The warp path: fast lane each config once (fp32 with the page table, bf16 with row_starts, in
+    # turn); all: every config x dtype x transform.
+    for i, c in enumerate(warp_configs()):
+        if which == "all":
+            for dtype, transform in itertools.product(DTYPES, TRANSFORMS):
+                compile_warp(dtype, transform, c)
+        else:
+            compile_warp(*(("fp32", 1) if i % 2 == 0 else ("bf16", 0)), c, has_starts=i % 2 == 1)
+    print("compiled the warp kernels")

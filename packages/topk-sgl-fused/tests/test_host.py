@@ -139,3 +139,25 @@ def test_pick_split_shapes(rows, n, monkeypatch):
         assert -(-n // c.chunk) <= 2048
         if n >= launch.STREAM_MIN_RATIO * k and k <= launch.STREAM_MAX_K and n >= launch.STREAM_MIN_N:
             assert c.cap >= k + c.block
+
+
+def test_pick_warp(monkeypatch):
+    """The warp path where it was timed faster (float32, ~1+ rows per SM), with the measured
+    configs; the two-launch path elsewhere and under the interpreter."""
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    pick = launch.pick_warp
+    assert pick(4096, 8192, 2048, 132) == pick(4096, 8192, 2048, 132, "page_table") == launch.WARP_MANY
+    assert pick(1024, 65536, 2048, 132) == launch.WARP_MID
+    assert pick(1024, 65536, 2048, 132, "page_table") == launch.WARP_MID_PAGE_MANY
+    assert pick(512, 131072, 2048, 132, "page_table") == launch.WARP_MID_PAGE and launch.WARP_MID_PAGE.late
+    assert pick(128, 131072, 2048, 132) == pick(128, 32768, 2048, 132, "ragged") == launch.WARP_FEW
+    for rows, n, k, elem in ((32, 131072, 2048, 4), (8, 32768, 2048, 4), (1, 8192, 2048, 4),  # few rows
+                             (4096, 8192, 2048, 2),  # 16-bit: not timed
+                             (4096, 4096, 2048, 4), (4096, 65536, 8192, 4),  # N < 4k, k above WARP_MAX_K
+                             (65536, 8192, 2048, 4)):  # candidate scratch above 1 GiB
+        assert pick(rows, n, k, 132, elem_bytes=elem) is None
+    for c in (launch.WARP_FEW, launch.WARP_MID, launch.WARP_MANY):
+        assert c.cblock // (32 * c.warps) <= 8  # more candidates per thread: 236-255 registers (NOTES.md)
+        assert launch.warp_cap(c, 8192, 2048) <= 8192 and launch.warp_cap(c, 131072, 2048) >= 2 * 1024
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    assert pick(4096, 8192, 2048, 132) is None

@@ -35,6 +35,9 @@ FAST_SLOTS = 64
 STREAM_MIN_N = 16384
 #: Default path: two launches (``split.py``) rather than one program per row (``kernel.py``).
 SPLIT = True
+#: ... except where ``pick_warp`` names a ``WarpConfig`` (one launch, small programs per row, ``warp.py``);
+#: TOPK_SGL_WARP=0 turns that off (an A/B switch for a whole process, e.g. a benchmark run).
+WARP = os.environ.get("TOPK_SGL_WARP", "1") != "0"
 
 
 @dataclass(frozen=True)
@@ -179,9 +182,18 @@ def _transform_operands(call: Call):
     return transform, page, has_cu, cu, offsets, starts
 
 
-def launch(call: Call, config: Config | SplitConfig | None = None, cap: int | None = None) -> None:
-    """Run the fused kernel(s) for one validated call (outputs already allocated): the
-    two-launch path by default (``SPLIT``), the one-kernel path for a ``Config``."""
+def launch(call: Call, config: Config | SplitConfig | WarpConfig | None = None, cap: int | None = None) -> None:
+    """Run the fused kernel(s) for one validated call (outputs already allocated): the warp
+    path where ``pick_warp`` names a config (many rows), else the two-launch path (``SPLIT``);
+    the one-kernel path for a ``Config``."""
+    if isinstance(config, WarpConfig):
+        return launch_warp(call, config)
+    if config is None and cap is None:
+        rows, n = call.logits.shape
+        wc = pick_warp(rows, n, call.top_k, sm_count(call.logits.device), call.transform,
+                       call.logits.element_size()) if WARP else None
+        if wc is not None:
+            return launch_warp(call, wc)
     if isinstance(config, SplitConfig) or (config is None and cap is None and SPLIT):
         return launch_split(call, config)
     from . import kernel  # imports triton; kept out of the entry point
@@ -321,3 +333,101 @@ def launch_split(call: Call, config: SplitConfig | None = None) -> None:
         key = (OWNER, "split", name, str(logits.dtype), tuple(sorted(const.items())), tuple(sorted(opts.items())),
                interpreting(), device.type)
         _run_cached(key, fn, args, {**const, **opts})
+
+
+@dataclass(frozen=True)
+class WarpConfig:
+    """The one-launch path of small programs (``warp.py``): one program of ``warps`` per row,
+    tiles of ``a`` x 16 bytes x 32 ``warps`` lanes, a bracket from ``sample`` keys, candidate
+    chunks of ``cblock``, the short-row fill and the exact fallback in chunks of ``block``;
+    ``cap`` candidates per row (0: from ``warp_cap``)."""
+
+    warps: int = 1
+    a: int = 4
+    sample: int = 1024
+    cblock: int = 1024
+    block: int = 256
+    cap: int = 0
+    maxnreg: int | None = None  # register cap, so that more programs share an SM
+    bisect: bool = True  # candidate select by bisection on the key bits (else 8-bit histograms)
+    late: bool = False  # page table applied over the k slots at the end (else as each slot is written)
+
+
+#: The warp path's configs by rows per SM (H200, fp32, k=2048, NOTES.md 2026-11-30 session 10):
+#: ~1 row per SM: 16 warps (128x128K 100.1 -> 85.6 µs, 128x32K 49.3 -> 33.3); 2-12 rows per SM:
+#: 8 warps (1024x64K 303.1 -> 227.9, 512x128K 279.0 -> 241.7); more: 4 warps (4096x8K 337.2 -> 208.0).
+WARP_FEW = WarpConfig(16, 2, 4096, 1024, 1024)
+WARP_MID = WarpConfig(8, 2, 2048, 1024, 1024)
+WARP_MANY = WarpConfig(4, 2, 2048, 512, 512)
+#: Page table, 2-12 rows per SM: the table over the k slots at the end (512x128K 296.2 -> 258.3),
+#: or 4 warps with it inline where rows are many (1024x64K 328.5 -> 284.7; 8 warps inline: 304.2).
+WARP_MID_PAGE = replace(WARP_MID, late=True)
+WARP_MID_PAGE_MANY = WARP_MANY
+#: Where the warp path is the default (else the two-launch path): float32, rows >= WARP_MIN_ROWS_PER_SM x
+#: SMs, k <= WARP_MAX_K, N >= WARP_MIN_N and N >= WARP_MIN_RATIO x k. Outside these nothing was timed
+#: (fewer rows: 1x8K, 8x32K, 32x128K were past the dev run's budget; 16-bit dtypes; other k).
+WARP_MIN_ROWS_PER_SM = 0.9
+WARP_MAX_K = 4096
+WARP_MIN_RATIO = 4
+WARP_MIN_N = 8192
+#: ... and its candidate scratch (rows x cap keys and columns) within this many bytes.
+WARP_MAX_SCRATCH = 1 << 30
+
+
+def pick_warp(rows: int, n: int, k: int, sm_count: int, transform: str = "none",
+              elem_bytes: int = 4) -> WarpConfig | None:
+    """The warp path's config for a call, or None for the other paths (see ``WARP_FEW`` ..)."""
+    if interpreting() or elem_bytes != 4 or k > WARP_MAX_K or n < max(WARP_MIN_N, WARP_MIN_RATIO * k):
+        return None
+    per_sm = rows / max(sm_count, 1)
+    if per_sm < WARP_MIN_ROWS_PER_SM:
+        return None
+    if per_sm <= 1.5:
+        config = WARP_FEW
+    elif per_sm <= 12:
+        if transform == "page_table":
+            config = WARP_MID_PAGE if per_sm <= 6 else WARP_MID_PAGE_MANY
+        else:
+            config = WARP_MID
+    else:
+        config = WARP_MANY
+    return config if rows * 8 * warp_cap(config, n, k) <= WARP_MAX_SCRATCH else None
+
+
+def warp_cap(config: WarpConfig, n: int, k: int) -> int:
+    """Candidates per row: the bracket's generous bound, at most the row (then it never overflows)."""
+    if config.cap:
+        return config.cap
+    want = 2 * expected_candidates(n, k, config.sample)  # 1x overflowed ~1% of rows of 64K-128K (16-bit bounds)
+    return max(1, min(n, max(1024, 32 * -(-int(want) // 32))))
+
+
+def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
+    """Run the warp path for one validated call (outputs already allocated)."""
+    from . import warp  # imports triton; kept out of the entry point
+
+    if _settle_empty(call):
+        return
+    logits = call.logits
+    rows, n = logits.shape
+    k = call.top_k
+    device = logits.device
+    config = config or WarpConfig()
+    cap = warp_cap(config, n, k)
+    v = 16 // logits.element_size()
+    nbytes = 4 * rows * 2 * cap
+    scratch = ws.scratch(OWNER + ".warp", device, nbytes, call.workspace)[:nbytes].view(torch.int32)
+    transform, page, has_cu, cu, offsets, starts = _transform_operands(call)
+    values = call.values
+    const = dict(KEY_BITS=KEY_BITS[logits.dtype], A=config.a, V=v, TH=32 * config.warps, SAMPLE=config.sample,
+                 CBLOCK=config.cblock, BLOCK=config.block, TRANSFORM=transform,
+                 HAS_STARTS=call.row_starts is not None, BISECT=config.bisect, LATE=config.late)
+    opts = dict(num_warps=config.warps)
+    if config.maxnreg and not interpreting():
+        opts["maxnreg"] = config.maxnreg
+    args = (logits, logits.stride(0), n, call.seq_lens, call.next_n, call.compress_ratio, starts, k,
+            call.indices, values if values is not None else logits, int(values is not None),
+            page, page.stride(0), cu, int(has_cu), (cu.numel() - 1) if has_cu else 0, offsets, scratch, cap)
+    key = (OWNER, "warp", str(logits.dtype), tuple(sorted(const.items())), tuple(sorted(opts.items())),
+           interpreting(), device.type)
+    _run_cached(key, warp.warp_kernel[(rows,)], args, {**const, **opts})

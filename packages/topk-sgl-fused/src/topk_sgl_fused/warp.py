@@ -1,0 +1,234 @@
+"""One launch, one small program per row: the ``WarpConfig`` path of ``sgl_fused``.
+
+Program ``b`` (``num_warps`` = ``TH / 32``: 4-16 where ``launch.pick_warp`` picks it, fewer the
+more rows there are, so that several rows share an SM and one row's latency chain hides
+behind the others'; block steps of a one-warp program are warp-local) does the whole row:
+
+1. ``L``, the window and the transform operands as the other paths (``split._row_window``,
+   ``kernel._row_transform``); rows with ``L <= k`` are written directly
+   (``kernel._fill_short_row``).
+2. A sampled bracket ``[lo, hi]`` (``_bracket_bisect``: ``kernel._bracket``'s ranks
+   ``p S -+ (5 sigma + 2)`` and 16-bit bounds, by bisection); exactness never depends on it.
+3. One read of the row in tiles of ``A x V x TH`` columns (16-byte loads, full tiles
+   unmasked, the next tile's load issued before this one is used; ``split._load_tile``).
+   Each tile is classified (``split._classify``: float compares for float32), one packed scan
+   of the per-thread counts (sure + cand << 16) plus in-thread running counts give every key
+   its slot: "sure" keys (above ``hi``) go straight to the output through the transform
+   (values from registers, as bits), bracket keys (order key, column) to the row's candidate
+   scratch (``cap`` entries).
+4. If ``sure <= k <= sure + cand`` and ``cand <= cap``: the ``k - sure`` largest candidates,
+   exactly (``_select_bisect``, or with BISECT off ``kernel._select_cands``: 8-bit digits),
+   through the transform; with LATE the page table goes over the k slots at the end instead.
+   Otherwise the exact two-pass path (``kernel._exact_row``) rewrites every slot of the row:
+   plateaus, all-equal rows, NaN and +-inf stay exact whatever the bracket did.
+
+Scratch: per row ``cap`` candidate keys and ``cap`` columns (int32), written before read, so
+it needs no zeroing (graph replays are safe). Exact under TRITON_INTERPRET=1
+(``tests/test_warp.py``); compiled for sm_90 in CI (``tests/test_compile_sm90.py``); timed
+against the default by ``shared/device/sgl10_bench.py``.
+"""
+
+from __future__ import annotations
+
+import triton
+import triton.language as tl
+
+from topk_core.kernels.triton_common import order_key
+
+from .kernel import _cand_chunk, _emit_chunk, _exact_row, _fill_short_row, _row_transform, _select_cands, _transform
+from .split import _as_lists, _classify, _fp32_bounds, _load_tile, _raw_bits, _row_window, _tile_offsets
+
+
+@triton.jit
+def _bracket_bisect(row_ptr, L, k, KEY_BITS: tl.constexpr, SAMPLE: tl.constexpr):
+    """``kernel._bracket``'s bracket (same sample, ranks and 16-bit bounds) by bisection on
+    the top 16 key bits: 16 steps of one packed count over the sample (a reduction; warp-local
+    with one warp), instead of two histograms (ballots per bin bit, ~255 registers at 1024
+    samples in one warp)."""
+    SH1: tl.constexpr = KEY_BITS - 16
+    i = tl.arange(0, SAMPLE)
+    pos = ((i.to(tl.float32) + 0.5) * (L.to(tl.float32) / SAMPLE)).to(tl.int32)
+    pos = tl.minimum(tl.maximum(pos, 0), L - 1)
+    k16 = (order_key(tl.load(row_ptr + pos)) >> SH1).to(tl.int32)
+    p = k.to(tl.float32) / L.to(tl.float32)
+    mid = p * SAMPLE
+    margin = 5.0 * tl.sqrt(tl.maximum(mid * (1.0 - p), 0.0)) + 2.0
+    r_hi = (mid - margin).to(tl.int32)  # truncation: < 1 means no sure keys
+    r_lo = (mid + margin).to(tl.int32) + 1
+    t_lo = tl.zeros([], dtype=tl.int32)  # the 16-bit prefix of the r_lo-th largest sample key
+    t_hi = tl.zeros([], dtype=tl.int32)  # ... of the r_hi-th
+    for bit in tl.static_range(15, -1, -1):
+        c_lo = t_lo | (1 << bit)
+        c_hi = t_hi | (1 << bit)
+        cnt = tl.sum((k16 >= c_lo).to(tl.int32) + ((k16 >= c_hi).to(tl.int32) << 16), axis=0)
+        t_lo = tl.where((cnt & 0xFFFF) >= r_lo, c_lo, t_lo)
+        t_hi = tl.where((cnt >> 16) >= r_hi, c_hi, t_hi)
+    lo = tl.full([], 0, tl.uint32)
+    hi = tl.full([], (1 << KEY_BITS) - 1, tl.uint32)
+    if r_lo <= SAMPLE:
+        lo = t_lo.to(tl.uint32) << SH1
+    if r_hi >= 1:
+        hi = ((t_hi + 1).to(tl.uint32) << SH1) - 1  # wraps to the top key
+    return lo, hi
+
+
+@triton.jit
+def _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, return_values, buf_key, buf_idx,
+           req, offset, page_ptr, page_stride, N: tl.constexpr, TRANSFORM: tl.constexpr):
+    """Slots for one classified tile (``[R, TH]``, a list per thread): sure columns to the
+    output from slot ``n_s`` (transformed), candidates to scratch from
+    ``n_c``. One packed scan over the threads, in-thread running counts for the rest."""
+    cnt = tl.sum(sure + (cand << 16), axis=0)  # per thread; a tile has < 65536 columns
+    excl = tl.cumsum(cnt, axis=0) - cnt
+    s_slot = (n_s + (excl & 0xFFFF))[None, :] + tl.cumsum(sure, axis=0) - sure
+    c_slot = (n_c + (excl >> 16))[None, :] + tl.cumsum(cand, axis=0) - cand
+    # Flat stores: a 2-D store of scattered addresses would be re-laid out through shared memory.
+    s_slot = tl.reshape(s_slot, [N])
+    c_slot = tl.reshape(c_slot, [N])
+    jf = tl.reshape(j, [N])
+    s_on = tl.reshape(sure != 0, [N]) & (s_slot < k)
+    c_on = tl.reshape(cand != 0, [N]) & (c_slot < cap)
+    dst = _transform(jf, s_on, req, offset, page_ptr, page_stride, TRANSFORM)
+    tl.store(out_idx_ptr + orow + s_slot, dst, mask=s_on)
+    if return_values:  # from registers, as bits
+        bits = tl.reshape(_raw_bits(x), [N])
+        if x.dtype == tl.float32:
+            tl.store(out_val_ptr.to(tl.pointer_type(tl.int32)) + orow + s_slot, bits, mask=s_on)
+        else:
+            tl.store(out_val_ptr.to(tl.pointer_type(tl.int16)) + orow + s_slot, bits.to(tl.int16), mask=s_on)
+    tl.store(buf_key + c_slot, tl.reshape(order_key(x).to(tl.int32, bitcast=True), [N]), mask=c_on)
+    tl.store(buf_idx + c_slot, jf, mask=c_on)
+    tot = tl.sum(cnt, axis=0)
+    return n_s + (tot & 0xFFFF), n_c + (tot >> 16)
+
+
+@triton.jit
+def _rel_keys(off, lane, n_cand, buf_key, lo):
+    """Candidate keys ``off ..`` relative to ``lo``, no columns."""
+    i = off + lane
+    m = i < n_cand
+    return tl.load(buf_key + i, mask=m, other=0).to(tl.uint32, bitcast=True) - lo, m
+
+
+@triton.jit
+def _count_ge(c, key0, m0, n_cand, buf_key, lo, lane, CBLOCK: tl.constexpr):
+    """How many candidates have a relative key ``>= c`` (the first chunk from registers)."""
+    cnt = tl.sum((m0 & (key0 >= c)).to(tl.int32), axis=0)
+    for off in range(CBLOCK, n_cand, CBLOCK):
+        key, m = _rel_keys(off, lane, n_cand, buf_key, lo)
+        cnt += tl.sum((m & (key >= c)).to(tl.int32), axis=0)
+    return cnt
+
+
+@triton.jit
+def _select_bisect(n_out, rem, lo, hi, n_cand, k, buf_key, buf_idx, row_ptr, orow, out_idx_ptr, out_val_ptr,
+                   req, offset, page_ptr, page_stride, return_values,
+                   CBLOCK: tl.constexpr, TRANSFORM: tl.constexpr):
+    """``kernel._select_cands`` by bisection on ``key - lo`` (one bit per step: a compare and a
+    sum per candidate, no histogram), stopping as soon as the keys ``>= t`` are exactly ``rem``:
+    emits the ``rem`` largest of the ``n_cand`` candidates to slots ``[n_out, k)``."""
+    lane = tl.arange(0, CBLOCK)
+    key0, m0 = _rel_keys(0, lane, n_cand, buf_key, lo)
+    diff = hi - lo
+    t = tl.full([], 0, tl.uint32)  # count(key >= t) >= rem holds throughout
+    done = False
+    for bit in tl.static_range(31, -1, -1):
+        c = t | tl.full([], 1 << bit, tl.uint32)
+        if not done:
+            if c <= diff:
+                cnt = _count_ge(c, key0, m0, n_cand, buf_key, lo, lane, CBLOCK)
+                t = tl.where(cnt >= rem, c, t)
+                done = cnt == rem
+    # t is the rem-th largest relative key, or (done) a bound with exactly rem keys >= t.
+    gt = _count_ge(t + 1, key0, m0, n_cand, buf_key, lo, lane, CBLOCK)
+    gt = tl.where(t == 0xFFFFFFFF, 0, gt)  # t + 1 wraps only when t is the top key
+    rem_tie = rem - gt
+    n_tie = 0
+    for off in range(0, n_cand, CBLOCK):
+        key, col, m = _cand_chunk(off, lane, n_cand, buf_key, buf_idx, lo, row_ptr, False)
+        n_out, n_tie = _emit_chunk(key, t, m, col, n_out, n_tie, k, rem_tie, orow, out_idx_ptr, out_val_ptr,
+                                   row_ptr, req, offset, page_ptr, page_stride, return_values, TRANSFORM)
+
+
+@triton.jit
+def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf_key, buf_idx, cap,
+               req, offset, page_ptr, page_stride,
+               KEY_BITS: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, SAMPLE: tl.constexpr,
+               CBLOCK: tl.constexpr, TRANSFORM: tl.constexpr, BISECT: tl.constexpr = True):
+    """Steps 2-4 of the module docstring for a row with ``L > k``; False (having settled
+    nothing: the caller's exact path rewrites every slot) when the counts show a miss."""
+    RT: tl.constexpr = A * V * TH
+    n_full = L // RT
+    j0 = _as_lists(_tile_offsets(A, V, TH), A, V, TH)
+    _, x_next = _load_tile(row_ptr, 0, L, A, V, TH, False, n_full > 0)  # in flight during the bracket
+    lo, hi = _bracket_bisect(row_ptr, L, k, KEY_BITS, SAMPLE)
+    f_lo, f_hi, nan_sure = _fp32_bounds(lo, hi)  # used for float32 rows only
+    n_s = tl.zeros([], dtype=tl.int32)
+    n_c = tl.zeros([], dtype=tl.int32)
+    for i in range(0, n_full):  # the next tile's load is issued before this one is used
+        x = x_next
+        c0 = i * RT
+        j = c0 + j0
+        _, x_next = _load_tile(row_ptr, tl.multiple_of(c0 + RT, RT), L, A, V, TH, False, i + 1 < n_full)
+        sure, cand = _classify(x, j, L, lo, hi, f_lo, f_hi, nan_sure, False)
+        n_s, n_c = _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, return_values,
+                          buf_key, buf_idx, req, offset, page_ptr, page_stride, RT, TRANSFORM)
+    tail = n_full * RT
+    if tail < L:
+        j, x = _load_tile(row_ptr, tail, L, A, V, TH, True)
+        sure, cand = _classify(x, j, L, lo, hi, f_lo, f_hi, nan_sure, True)
+        n_s, n_c = _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, return_values,
+                          buf_key, buf_idx, req, offset, page_ptr, page_stride, RT, TRANSFORM)
+    ok = (n_s <= k) & (n_s + n_c >= k) & (n_c <= cap)
+    if ok & (n_s < k):
+        tl.debug_barrier()  # candidates were written by other threads
+        if BISECT:
+            _select_bisect(n_s, k - n_s, lo, hi, n_c, k, buf_key, buf_idx, row_ptr, orow, out_idx_ptr, out_val_ptr,
+                           req, offset, page_ptr, page_stride, return_values, CBLOCK, TRANSFORM)
+        else:
+            _select_cands(n_s, k - n_s, lo, hi, n_c, k, buf_key, buf_idx, row_ptr, orow, out_idx_ptr, out_val_ptr,
+                          req, offset, page_ptr, page_stride, return_values, CBLOCK, TRANSFORM, False)
+    return ok
+
+
+@triton.jit(do_not_specialize=["n", "next_n", "compress_ratio", "k", "return_values", "page_stride", "has_cu",
+                               "num_req", "cap"])
+def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k,
+                out_idx_ptr, out_val_ptr, return_values, page_ptr, page_stride, cu_ptr, has_cu, num_req, offsets_ptr,
+                scratch_ptr, cap,
+                KEY_BITS: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, SAMPLE: tl.constexpr,
+                CBLOCK: tl.constexpr, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr, HAS_STARTS: tl.constexpr,
+                BISECT: tl.constexpr = True, LATE: tl.constexpr = False):
+    """Row ``program_id(0)``: its k output slots. TRANSFORM: 0 none, 1 page_table, 2 ragged.
+    ``stride_row`` is specialized (16-divisible strides keep the 16-byte loads); BLOCK is the
+    lane count of the short-row fill and of the exact fallback."""
+    b = tl.program_id(0)
+    lane = tl.arange(0, BLOCK)
+    L, start = _row_window(b, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, HAS_STARTS)
+    row_ptr = logits_ptr + b.to(tl.int64) * stride_row + start
+    orow = b.to(tl.int64) * k
+    req, offset = _row_transform(b, lane, cu_ptr, has_cu, num_req, offsets_ptr, BLOCK, TRANSFORM)
+    if L <= k:
+        _fill_short_row(L, k, orow, row_ptr, lane, req, offset, page_ptr, page_stride, out_idx_ptr, out_val_ptr,
+                        return_values, BLOCK, TRANSFORM)
+    else:
+        buf_key = scratch_ptr + b.to(tl.int64) * (2 * cap)
+        buf_idx = buf_key + cap
+        # LATE: the page table over the k slots at the end (local columns written first).
+        FAST_T: tl.constexpr = 0 if LATE and TRANSFORM == 1 else TRANSFORM
+        ok = _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf_key, buf_idx, cap,
+                        req, offset, page_ptr, page_stride, KEY_BITS, A, V, TH, SAMPLE, CBLOCK, FAST_T, BISECT)
+        if FAST_T != TRANSFORM:
+            if ok:
+                tl.debug_barrier()  # slots were written by other threads
+                for off in range(0, k, BLOCK):
+                    i = off + lane
+                    mk = i < k
+                    local = tl.load(out_idx_ptr + orow + i, mask=mk, other=0)
+                    dst = tl.load(page_ptr + req * page_stride + local, mask=mk, other=-1)
+                    tl.store(out_idx_ptr + orow + i, dst, mask=mk)
+        if not ok:
+            tl.debug_barrier()  # scratch is reused
+            _exact_row(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, buf_key, cap,
+                       req, offset, page_ptr, page_stride, return_values, lane, KEY_BITS, BLOCK, TRANSFORM,
+                       False, False)

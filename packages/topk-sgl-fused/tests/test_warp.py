@@ -1,0 +1,167 @@
+"""The warp path (``warp.py``: one small program per row, one launch), forced through ``launch``.
+
+Under TRITON_INTERPRET=1 on CPU, or compiled on a GPU (then in the GPU suite too). Each case
+compares against the exact answer with ``check_topk`` (transforms inverted first).
+
+| case                               | forces                                                 |
+|------------------------------------|--------------------------------------------------------|
+| conformance kit (interpreter)      | every kit case through the warp path                   |
+| fast path alone                    | the sampled bracket settles random rows (no fallback)  |
+| kinds x caps x warps               | tiny caps: candidates overflow, the exact fallback     |
+| ties / plateau / +-inf / NaN rows  | brackets that miss; tie classes across the whole row   |
+| row_starts, values, next_n         | windows clamped; values from registers and gathers     |
+| page table (cu_seqlens_q), ragged  | the transform at the store, sure keys and candidates   |
+"""
+
+import os
+
+import pytest
+import torch
+import triton
+import triton.language as tl
+
+from topk_core.protocol import Call
+from topk_core.testing import BackendConformance, Claims, TransformConformance, check_topk, make_logits, poison_like
+from topk_core.testing.triton_kit import TRITON_MARKS, triton_device
+from topk_sgl_fused.warp import _warp_fast
+
+pytestmark = [*TRITON_MARKS, pytest.mark.filterwarnings("ignore:Conversion of an array with ndim:DeprecationWarning")]
+
+
+def _cfgs():
+    """One warp, tiles of 4 x 32 lanes (late page table); two warps with the histogram select; a tiny cap
+    (the exact fallback). On a GPU one build (cap is a runtime value), to keep its compiles few."""
+    from topk_sgl_fused.launch import WarpConfig, interpreting
+
+    if not interpreting():
+        return [WarpConfig(2, 1, 128, 64, 64), WarpConfig(2, 1, 128, 64, 64, cap=8)]
+    return [WarpConfig(1, 1, 64, 64, 64, late=True), WarpConfig(2, 1, 128, 32, 64, bisect=False),
+            WarpConfig(1, 1, 64, 64, 64, cap=8)]
+
+
+def _run(logits, seq_lens, k, config, *, row_starts=None, transform="none", page_table=None, cu=None,
+         offsets=None, values=True, next_n=1, compress_ratio=1):
+    from topk_sgl_fused import launch
+
+    rows = logits.shape[0]
+    idx = poison_like(torch.empty(rows, k, dtype=torch.int32, device=logits.device))
+    vals = poison_like(torch.empty(rows, k, dtype=logits.dtype, device=logits.device)) if values else None
+    call = Call(logits=logits, seq_lens=seq_lens, top_k=k, indices=idx, values=vals, next_n=next_n,
+                compress_ratio=compress_ratio, row_starts=row_starts, transform=transform,
+                page_table=page_table, cu_seqlens_q=cu, index_offsets=offsets)
+    launch.launch(call, config=config)
+    return idx, vals
+
+
+@triton.jit
+def _fast_probe(x_ptr, stride, lens_ptr, k, out_idx, out_val, scratch, cap, ok_ptr, KEY_BITS: tl.constexpr,
+                A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, SAMPLE: tl.constexpr, CBLOCK: tl.constexpr):
+    b = tl.program_id(0)
+    L = tl.load(lens_ptr + b)
+    buf = scratch + b.to(tl.int64) * (2 * cap)
+    ok = _warp_fast(x_ptr + b.to(tl.int64) * stride, L, k, b.to(tl.int64) * k, out_idx, out_val, 1, buf, buf + cap,
+                    cap, b.to(tl.int64), 0, out_idx, 0, KEY_BITS, A, V, TH, SAMPLE, CBLOCK, 0)
+    tl.store(ok_ptr + b, ok.to(tl.int32))
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_fast_path_alone(dtype):
+    """Random rows: the bracket holds the k-th key, so the fast path settles every row itself
+    (no fallback), exactly, values included."""
+    dev = triton_device()
+    rows, n, k = 3, 2000, 100
+    x = make_logits("randn", rows, n, dtype, dev, seed=21)
+    x[0, ::50] = float("nan") if dtype == torch.float32 else -0.0  # the interpreter drops a 16-bit NaN's payload
+    x[1, ::40] = float("inf")
+    lens = torch.tensor([2000, 1500, 777], dtype=torch.int32, device=dev)
+    cap = 1024
+    idx = poison_like(torch.empty(rows, k, dtype=torch.int32, device=dev))
+    vals = poison_like(torch.empty(rows, k, dtype=dtype, device=dev))
+    ok = torch.zeros(rows, dtype=torch.int32, device=dev)
+    scratch = torch.empty(rows * 2 * cap, dtype=torch.int32, device=dev)
+    v = 16 // x.element_size()
+    _fast_probe[(rows,)](x, x.stride(0), lens, k, idx, vals, scratch, cap, ok, KEY_BITS=8 * x.element_size(), A=1, V=v,
+                         TH=32, SAMPLE=256, CBLOCK=64, num_warps=1)
+    assert ok.tolist() == [1] * rows
+    check_topk(x, lens, k, idx, vals)
+
+
+@pytest.mark.parametrize("kind", ["randn", "sorted", "int_ties", "plateau", "nan"])
+def test_kinds_and_caps(kind):
+    dev = triton_device()
+    k = 40
+    lens = torch.tensor([700, 41, 40, 555], dtype=torch.int32, device=dev)
+    for dtype in (torch.float32, torch.bfloat16) if kind in ("randn", "nan") else (torch.float32,):
+        x = make_logits(kind, 4, 700, dtype, dev, seed=3, k=k)
+        for config in _cfgs():
+            idx, vals = _run(x, lens, k, config)
+            check_topk(x, lens, k, idx, vals)
+
+
+def test_all_equal_and_special_rows():
+    dev = triton_device()
+    x = torch.full((4, 500), -0.0, device=dev)
+    x[1] = 0.0
+    x[2, ::2] = float("nan")
+    x[3] = float("-inf")
+    x[3, ::7] = float("inf")
+    lens = torch.tensor([500, 499, 480, 500], dtype=torch.int32, device=dev)
+    for config in _cfgs():
+        idx, vals = _run(x, lens, 37, config)
+        check_topk(x, lens, 37, idx, vals)
+
+
+def test_row_starts_and_k_edges():
+    dev = triton_device()
+    rows, n = 6, 400
+    x = make_logits("randn", rows, n, torch.float32, dev, seed=5)
+    starts = torch.tensor([-50, 0, 399, 400, 1000, 123], dtype=torch.int32, device=dev)
+    lens = torch.tensor([400, 400, 400, 5, 7, 100000], dtype=torch.int32, device=dev)
+    for k in (1, 30, 276):
+        for config in _cfgs()[::2]:
+            idx, vals = _run(x, lens, k, config, row_starts=starts)
+            check_topk(x, lens, k, idx, vals, row_starts=starts)
+
+
+def test_page_table_with_empty_requests():
+    dev = triton_device()
+    rows, n, k = 7, 300, 20
+    x = make_logits("randn", rows, n, torch.float32, dev, seed=6)
+    lens = torch.randint(0, n + 10, (rows,), dtype=torch.int32).to(dev)
+    cu = torch.tensor([0, 0, 3, 3, 3, 7], dtype=torch.int32, device=dev)  # requests 0, 2, 3 are empty
+    req = torch.tensor([1, 1, 1, 4, 4, 4, 4], device=dev)
+    table = (torch.arange(n)[None, :] + 100000 * torch.arange(5)[:, None]).to(torch.int32).to(dev)
+    for config in _cfgs():
+        idx, vals = _run(x, lens, k, config, transform="page_table", page_table=table, cu=cu)
+        local = torch.where(idx >= 0, idx - 100000 * req[:, None].to(idx.dtype), idx)
+        check_topk(x, lens, k, local.to(torch.int32), vals)
+
+
+def test_ragged_with_next_n_and_compress():
+    dev = triton_device()
+    next_n, cr, n, k = 3, 4, 200, 16
+    rows = 4 * next_n
+    x = make_logits("randn", rows, n, torch.float16, dev, seed=8)
+    lens = torch.tensor([0, 803, 400, 2], dtype=torch.int32, device=dev)
+    offsets = torch.randint(0, 10**6, (rows,), dtype=torch.int32).to(dev)
+    for config in _cfgs():
+        idx, vals = _run(x, lens, k, config, transform="ragged", offsets=offsets, next_n=next_n, compress_ratio=cr)
+        local = torch.where(idx >= 0, idx - offsets[:, None], idx)
+        check_topk(x, lens, k, local.to(torch.int32), vals, next_n=next_n, compress_ratio=cr)
+
+
+@pytest.mark.interpreter
+@pytest.mark.skipif(os.environ.get("TRITON_INTERPRET", "") in ("", "0"), reason="needs TRITON_INTERPRET=1")
+class TestWarpInterpreter(BackendConformance, TransformConformance):
+    """The conformance kit with every call on the warp path (one warp, tiles of 4 x 32 lanes)."""
+
+    backend = "sgl_fused"
+    device = "cpu"
+    scale = "small"
+    claims = Claims(transforms=("page_table", "ragged"), row_starts=True)
+
+    @pytest.fixture(autouse=True)
+    def _force_warp(self, monkeypatch):
+        from topk_sgl_fused import launch
+
+        monkeypatch.setattr(launch, "pick_warp", lambda *a: launch.WarpConfig(1, 1, 64, 64, 64))

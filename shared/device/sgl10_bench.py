@@ -1,0 +1,127 @@
+"""Dev only (H200): the sgl_fused warp path (``warp.py``) beside the current default, issue 6 cells.
+
+Each (cell, variant, transform) runs through ``topk_core.sgl`` (``fast_topk_v2`` / the page-table
+function), is checked exact against the reference on every rotating input, then timed like
+``topk bench`` (CUDA-graph replay over rotating inputs, cold L2). Variant "old" is the default
+before the warp path (``launch.WARP = False``); the others force a ``WarpConfig``.
+Kernels are compiled first in parallel worker processes (the Triton disk cache then serves most).
+Usage: python3 shared/device/sgl10_bench.py [budget_seconds]
+"""
+
+import json
+import multiprocessing as mp
+import os
+import sys
+import time
+
+import torch
+
+from topk_core.bench.candidates import SglTransform, make_inputs
+from topk_core.bench.grids import Shape
+from topk_core.bench.run import _check
+from topk_core.bench.timing import rotations, time_graph
+from topk_core.testing import check_topk
+from topk_sgl_fused import launch
+from topk_sgl_fused.launch import WarpConfig as W
+
+K = 1024
+SGLANG = {"1x8K": 7.9, "8x32K": 22.4, "32x128K": 62.8, "128x32K": 25.6, "128x128K": 87.3, "512x128K": 278.3,
+          "4096x8K": 268.5, "1024x64K": 259.4}
+V = {
+    "w1r80": W(1, 2, 512, 256, 256, maxnreg=80), "w2": W(2, 2, 1024, 512, 256),
+    "w2late": W(2, 2, 1024, 512, 256, late=True), "w4": W(4, 2, 2048, 512, 512), "w8": W(8, 2, 2048, 1024, 1024),
+    "w8late": W(8, 2, 2048, 1024, 1024, late=True), "w16": W(16, 2, 4096, 1024, 1024),
+}
+PLAN = [  # (cell, variants): most important first; a spent budget cuts the tail
+    (Shape(4096, 8 * K), ["w2", "w4", "w1r80", "w2late"]),
+    (Shape(1024, 64 * K), ["w4", "w8", "w2"]),
+    (Shape(512, 128 * K), ["w8", "w4", "w16", "w8late"]),
+    (Shape(128, 128 * K), ["w16", "w8"]),
+    (Shape(128, 32 * K), ["w8", "w4", "w16"]),
+    (Shape(32, 128 * K), ["w16"]),
+    (Shape(8, 32 * K), ["w16"]),
+    (Shape(1, 8 * K), ["w16"]),
+]
+
+
+def _warm(job):
+    """Compile one (shape, variant, transform) in a worker by running it once."""
+    shape, name, transform = job
+    try:
+        _setup(name)
+        inputs = make_inputs(shape, 1, "cuda")
+        SglTransform("sgl_fused", transform).prepare(shape, inputs).step(0)
+        torch.cuda.synchronize()
+        return None
+    except Exception as exc:
+        return f"{shape.label} {name} {transform}: {type(exc).__name__}: {str(exc)[:300]}"
+
+
+def _setup(name):
+    if name == "old":
+        launch.WARP = False
+    else:
+        launch.WARP = True
+        cfg = V[name]
+        launch.pick_warp = lambda *a, cfg=cfg: cfg
+
+
+def main():
+    budget = float(sys.argv[1]) if len(sys.argv) > 1 else 150.0
+    t0 = time.time()
+    jobs = [(shape, name, t) for shape, names in PLAN for name in ["old"] + names for t in ("none", "page_table")
+            if not (name.endswith("late") and t == "none")]
+    with mp.get_context("spawn").Pool(min(14, os.cpu_count() or 4)) as pool:
+        for err in pool.imap_unordered(_warm, jobs):
+            if err:
+                print("warm failed:", err, flush=True)
+    print(f"compiled {len(jobs)} in {time.time() - t0:.0f}s", flush=True)
+    orig = launch.pick_warp
+    results = []
+    stream = torch.cuda.Stream()
+    with torch.cuda.stream(stream):
+        for shape, names in PLAN:
+            if time.time() - t0 > budget:
+                print("budget spent; stopping", flush=True)
+                break
+            torch.cuda.empty_cache()
+            inputs = make_inputs(shape, rotations(shape.nbytes), "cuda")
+            count = len(inputs.logits)
+            row = {}
+            for name in ["old"] + names:
+                for transform in ("page_table",) if name.endswith("late") else ("none", "page_table"):
+                    _setup(name)
+                    t1 = time.time()
+                    try:
+                        prep = SglTransform("sgl_fused", transform).prepare(shape, inputs)
+                        for i in range(count):
+                            prep.step(i)
+                        torch.cuda.synchronize()
+                        _check(shape, inputs, prep)
+                        for i in range(1, count):  # every rotating input, exact
+                            check_topk(inputs.logits[i], inputs.seq_lens[i], shape.k, prep.result(i))
+                        us, note = time_graph(prep.step, count, 20), ""
+                    except Exception as exc:
+                        us, note = None, f"{type(exc).__name__}: {str(exc)[:300]}"
+                    finally:
+                        launch.pick_warp = orig
+                        launch.WARP = True
+                    row[(name, transform)] = us
+                    print(f"{shape.label:>10} {name:>8} {transform:>10} {f'{us:.1f} us' if us else 'FAILED'} "
+                          f"({time.time() - t1:.1f}s) {note}", flush=True)
+                    results.append(dict(cell=shape.label, variant=name, transform=transform, us=us, note=note))
+            sg = SGLANG[shape.label]
+            best = min(((v, k) for k, v in row.items() if v and k[1] == "none" and k[0] != "old"), default=None)
+            print(f"== {shape.label}: old {row.get(('old', 'none'))} / {row.get(('old', 'page_table'))}; "
+                  f"best warp (none) {best}; target {sg / 1.2:.1f}", flush=True)
+    out = os.environ.get("OUT")
+    if out:
+        with open(os.path.join(out, "sgl10.json"), "w") as f:
+            json.dump(results, f, indent=1)
+    print(f"done in {time.time() - t0:.0f}s")
+    for r in results:
+        print("RESULT", r["cell"], r["variant"], r["transform"], r["us"])
+
+
+if __name__ == "__main__":
+    main()
