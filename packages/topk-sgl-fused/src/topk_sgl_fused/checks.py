@@ -52,7 +52,8 @@ def supports(problem: Problem, interpreter: bool = False) -> str | None:
 #: k=2048, next_n=1; torch.topk us / sgl_fused us (0.4.0: the warp path where ``launch.pick_warp``
 #: names a config, else the two-launch path) from the committed run of 2026-11-30,
 #: benchmarks/results/2026-11-30-cuda-dsa-session10.json (columns sgl_fused, sgl_fused:page,
-#: sgl_fused:ragged; the decode-session10.json run adds the decode cells, no transform). Written by shared/device/update_scores.py.
+#: sgl_fused:ragged; the decode-session10.json run adds the decode cells, no transform).
+#: Written by shared/device/update_scores.py.
 MEASURED = {
     "none": {
         (1, 8192): 2.34, (1, 32768): 2.49, (1, 131072): 2.3, (1, 262144): 1.9, (1, 1048576): 2.56,

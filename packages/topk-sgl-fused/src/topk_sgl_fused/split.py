@@ -52,6 +52,21 @@ def _row_window(b, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, HAS_
 
 
 @triton.jit
+def _select_row_setup(b, logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k, cu_ptr,
+                      has_cu, num_req, offsets_ptr, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr,
+                      HAS_STARTS: tl.constexpr):
+    """What a row's k-slot writer needs first (``select_kernel``, ``warp.warp_kernel``):
+    ``(lane, L, row_ptr, orow, req, offset)``: lanes of BLOCK, the window, the row's first
+    logit, its first output slot, and the transform's request / offset."""
+    lane = tl.arange(0, BLOCK)
+    L, start = _row_window(b, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, HAS_STARTS)
+    row_ptr = logits_ptr + b.to(tl.int64) * stride_row + start
+    orow = b.to(tl.int64) * k
+    req, offset = _row_transform(b, lane, cu_ptr, has_cu, num_req, offsets_ptr, BLOCK, TRANSFORM)
+    return lane, L, row_ptr, orow, req, offset
+
+
+@triton.jit
 def _fp32_of_key(key):
     """The float32 whose ``order_key`` is ``key`` (a NaN for keys above +inf's)."""
     sign = tl.full([], 0x80000000, tl.uint32)
@@ -258,11 +273,9 @@ def select_kernel(logits_ptr, stride_row, n, rows, seq_lens_ptr, next_n, compres
     """Row ``b``: the k output slots, from the filter's lists or, if they cannot hold the
     answer, from the exact path. TRANSFORM: 0 none, 1 page_table, 2 ragged."""
     b = tl.program_id(0)
-    lane = tl.arange(0, BLOCK)
-    L, start = _row_window(b, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, HAS_STARTS)
-    row_ptr = logits_ptr + b.to(tl.int64) * stride_row + start
-    orow = b.to(tl.int64) * k
-    req, offset = _row_transform(b, lane, cu_ptr, has_cu, num_req, offsets_ptr, BLOCK, TRANSFORM)
+    lane, L, row_ptr, orow, req, offset = _select_row_setup(
+        b, logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k, cu_ptr, has_cu, num_req,
+        offsets_ptr, BLOCK, TRANSFORM, HAS_STARTS)
     if L <= k:
         _fill_short_row(L, k, orow, row_ptr, lane, req, offset, page_ptr, page_stride, out_idx_ptr, out_val_ptr,
                         return_values, BLOCK, TRANSFORM)

@@ -35,8 +35,8 @@ import triton.language as tl
 
 from topk_core.kernels.triton_common import order_key
 
-from .kernel import _cand_chunk, _emit_chunk, _exact_row, _fill_short_row, _row_transform, _select_cands, _transform
-from .split import _as_lists, _classify, _fp32_bounds, _load_tile, _raw_bits, _row_window, _tile_offsets
+from .kernel import _cand_chunk, _emit_chunk, _exact_row, _fill_short_row, _select_cands, _transform
+from .split import _as_lists, _classify, _fp32_bounds, _load_tile, _raw_bits, _select_row_setup, _tile_offsets
 
 
 @triton.jit
@@ -203,11 +203,9 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
     ``stride_row`` is specialized (16-divisible strides keep the 16-byte loads); BLOCK is the
     lane count of the short-row fill and of the exact fallback."""
     b = tl.program_id(0)
-    lane = tl.arange(0, BLOCK)
-    L, start = _row_window(b, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, HAS_STARTS)
-    row_ptr = logits_ptr + b.to(tl.int64) * stride_row + start
-    orow = b.to(tl.int64) * k
-    req, offset = _row_transform(b, lane, cu_ptr, has_cu, num_req, offsets_ptr, BLOCK, TRANSFORM)
+    lane, L, row_ptr, orow, req, offset = _select_row_setup(
+        b, logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k, cu_ptr, has_cu, num_req,
+        offsets_ptr, BLOCK, TRANSFORM, HAS_STARTS)
     if L <= k:
         _fill_short_row(L, k, orow, row_ptr, lane, req, offset, page_ptr, page_stride, out_idx_ptr, out_val_ptr,
                         return_values, BLOCK, TRANSFORM)
