@@ -20,26 +20,19 @@ exact answer with ``check_topk`` (transforms inverted first).
 import pytest
 import torch
 
-from topk_core.protocol import Call
 from topk_core.reference import apply_transform, select_local
-from topk_core.testing import check_topk, make_logits, poison_like
+from topk_core.testing import PAGE_STRIDE, check_topk, clamped_windows, make_logits, paged_requests, poisoned_call
 from topk_core.testing.triton_kit import TRITON_MARKS, triton_device
 
 pytestmark = TRITON_MARKS
 
 
-def _run(logits, seq_lens, k, *, config=None, cap=None, row_starts=None, transform="none", page_table=None,
-         cu=None, offsets=None, values=True, next_n=1, compress_ratio=1):
+def _run(logits, seq_lens, k, *, config=None, cap=None, values=True, **fields):
     from topk_sgl_fused import launch
 
-    rows = logits.shape[0]
-    idx = poison_like(torch.empty(rows, k, dtype=torch.int32, device=logits.device))
-    vals = poison_like(torch.empty(rows, k, dtype=logits.dtype, device=logits.device)) if values else None
-    call = Call(logits=logits, seq_lens=seq_lens, top_k=k, indices=idx, values=vals, next_n=next_n,
-                compress_ratio=compress_ratio, row_starts=row_starts, transform=transform,
-                page_table=page_table, cu_seqlens_q=cu, index_offsets=offsets)
+    call = poisoned_call(logits, seq_lens, k, values=values, **fields)
     launch.launch(call, config=config, cap=cap)
-    return call, idx, vals
+    return call, call.indices, call.values
 
 
 def _configs():
@@ -89,36 +82,26 @@ def test_all_equal_rows():
 
 
 def test_row_starts_clamped():
-    dev = triton_device()
-    rows, n, k = 6, 400, 30
-    x = make_logits("randn", rows, n, torch.float32, dev, seed=5)
-    starts = torch.tensor([-50, 0, 399, 400, 1000, 123], dtype=torch.int32, device=dev)
-    lens = torch.tensor([400, 400, 400, 5, 7, 100000], dtype=torch.int32, device=dev)
+    k = 30
+    x, starts, lens = clamped_windows(triton_device())
     for config in _configs():
         _, idx, vals = _run(x, lens, k, config=config, row_starts=starts)
         check_topk(x, lens, k, idx, vals, row_starts=starts)
 
 
 def test_page_table_with_empty_requests():
-    dev = triton_device()
-    rows, n, k = 7, 300, 20
-    x = make_logits("randn", rows, n, torch.float32, dev, seed=6)
-    lens = torch.randint(0, n + 10, (rows,), dtype=torch.int32).to(dev)
-    cu = torch.tensor([0, 0, 3, 3, 3, 7], dtype=torch.int32, device=dev)  # requests 0, 2, 3 are empty
-    table = (torch.arange(n)[None, :] + 100000 * torch.arange(5)[:, None]).to(torch.int32).to(dev)
+    k = 20
+    x, lens, cu, table, req = paged_requests(triton_device())  # requests 0, 2, 3 are empty
     for config in _configs():
-        call, idx, _ = _run(x, lens, k, config=config, transform="page_table", page_table=table, cu=cu,
+        call, idx, _ = _run(x, lens, k, config=config, transform="page_table", page_table=table, cu_seqlens_q=cu,
                             values=False)
         ref = apply_transform(call, select_local(call))
         assert torch.equal(torch.sort(idx.long(), 1).values, torch.sort(ref, 1).values) or \
-            _same_up_to_ties(x, lens, k, idx, call)
+            _same_up_to_ties(x, lens, k, idx, req)
 
 
-def _same_up_to_ties(x, lens, k, idx, call):
-    from topk_core.reference import request_of_row
-
-    req = request_of_row(call.cu_seqlens_q, x.shape[0], x.device)
-    local = torch.where(idx >= 0, idx - 100000 * req[:, None].to(idx.dtype), idx)
+def _same_up_to_ties(x, lens, k, idx, req):
+    local = torch.where(idx >= 0, idx - PAGE_STRIDE * req[:, None].to(idx.dtype), idx)
     check_topk(x, lens, k, local.to(torch.int32))
     return True
 
@@ -131,7 +114,7 @@ def test_next_n_compress_with_ragged():
     lens = torch.tensor([0, 803, 400, 2], dtype=torch.int32, device=dev)
     offsets = torch.randint(0, 10**6, (rows,), dtype=torch.int32).to(dev)
     for config in _configs():
-        _, idx, vals = _run(x, lens, k, config=config, transform="ragged", offsets=offsets, next_n=next_n,
+        _, idx, vals = _run(x, lens, k, config=config, transform="ragged", index_offsets=offsets, next_n=next_n,
                             compress_ratio=cr)
         local = torch.where(idx >= 0, idx - offsets[:, None], idx)
         check_topk(x, lens, k, local.to(torch.int32), vals, next_n=next_n, compress_ratio=cr)

@@ -20,8 +20,18 @@ import torch
 import triton
 import triton.language as tl
 
-from topk_core.protocol import Call
-from topk_core.testing import BackendConformance, Claims, TransformConformance, check_topk, make_logits, poison_like
+from topk_core.testing import (
+    PAGE_STRIDE,
+    BackendConformance,
+    Claims,
+    TransformConformance,
+    check_topk,
+    clamped_windows,
+    make_logits,
+    paged_requests,
+    poison_like,
+    poisoned_call,
+)
 from topk_core.testing.triton_kit import TRITON_MARKS, triton_device
 from topk_sgl_fused.warp import _warp_fast
 
@@ -39,18 +49,12 @@ def _cfgs():
             WarpConfig(1, 1, 64, 64, 64, cap=8)]
 
 
-def _run(logits, seq_lens, k, config, *, row_starts=None, transform="none", page_table=None, cu=None,
-         offsets=None, values=True, next_n=1, compress_ratio=1):
+def _run(logits, seq_lens, k, config, **fields):
     from topk_sgl_fused import launch
 
-    rows = logits.shape[0]
-    idx = poison_like(torch.empty(rows, k, dtype=torch.int32, device=logits.device))
-    vals = poison_like(torch.empty(rows, k, dtype=logits.dtype, device=logits.device)) if values else None
-    call = Call(logits=logits, seq_lens=seq_lens, top_k=k, indices=idx, values=vals, next_n=next_n,
-                compress_ratio=compress_ratio, row_starts=row_starts, transform=transform,
-                page_table=page_table, cu_seqlens_q=cu, index_offsets=offsets)
+    call = poisoned_call(logits, seq_lens, k, **fields)
     launch.launch(call, config=config)
-    return idx, vals
+    return call.indices, call.values
 
 
 @triton.jit
@@ -112,11 +116,7 @@ def test_all_equal_and_special_rows():
 
 
 def test_row_starts_and_k_edges():
-    dev = triton_device()
-    rows, n = 6, 400
-    x = make_logits("randn", rows, n, torch.float32, dev, seed=5)
-    starts = torch.tensor([-50, 0, 399, 400, 1000, 123], dtype=torch.int32, device=dev)
-    lens = torch.tensor([400, 400, 400, 5, 7, 100000], dtype=torch.int32, device=dev)
+    x, starts, lens = clamped_windows(triton_device())
     for k in (1, 30, 276):
         for config in _cfgs()[::2]:
             idx, vals = _run(x, lens, k, config, row_starts=starts)
@@ -124,16 +124,11 @@ def test_row_starts_and_k_edges():
 
 
 def test_page_table_with_empty_requests():
-    dev = triton_device()
-    rows, n, k = 7, 300, 20
-    x = make_logits("randn", rows, n, torch.float32, dev, seed=6)
-    lens = torch.randint(0, n + 10, (rows,), dtype=torch.int32).to(dev)
-    cu = torch.tensor([0, 0, 3, 3, 3, 7], dtype=torch.int32, device=dev)  # requests 0, 2, 3 are empty
-    req = torch.tensor([1, 1, 1, 4, 4, 4, 4], device=dev)
-    table = (torch.arange(n)[None, :] + 100000 * torch.arange(5)[:, None]).to(torch.int32).to(dev)
+    k = 20
+    x, lens, cu, table, req = paged_requests(triton_device())  # requests 0, 2, 3 are empty
     for config in _cfgs():
-        idx, vals = _run(x, lens, k, config, transform="page_table", page_table=table, cu=cu)
-        local = torch.where(idx >= 0, idx - 100000 * req[:, None].to(idx.dtype), idx)
+        idx, vals = _run(x, lens, k, config, transform="page_table", page_table=table, cu_seqlens_q=cu)
+        local = torch.where(idx >= 0, idx - PAGE_STRIDE * req[:, None].to(idx.dtype), idx)
         check_topk(x, lens, k, local.to(torch.int32), vals)
 
 
@@ -145,7 +140,8 @@ def test_ragged_with_next_n_and_compress():
     lens = torch.tensor([0, 803, 400, 2], dtype=torch.int32, device=dev)
     offsets = torch.randint(0, 10**6, (rows,), dtype=torch.int32).to(dev)
     for config in _cfgs():
-        idx, vals = _run(x, lens, k, config, transform="ragged", offsets=offsets, next_n=next_n, compress_ratio=cr)
+        idx, vals = _run(x, lens, k, config, transform="ragged", index_offsets=offsets, next_n=next_n,
+                         compress_ratio=cr)
         local = torch.where(idx >= 0, idx - offsets[:, None], idx)
         check_topk(x, lens, k, local.to(torch.int32), vals, next_n=next_n, compress_ratio=cr)
 

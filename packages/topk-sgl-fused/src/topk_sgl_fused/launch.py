@@ -170,8 +170,10 @@ def _run_cached(key, fn, args, kwargs) -> None:
 
 
 def _transform_operands(call: Call):
-    """``(code, page, has_cu, cu, offsets, starts)`` for the kernels; tensors a variant does not
-    read are stood in for by ones it may be handed safely (never dereferenced)."""
+    """``(code, starts, outputs)`` for the kernels: the transform's code, the row_starts operand,
+    and the arguments every k-slot writer takes in this order (indices, values, has_values,
+    page, page stride, cu, has_cu, requests, offsets). Tensors a variant does not read are stood
+    in for by ones it may be handed safely (never dereferenced)."""
     transform = TRANSFORM_CODES[call.transform]
     assert call.indices.is_contiguous() and (call.values is None or call.values.is_contiguous())
     page = call.page_table if transform == 1 else call.indices
@@ -179,7 +181,24 @@ def _transform_operands(call: Call):
     cu = call.cu_seqlens_q if has_cu else call.seq_lens
     offsets = call.index_offsets if transform == 2 else call.seq_lens
     starts = call.row_starts if call.row_starts is not None else call.seq_lens
-    return transform, page, has_cu, cu, offsets, starts
+    values = call.values
+    outputs = (call.indices, values if values is not None else call.logits, int(values is not None),
+               page, page.stride(0), cu, int(has_cu), (cu.numel() - 1) if has_cu else 0, offsets)
+    return transform, starts, outputs
+
+
+def _options(num_warps: int, maxnreg: int | None) -> dict:
+    """Triton launch options (the register cap is not an interpreter option)."""
+    opts = dict(num_warps=num_warps)
+    if maxnreg and not interpreting():
+        opts["maxnreg"] = maxnreg
+    return opts
+
+
+def _cache_key(path: tuple, dtype: torch.dtype, const: dict, opts: dict, device: torch.device) -> tuple:
+    """``compile_cached``'s key of one kernel variant."""
+    return (OWNER, *path, str(dtype), tuple(sorted(const.items())), tuple(sorted(opts.items())), interpreting(),
+            device.type)
 
 
 def launch(call: Call, config: Config | SplitConfig | WarpConfig | None = None, cap: int | None = None) -> None:
@@ -215,21 +234,15 @@ def launch(call: Call, config: Config | SplitConfig | WarpConfig | None = None, 
     slots = slots_for(config, n)
     nbytes = scratch_bytes(grid, cap, slots, threads(config))
     cand = ws.scratch(OWNER, device, nbytes, call.workspace)[:nbytes].view(torch.int32)
-    transform, page, has_cu, cu, offsets, starts = _transform_operands(call)
-    indices, values = call.indices, call.values
+    transform, starts, outputs = _transform_operands(call)
     constexprs = dict(KEY_BITS=KEY_BITS[logits.dtype], BLOCK=config.block, TRANSFORM=transform,
                       STREAM=config.stream, ATOMIC=config.atomic, FAST=config.fast, SAMPLE=config.sample,
                       CBLOCK=config.cblock, THREADS=threads(config), FBLOCK=fast_block(config))
-    options = dict(num_warps=config.num_warps)
-    if config.maxnreg and not interpreting():
-        options["maxnreg"] = config.maxnreg
-    key = (OWNER, str(logits.dtype), tuple(sorted(constexprs.items())), tuple(sorted(options.items())),
-           interpreting(), device.type)
+    options = _options(config.num_warps, config.maxnreg)
+    key = _cache_key((), logits.dtype, constexprs, options, device)
     args = (logits, logits.stride(0), n, rows,
             call.seq_lens, call.next_n, call.compress_ratio, starts, int(call.row_starts is not None),
-            k, indices, values if values is not None else logits, int(values is not None),
-            page, page.stride(0), cu, int(has_cu), (cu.numel() - 1) if has_cu else 0, offsets,
-            cand, cap, slots)
+            k, *outputs, cand, cap, slots)
     _run_cached(key, kernel.sgl_topk_kernel[(grid,)], args, {**constexprs, **options})
 
 
@@ -310,8 +323,7 @@ def launch_split(call: Call, config: SplitConfig | None = None) -> None:
     ctr = ws.scratch(OWNER + ".split.counters", device, ctr_bytes, call.workspace)[:ctr_bytes].view(torch.int32)
     list_bytes = 4 * rows * (k + 2 * config.cap)
     lists = ws.scratch(OWNER + ".split.lists", device, list_bytes, call.workspace)[:list_bytes].view(torch.int32)
-    transform, page, has_cu, cu, offsets, starts = _transform_operands(call)
-    indices, values = call.indices, call.values
+    transform, starts, outputs = _transform_operands(call)
     has_starts = call.row_starts is not None
     key_bits = KEY_BITS[logits.dtype]
     n_chunks = -(-n // config.chunk)
@@ -321,18 +333,12 @@ def launch_split(call: Call, config: SplitConfig | None = None) -> None:
     f_args = (logits, logits.stride(0), n, call.seq_lens, call.next_n, call.compress_ratio, starts, k, ctr, lists,
               config.cap)
     s_args = (logits, logits.stride(0), n, rows, call.seq_lens, call.next_n, call.compress_ratio, starts, k,
-              indices, values if values is not None else logits, int(values is not None),
-              page, page.stride(0), cu, int(has_cu), (cu.numel() - 1) if has_cu else 0, offsets, ctr, lists, config.cap)
+              *outputs, ctr, lists, config.cap)
     f_fn = split.filter_kernel[(rows, n_chunks)]
     s_fn = split.select_kernel[(rows,)]
-    f_opts = dict(num_warps=config.warps)
-    if config.maxnreg and not interpreting():
-        f_opts["maxnreg"] = config.maxnreg
-    for name, fn, args, const, opts in (("filter", f_fn, f_args, f_const, f_opts),
+    for name, fn, args, const, opts in (("filter", f_fn, f_args, f_const, _options(config.warps, config.maxnreg)),
                                         ("select", s_fn, s_args, s_const, dict(num_warps=config.select_warps))):
-        key = (OWNER, "split", name, str(logits.dtype), tuple(sorted(const.items())), tuple(sorted(opts.items())),
-               interpreting(), device.type)
-        _run_cached(key, fn, args, {**const, **opts})
+        _run_cached(_cache_key(("split", name), logits.dtype, const, opts, device), fn, args, {**const, **opts})
 
 
 @dataclass(frozen=True)
@@ -417,17 +423,12 @@ def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
     v = 16 // logits.element_size()
     nbytes = 4 * rows * 2 * cap
     scratch = ws.scratch(OWNER + ".warp", device, nbytes, call.workspace)[:nbytes].view(torch.int32)
-    transform, page, has_cu, cu, offsets, starts = _transform_operands(call)
-    values = call.values
+    transform, starts, outputs = _transform_operands(call)
     const = dict(KEY_BITS=KEY_BITS[logits.dtype], A=config.a, V=v, TH=32 * config.warps, SAMPLE=config.sample,
                  CBLOCK=config.cblock, BLOCK=config.block, TRANSFORM=transform,
                  HAS_STARTS=call.row_starts is not None, BISECT=config.bisect, LATE=config.late)
-    opts = dict(num_warps=config.warps)
-    if config.maxnreg and not interpreting():
-        opts["maxnreg"] = config.maxnreg
-    args = (logits, logits.stride(0), n, call.seq_lens, call.next_n, call.compress_ratio, starts, k,
-            call.indices, values if values is not None else logits, int(values is not None),
-            page, page.stride(0), cu, int(has_cu), (cu.numel() - 1) if has_cu else 0, offsets, scratch, cap)
-    key = (OWNER, "warp", str(logits.dtype), tuple(sorted(const.items())), tuple(sorted(opts.items())),
-           interpreting(), device.type)
-    _run_cached(key, warp.warp_kernel[(rows,)], args, {**const, **opts})
+    opts = _options(config.warps, config.maxnreg)
+    args = (logits, logits.stride(0), n, call.seq_lens, call.next_n, call.compress_ratio, starts, k, *outputs,
+            scratch, cap)
+    _run_cached(_cache_key(("warp",), logits.dtype, const, opts, device), warp.warp_kernel[(rows,)], args,
+                {**const, **opts})

@@ -5,7 +5,16 @@ generators work without it (the benchmark uses them).
 """
 
 from .check import TopKMismatch, check_topk, expected_lengths
-from .inputs import KINDS, make_logits, make_seq_lens, poison_like
+from .inputs import (
+    KINDS,
+    PAGE_STRIDE,
+    clamped_windows,
+    make_logits,
+    make_seq_lens,
+    paged_requests,
+    poison_like,
+    poisoned_call,
+)
 
 _SUITES = {
     "BackendConformance": "conformance",
@@ -25,14 +34,18 @@ def __getattr__(name):
 
 __all__ = [
     "KINDS",
+    "PAGE_STRIDE",
     "BackendConformance",
     "Claims",
     "GpuConformance",
     "TopKMismatch",
     "TransformConformance",
     "check_topk",
+    "clamped_windows",
     "expected_lengths",
     "make_logits",
     "make_seq_lens",
+    "paged_requests",
     "poison_like",
+    "poisoned_call",
 ]

@@ -92,3 +92,39 @@ def poison_like(t: torch.Tensor) -> torch.Tensor:
     else:
         t.view(torch.int16).fill_(0x7FAB if t.dtype == torch.bfloat16 else 0x7EAB)
     return t
+
+
+def poisoned_call(logits: torch.Tensor, seq_lens: torch.Tensor, k: int, *, values: bool = True, **fields):
+    """A ``Call`` for ``logits`` with poisoned index (and value) outputs, for tests that launch
+    one backend path directly; ``fields`` are the other ``Call`` fields (transform, row_starts ...)."""
+    from ..protocol import Call
+
+    rows = logits.shape[0]
+    idx = poison_like(torch.empty(rows, k, dtype=torch.int32, device=logits.device))
+    vals = poison_like(torch.empty(rows, k, dtype=logits.dtype, device=logits.device)) if values else None
+    return Call(logits=logits, seq_lens=seq_lens, top_k=k, indices=idx, values=vals, **fields)
+
+
+#: ``paged_requests``: page-table row ``r`` maps column ``c`` to ``r * PAGE_STRIDE + c``.
+PAGE_STRIDE = 100000
+
+
+def clamped_windows(device) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """``(logits, row_starts, seq_lens)``: six fp32 rows of 400 whose windows start before, at,
+    inside and past the row, some longer than it (every one must be clamped to ``[0, N]``)."""
+    x = make_logits("randn", 6, 400, torch.float32, device, seed=5)
+    starts = torch.tensor([-50, 0, 399, 400, 1000, 123], dtype=torch.int32, device=device)
+    lens = torch.tensor([400, 400, 400, 5, 7, 100000], dtype=torch.int32, device=device)
+    return x, starts, lens
+
+
+def paged_requests(device) -> tuple[torch.Tensor, ...]:
+    """``(logits, seq_lens, cu_seqlens_q, page_table, request_of_row)``: seven fp32 rows of 300 in
+    five requests, three of them empty; the table's entries name their request (``PAGE_STRIDE``)."""
+    n = 300
+    x = make_logits("randn", 7, n, torch.float32, device, seed=6)
+    lens = torch.randint(0, n + 10, (7,), dtype=torch.int32, generator=_gen(6)).to(device)
+    cu = torch.tensor([0, 0, 3, 3, 3, 7], dtype=torch.int32, device=device)
+    req = torch.tensor([1, 1, 1, 4, 4, 4, 4], device=device)
+    table = (torch.arange(n)[None, :] + PAGE_STRIDE * torch.arange(5)[:, None]).to(torch.int32).to(device)
+    return x, lens, cu, table, req
