@@ -59,7 +59,10 @@ def stamped_class():
             vr = self._vr
             t0 = self._t0
             if tid == 0:
-                vr[slot] = Int32(cute.arch.clock64() - t0)
+                if cutlass.const_expr(self.bits == 32):
+                    vr[slot] = Int32(cute.arch.clock64() - t0)
+                else:  # a 16-bit value row: units of 16 cycles
+                    vr[slot] = self.elem(Int32((cute.arch.clock64() - t0) >> 4))
 
         @cute.jit
         def _select(self, xstart, length, k, out, hist, ckey, cidx, ctl, tid):
@@ -91,18 +94,19 @@ def stamp_profile(shape, variant, inputs, dev) -> str:
     from topk_core.kernels.cute_launch import compile_row_topk
     from topk_core.protocol import Call
 
-    op = stamped_class()("float32", False, **asdict(variant))
-    fn = compile_row_topk(op, "float32")
+    op = stamped_class()(shape.dtype, False, **asdict(variant))
+    fn = compile_row_topk(op, shape.dtype)
     names = list(op.names)
-    dbg = torch.full((shape.rows, shape.k), -1, dtype=torch.int32, device=dev)
+    wide = shape.dtype == "float32"
+    dbg = torch.full((shape.rows, shape.k), -1, dtype=torch.int32 if wide else torch.int16, device=dev)
     out = torch.empty(shape.rows, shape.k, dtype=torch.int32, device=dev)
     from topk_core.kernels.cute_launch import launch_row_topk
 
     for _ in range(3):  # the last launch's stamps (warm)
         launch_row_topk(fn, Call(logits=inputs.logits[0], seq_lens=inputs.seq_lens[0], top_k=shape.k, indices=out,
-                                 values=dbg.view(torch.float32)))
+                                 values=dbg.view(inputs.logits[0].dtype)))
     torch.cuda.synchronize()
-    st = dbg[:, :len(names)].cpu()
+    st = dbg[:, :len(names)].cpu().to(torch.int64) * (1 if wide else 16)
     parts = []
     for j, name in enumerate(names):
         col = st[:, j]
@@ -255,7 +259,7 @@ def main():
                 check_topk(inputs.logits[0], inputs.seq_lens[0], shape.k, outs[0])
                 res.setdefault(name, []).append(time_graph(step, count, replays=10))
         line += [f"{name} " + "/".join(f"{t:.1f}" for t in ts) for name, ts in res.items()]
-        stamped = shape.rows <= 128 and variant.group == 1 and shape.dtype == "float32"  # they hook _select
+        stamped = shape.rows <= 128 and variant.group == 1  # they hook _select
         if "stamps" in sys.argv and stamped:
             line.append(stamp_profile(shape, variant, inputs, dev))
             for alt in os.environ.get("STAMP_ALTS", "").split(","):  # e.g. STAMP_ALTS=sffw

@@ -1,6 +1,6 @@
 """Dev: three radix_filter calls on one shape (randn, seq_lens uniform in [N/2, N]) for ncu.
 
-Usage (device): ncu ... --launch-skip 2 --launch-count 1 python3 shared/device/rf_profile.py ROWS N [BACKEND]
+Usage (device): ncu ... --launch-skip 2 --launch-count 1 python3 shared/device/rf_profile.py ROWS N [BACKEND [DTYPE]]
 The first two calls compile and warm up; the third is the profiled one. Checked exact.
 """
 
@@ -13,7 +13,8 @@ from topk_core.testing import check_topk, make_seq_lens
 
 rows, n = int(sys.argv[1]), int(sys.argv[2])
 backend = sys.argv[3] if len(sys.argv) > 3 else "radix_filter"
-x = torch.randn(rows, n, device="cuda")
+dtype = getattr(torch, sys.argv[4]) if len(sys.argv) > 4 else torch.float32
+x = torch.randn(rows, n, device="cuda").to(dtype)
 lens = make_seq_lens(rows, n, seed=1, mode="uniform", device="cuda")
 for _ in range(3):
     idx, _ = top_k_varlen(x, lens, 2048, backend=backend)

@@ -5,7 +5,7 @@ function), is checked exact against the reference on every rotating input, then 
 ``topk bench`` (CUDA-graph replay over rotating inputs, cold L2). Variant "old" is the default
 before the warp path (``launch.WARP = False``); the others force a ``WarpConfig``.
 Kernels are compiled first in parallel worker processes (the Triton disk cache then serves most).
-Usage: python3 shared/device/sgl10_bench.py [budget_seconds]
+Usage: [SGL_PLAN="cell:variant,..;.."] python3 shared/device/sgl10_bench.py [budget_seconds]
 """
 
 import json
@@ -31,6 +31,8 @@ V = {
     "w1r80": W(1, 2, 512, 256, 256, maxnreg=80), "w2": W(2, 2, 1024, 512, 256),
     "w2late": W(2, 2, 1024, 512, 256, late=True), "w4": W(4, 2, 2048, 512, 512), "w8": W(8, 2, 2048, 1024, 1024),
     "w8late": W(8, 2, 2048, 1024, 1024, late=True), "w16": W(16, 2, 4096, 1024, 1024),
+    "w4late": W(4, 2, 2048, 512, 512, late=True), "w16late": W(16, 2, 4096, 1024, 1024, late=True),
+    "w32": W(32, 2, 4096, 1024, 1024),
 }
 PLAN = [  # (cell, variants): most important first; a spent budget cuts the tail
     (Shape(4096, 8 * K), ["w2", "w4", "w1r80", "w2late"]),
@@ -42,6 +44,12 @@ PLAN = [  # (cell, variants): most important first; a spent budget cuts the tail
     (Shape(8, 32 * K), ["w16"]),
     (Shape(1, 8 * K), ["w16"]),
 ]
+if os.environ.get("SGL_PLAN"):  # e.g. SGL_PLAN="128x32K:w16,w16late;1x8K:w16": cells and variants in this order
+    PLAN = []
+    for part in os.environ["SGL_PLAN"].split(";"):
+        label, names = part.split(":")
+        rows, n = label.split("x")
+        PLAN.append((Shape(int(rows), int(n.rstrip("K")) * K), names.split(",")))
 
 
 def _warm(job):
