@@ -163,7 +163,7 @@ def configs(rows: int, n: int, dtype: str = "float32"):
     """(name, build thunk) to time for a cell: the shipped variant first."""
     from topk_radix_cutlass import launch as rc
 
-    alts = dict(configs_variants(rows, n))
+    alts = dict(configs_variants(rows, n, dtype))
     # FIND_AB=name,...: time only these (and new)
     keep = set(AB.split(",")) | {"new"} if AB else set(alts)
     out = [(name, (lambda w=w: build_filter(dtype, w))) for name, w in alts.items() if name in keep]
@@ -173,14 +173,18 @@ def configs(rows: int, n: int, dtype: str = "float32"):
     return out
 
 
-def configs_variants(rows: int, n: int) -> list:
+def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
     """(name, Variant) of the shipped variant ("new") and every alternative for a cell."""
     from dataclasses import replace
 
     from topk_radix_filter import launch as rf
 
-    v = rf.plan(rows, n)
+    v = rf.plan(rows, n, dtype=dtype)
     alts = {"new": v}
+    if dtype != "float32" and v.sampled:  # 16-bit: 0.6.0's filter and select, and each change alone
+        alts["b0"] = replace(v, bf16cmp=False, rel16=False)
+        alts["bc"] = replace(v, rel16=False)
+        alts["br"] = replace(v, bf16cmp=False)
     if v.sampled:
         alts["old"] = replace(v, interp=False, relsel=False, group=min(v.group, 2))
         alts["late"] = replace(v, late=True)
@@ -238,7 +242,10 @@ def main():
              Shape(512, 128 * K), Shape(4096, 8 * K), Shape(1024, 64 * K), Shape(128, 128 * K, dtype="bfloat16"),
              Shape(128, 128 * K, k=512), Shape(64, 128 * K), Shape(16, 128 * K), Shape(64, 64 * K),
              Shape(128, 8 * K), Shape(512, 8 * K), Shape(1024, 8 * K), Shape(2048, 8 * K), Shape(32, 8 * K),
-             Shape(1024, 4 * K, k=1024), Shape(1, 1024 * K), Shape(1, 256 * K), Shape(8, 512 * K)]
+             Shape(1024, 4 * K, k=1024), Shape(1, 1024 * K), Shape(1, 256 * K), Shape(8, 512 * K),
+             Shape(32, 128 * K, dtype="bfloat16"), Shape(512, 32 * K, dtype="bfloat16"),
+             Shape(1, 128 * K, dtype="bfloat16"), Shape(128, 128 * K, dtype="float16"),
+             Shape(1024, 64 * K, dtype="bfloat16")]
     if os.environ.get("FIND_CELLS"):  # e.g. FIND_CELLS=0,1: indices into the list above
         cells = [cells[int(i)] for i in os.environ["FIND_CELLS"].split(",")]
     dev = torch.device("cuda")
@@ -246,7 +253,7 @@ def main():
         count = rotations(shape.nbytes)
         inputs = make_inputs(shape, count, dev)
         outs = [torch.empty(shape.rows, shape.k, dtype=torch.int32, device=dev) for _ in range(count)]
-        variant = rf.plan(shape.rows, shape.n)
+        variant = rf.plan(shape.rows, shape.n, dtype=shape.dtype)
         line = [f"{shape.label:>12} {variant.threads}t{variant.first_bits}b"]
         built = {name: thunk() for name, thunk in configs(shape.rows, shape.n, shape.dtype)}
         res = {}
@@ -263,7 +270,7 @@ def main():
         if "stamps" in sys.argv and stamped:
             line.append(stamp_profile(shape, variant, inputs, dev))
             for alt in os.environ.get("STAMP_ALTS", "").split(","):  # e.g. STAMP_ALTS=sffw
-                alt_v = dict(configs_variants(shape.rows, shape.n)).get(alt)
+                alt_v = dict(configs_variants(shape.rows, shape.n, shape.dtype)).get(alt)
                 if alt_v is not None and alt_v.group == 1:
                     line.append(f"[{alt}] " + stamp_profile(shape, alt_v, inputs, dev))
         print(" | ".join(line), flush=True)

@@ -30,6 +30,8 @@ CASES = [  # rows, n, k, dtype, kind, next_n, compress_ratio
     (2100, 3000, 256, torch.float32, "randn", 1, 1),
     # radix_filter's FEW_HUGE_ROWS (N > 512K; the 1M fp16 row above goes there too)
     (2, 600000, 2048, torch.float32, "plateau", 1, 1),
+    # radix_filter's bfloat16 word filter and one-digit select (DEFAULT, 65+ rows)
+    (72, 40000, 2048, torch.bfloat16, "randn", 1, 1),
 ]
 
 

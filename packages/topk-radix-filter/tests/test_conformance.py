@@ -152,7 +152,8 @@ SMALL = [dict(), dict(group=2), dict(pstore=False), dict(group=2, pstore=False),
          dict(interp=False, relsel=False), dict(group=2, interp=False, relsel=False),
          dict(compact=True, sample_bits=11), dict(group=3, compact=True, sample_bits=11),
          dict(threads=256, first_bits=11, late=True, unroll=8, sample_bits=9),
-         dict(threads=256, first_bits=12, late=True, unroll=8, compact=True, sample_bits=11)]
+         dict(threads=256, first_bits=12, late=True, unroll=8, compact=True, sample_bits=11),
+         dict(bf16cmp=False, rel16=False), dict(group=2, bf16cmp=False)]
 
 
 @pytest.mark.parametrize("opts", SMALL, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")
@@ -162,7 +163,8 @@ def test_sampled_design_with_a_small_sample(kind, dtype, opts):
     """sample=256 puts rows from 1024 columns through the sampled filter; margin 0 makes it miss often.
     group=2/3: CTAs per row (a cluster), rank 0 pulling the others' candidates; pstore=False: the
     filter's branch per kept key (float32; 16-bit rows always take it); interp/relsel off: the
-    threshold's second sampled digit and the three-digit candidate select."""
+    threshold's second sampled digit and the three-digit candidate select; bf16cmp/rel16 off: 16-bit
+    rows' order-key filter and key-digit select (0.6.0's)."""
     if not torch.cuda.is_available():
         pytest.skip("needs a CUDA GPU")
     from topk_radix_filter.launch import Variant, launch
@@ -179,13 +181,14 @@ def test_sampled_design_with_a_small_sample(kind, dtype, opts):
             check_topk(logits, seq_lens, k, idx, vals)
 
 
+@pytest.mark.parametrize("dtype", list(DT))
 @pytest.mark.parametrize("variant", [dict(), dict(unroll=8, group=3), dict(sample=256, cand=2048),
                                      dict(compact=True, sample_bits=11)],
                          ids=["default", "group3", "small_sample", "compact"])
-def test_kth_key_far_above_the_threshold(variant):
-    """relsel ranks candidates on ``key - t`` with a clamped top bin: rows whose top-k sits far above
-    the sampled threshold (a few huge scores over randn) put the k-th key in that bin, and the
-    three-digit select must take over; interp's threshold on integer scores can land above the k-th
+def test_kth_key_far_above_the_threshold(variant, dtype):
+    """relsel (rel16 for 16-bit keys) ranks candidates on ``key - t`` with a clamped top bin: rows whose
+    top-k sits far above the sampled threshold (a few huge scores over randn) put the k-th key in that
+    bin, and the digit select must take over; interp's threshold on integer scores can land above the k-th
     key, and the exact fallback must take over; a plateau of 5000 equal keys at the k-th value
     overflows compact's list of the k-th key's bin, and the full last pass must take over."""
     if not torch.cuda.is_available():
@@ -194,17 +197,19 @@ def test_kth_key_far_above_the_threshold(variant):
 
     dev = torch.device("cuda")
     g = torch.Generator(device="cpu").manual_seed(8)
+    # bfloat16 needs a wider gap than 1000 for its k-th key to sit 2047+ keys above t; float16's max is 65504
+    big = 1e20 if dtype == "bfloat16" else 1000.0
     for rows, n, k in ((4, 131072, 2048), (3, 40000, 300), (2, 70000, 16384)):
         logits = torch.randn(rows, n, generator=g)
-        for r in range(rows):  # k + 50 scores near 1000 (the k-th among them), the rest randn
+        for r in range(rows):  # k + 50 scores near `big` (the k-th among them), the rest randn
             cols = torch.randperm(n, generator=g)[:k + 50]
-            logits[r, cols] = 1000 + torch.randn(k + 50, generator=g)
+            logits[r, cols] = big * (1 + torch.randn(k + 50, generator=g) / 1000)
         ints = torch.randint(0, 64, (rows, n), generator=g).float()
         few = torch.randint(0, n // 5000, (rows, n), generator=g).float()  # ~5000 copies of each value
         for x in (logits, ints, few):
-            x = x.to(dev)
+            x = x.to(dev, DT[dtype])
             seq_lens = torch.full((rows,), n, dtype=torch.int32, device=dev)
             idx = torch.full((rows, k), -7, dtype=torch.int32, device=dev)
-            vals = torch.full((rows, k), 7, dtype=torch.float32, device=dev)
+            vals = torch.full((rows, k), 7, dtype=DT[dtype], device=dev)
             launch(Call(logits=x, seq_lens=seq_lens, top_k=k, indices=idx, values=vals), Variant(**variant))
             check_topk(x, seq_lens, k, idx, vals)

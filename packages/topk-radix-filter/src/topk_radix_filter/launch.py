@@ -37,6 +37,8 @@ class Variant:
     sample_bits: int = 0  # interp: the sample's histogram digit (0: the first digit)
     compact: bool = False  # relsel: the k-th key's bin listed for the last pass
     root_pad: int = 1  # the sample rank's root term: floor(sqrt(mu)) + root_pad
+    bf16cmp: bool = True  # bfloat16: the filter compares 32-bit words' halves as floats (no order key)
+    rel16: bool = True  # 16-bit keys: candidates ranked on one clamped digit of key - t
 
 
 #: Every sampled variant writes kept keys by predicated stores on float32 (``pstore``; session 7, us,

@@ -57,6 +57,8 @@ REL_BINS = 2048
 REL_SHIFT = 11
 #: compact: the control-block word counting the listed keys of the k-th key's bin
 LIST = 5
+#: Order key of bfloat16 +inf (bf16cmp: thresholds above it select NaNs alone)
+BF16_INF_KEY = 0xFF80
 
 
 @cute.jit
@@ -75,7 +77,8 @@ class SampledFilter(RadixTopK):
                  sample: int = 4096, margin: int = 4, first_bits: int = 13, unroll: int = 4, vec: bool = True,
                  unroll1: int = 2, prefetch: bool = False, sampled: bool = True, fcmp: bool = True,
                  group: int = 1, pstore: bool = True, interp: bool = True, relsel: bool = True,
-                 late: bool = False, sample_bits: int = 0, compact: bool = False, root_pad: int = 1):
+                 late: bool = False, sample_bits: int = 0, compact: bool = False, root_pad: int = 1,
+                 bf16cmp: bool = True, rel16: bool = True):
         assert sample % 32 == 0 and (sample <= cand or not sampled)
         assert group in (1, 2, 3, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
@@ -119,6 +122,12 @@ class SampledFilter(RadixTopK):
         # each step up keeps ~margin more sampled ranks' worth of keys (NOTES.md, session 9: 1M rows)
         assert root_pad >= 1
         self.root_pad = root_pad
+        # bf16cmp (bfloat16, 16-byte vectors): the filter reads the row as 32-bit words and compares each
+        # half, widened to float32 by a shift or a mask, as a float (fcmp's test), not by its order key
+        self.bf16cmp = bf16cmp and dtype == "bfloat16" and self.vec > 1
+        # rel16 (16-bit keys): the candidates are ranked on min(key - t, REL_BINS - 1) alone: one histogram,
+        # one bin search and one emit pass; the k-th key in the clamped bin -> the key-digit select
+        self.rel16 = rel16 and self.bits == 16 and self.bins >= REL_BINS
 
     @cute.jit
     def _sample_loads(self, xr, length: Int32, tid: Int32) -> list:
@@ -218,11 +227,11 @@ class SampledFilter(RadixTopK):
         cand_ptr = (ctl.iterator + CAND).llvm_ptr
         first = v0
         if cutlass.const_expr(self.prefetch):
-            self._filter_tile(self._raws(pre), v0, v1, t, ckey, cidx, cand_ptr, tid, lane)
+            self._filter_any(pre, v0, v1, t, ckey, cidx, cand_ptr, tid, lane)
             first = v0 + Int32(T * U)
         for start in cutlass.range(first, v1, T * U):
             vs = self._load_vectors(xv, start, v1, tid, U)
-            self._filter_tile(self._raws(vs), start, v1, t, ckey, cidx, cand_ptr, tid, lane)
+            self._filter_any(vs, start, v1, t, ckey, cidx, cand_ptr, tid, lane)
         if cutlass.const_expr(V > 1):
             if with_tail:
                 j = tail + tid
@@ -236,6 +245,53 @@ class SampledFilter(RadixTopK):
                 if take and slot < C:
                     ckey[slot] = Uint32(raw) if cutlass.const_expr(self.pstore) else key
                     cidx[slot] = j
+
+    @cute.jit
+    def _filter_any(self, vs: list, start: Int32, nv: Int32, t: Uint32, ckey, cidx, cand_ptr, tid: Int32,
+                    lane: Int32):
+        """One filter tile of loaded vectors: 32-bit words (``bf16cmp``) or elements."""
+        if cutlass.const_expr(self.bf16cmp):
+            self._filter_tile_bf16(self._words(vs), start, nv, t, ckey, cidx, cand_ptr, tid, lane)
+        else:
+            self._filter_tile(self._raws(vs), start, nv, t, ckey, cidx, cand_ptr, tid, lane)
+
+    @cute.jit
+    def _filter_tile_bf16(self, words: list, start: Int32, nv: Int32, t: Uint32, ckey, cidx, cand_ptr, tid: Int32,
+                          lane: Int32):
+        """``_filter_tile`` for bfloat16 rows read as 32-bit words (4 per vector, 2 elements each, the
+        lower column in the low half): each half widened to float32 (``<< 16``, ``& 0xFFFF0000``) is
+        compared as a float against ``t``'s, so ``order_key >= t`` costs ~2 instructions, not ~8.
+        A bfloat16 widened keeps its float32 order within ``[key16 << 16, key16 << 16 | 0xFFFF]``, so
+        ``key16 >= t`` <=> ``key32 >= t << 16`` (NaN and -0.0 included)."""
+        T, C = self.threads, self.cand
+        nvec = len(words) // 4
+        assert nvec * 8 <= 32, "one bit per key of the tile"
+        floor = f32_key_floor(t << Uint32(16))  # the caller keeps t <= the 16-bit +inf key
+        mask = Uint32(0)
+        for u in cutlass.range_constexpr(nvec):
+            part = Int32(0)
+            for w in cutlass.range_constexpr(4):
+                word = words[u * 4 + w]
+                part = part | f32_bit_if_not_below(word << Int32(16), floor, Int32(1 << (u * 8 + 2 * w)))
+                part = part | f32_bit_if_not_below(word & Int32(-65536), floor, Int32(1 << (u * 8 + 2 * w + 1)))
+            mask = mask | Uint32(cutlass.select_(start + u * T + tid < nv, Uint32(part), Uint32(0)))
+        pos = warp_reserve(Int32(cute.arch.popc(mask)), cand_ptr, lane)
+        if mask != Uint32(0):
+            for u in cutlass.range_constexpr(nvec):
+                jv = start + u * T + tid
+                if (mask & Uint32(0xFF << (u * 8))) != Uint32(0):  # a vector with none kept: one test
+                    for e in cutlass.range_constexpr(8):
+                        if (mask & Uint32(1 << (u * 8 + e))) != Uint32(0):
+                            if pos < C:
+                                word = words[u * 4 + e // 2]
+                                raw = word if e % 2 == 0 else (word >> Int32(16))  # the key masks the low half
+                                ckey[pos] = self._key(raw)
+                                cidx[pos] = jv * 8 + e
+                            pos = pos + 1
+
+    def _words(self, vs: list) -> list:
+        """The 32-bit words of a tile's vectors (``bf16cmp``), vector by vector."""
+        return [Int32(v[w]) for v in vs for w in range(4)]
 
     def _raws(self, vs: list) -> list:
         """The elements of a tile's vectors as raw Int32 bits, vector by vector."""
@@ -430,6 +486,35 @@ class SampledFilter(RadixTopK):
         return done
 
     @cute.jit
+    def _select_rel16(self, count: Int32, k: Int32, t: Uint32, out, hist, ckey, cidx, ctl, tid: Int32) -> Int32:
+        """The candidates' top k for 16-bit keys, ranked on ``min(key - t, REL_BINS - 1)``: the k-th key
+        is ``t + b`` exactly when its bin ``b`` is not the clamped top one. Returns 0, having written
+        nothing, otherwise (the caller then runs ``_select_candidates``)."""
+        T = self.threads
+        lane = tid % 32
+        B = REL_BINS
+        self._clear(hist, tid, B)
+        cute.arch.sync_threads()
+        for j in cutlass.range(tid, count, T):
+            d = cutlass.min(ckey[j] - t, Uint32(B - 1))
+            cute.arch.atomic_add((hist.iterator + Int32(d)).llvm_ptr, Int32(1))
+        cute.arch.sync_threads()
+        b1, krem = self._find_bin(hist, B, k, ctl, tid)
+        done = Int32(0)
+        if b1 < Int32(B - 1):
+            done = Int32(1)
+            thr = t + Uint32(b1)
+            gt_ptr = (ctl.iterator + GT).llvm_ptr
+            eq_ptr = (ctl.iterator + EQ).llvm_ptr
+            for start in cutlass.range(0, count, T):
+                j = start + tid
+                key, col, _ = self._candidate_rel(j, count, ckey, cidx, t)
+                above = j < count and key > thr
+                equal = j < count and key == thr
+                self._emit_ranked(above, equal, col, Int32(0), key, out, gt_ptr, eq_ptr, k - krem, krem, lane, False)
+        return done
+
+    @cute.jit
     def _select(self, xstart: cute.Pointer, length: Int32, k: Int32, out, hist, ckey, cidx, ctl, tid: Int32):
         done = Int32(0)
         if cutlass.const_expr(self.sampled):
@@ -448,6 +533,9 @@ class SampledFilter(RadixTopK):
         done = Int32(0)
         xr = cute.make_tensor(xstart, cute.make_layout(length))
         xv, nv, tail = self._vectors(xstart, length)
+        if cutlass.const_expr(self.bf16cmp):  # the same 16-byte vectors as four 32-bit words
+            wptr = cute.make_ptr(Int32, xstart.toint(), cute.AddressSpace.gmem, assumed_align=16)
+            xv = cute.make_tensor(wptr, cute.make_layout((4, nv), stride=(1, 4)))
         v0 = Int32(0)
         v1 = nv
         if cutlass.const_expr(G > 1):
@@ -464,6 +552,8 @@ class SampledFilter(RadixTopK):
         t = self._threshold(ok, r, hist, ckey, ctl, tid)
         if cutlass.const_expr(self.fcmp):
             ok = ok & (t <= Uint32(F32_INF_KEY))  # a NaN-only threshold: the exact fallback takes the row
+        if cutlass.const_expr(self.bf16cmp):
+            ok = ok & (t <= Uint32(BF16_INF_KEY))
         if ok:  # the same in every CTA of a group: same sample, same threshold
             self._filter(xv, v0, v1, tail, xr, length, t, ckey, cidx, ctl, tid, pre, rank == Int32(G - 1))
             count = Int32(0)
@@ -482,6 +572,9 @@ class SampledFilter(RadixTopK):
                     if cutlass.const_expr(self.relsel):
                         if self._select_rel(count, k, t, out, hist, ckey, cidx, ctl, tid) == Int32(0):
                             self._select_candidates(xr, count, k, out, hist, ckey, cidx, ctl, tid, True)
+                    elif cutlass.const_expr(self.rel16):
+                        if self._select_rel16(count, k, t, out, hist, ckey, cidx, ctl, tid) == Int32(0):
+                            self._select_candidates(xr, count, k, out, hist, ckey, cidx, ctl, tid)
                     else:
                         self._select_candidates(xr, count, k, out, hist, ckey, cidx, ctl, tid)
                     done = Int32(1)
