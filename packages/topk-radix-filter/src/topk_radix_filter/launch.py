@@ -60,6 +60,9 @@ class Variant:
 #: Every variant takes the sample rank's root term as floor(sqrt(mu)) + 1 (session 10, us, + 2 -> + 1:
 #: 1x1M 114.9 -> 87.8, 8x512K 27.3 -> 26.8, 32x128K 17.9 -> 17.8, bf16 128x128K 31.6 -> 31.3; + 2 made more
 #: 1M rows overflow the candidate buffer, shared/dev/threshold_model.py).
+#: 16-bit rows: bfloat16's filter compares 32-bit words' halves as floats (``bf16cmp``) and 16-bit candidates
+#: are ranked on one clamped digit of key - t (``rel16``; session 11, us, 0.6.0 -> both: bf16 128x128K 32.0 ->
+#: 23.8, 512x32K 53.4 -> 32.1, 1024x64K 152.0 -> 91.1, 1x128K 17.3 -> 12.8; fp16 128x128K 31.0 -> 29.4).
 #: The variants run() launches (``plan``), from the H200 tuning runs (NOTES.md):
 #: - DEFAULT, 65 to 264 rows of N >= 16K: one CTA of 1024 threads per SM, 8192 candidates,
 #:   13-bit digits (128x128K: 40.4 us vs 54.5 with 512 threads).
