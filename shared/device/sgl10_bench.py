@@ -5,14 +5,21 @@ function), is checked exact against the reference on every rotating input, then 
 ``topk bench`` (CUDA-graph replay over rotating inputs, cold L2). Variant "old" is the default
 before the warp path (``launch.WARP = False``); the others force a ``WarpConfig``.
 Kernels are compiled first in parallel worker processes (the Triton disk cache then serves most).
+Variant names: a key of ``V`` ("w8", ..) plus suffixes (session 11): "s4" / "s2" (4 / 2 bits per step of
+the candidate select and of the bracket), "sel4" (select only), "br4" (bracket only), "late" (page table
+at the end, one block of all k = 2048 slots: ``launch.late_block``), "lateold" (session 10's late pass:
+blocks of ``block`` slots, ``launch``'s default since session 11);
+late variants run with the page table only. "old" is prepended to each cell unless it lists "noold".
 Usage: [SGL_PLAN="cell:variant,..;.."] python3 shared/device/sgl10_bench.py [budget_seconds]
 """
 
 import json
 import multiprocessing as mp
 import os
+import re
 import sys
 import time
+from dataclasses import replace
 
 import torch
 
@@ -44,12 +51,33 @@ PLAN = [  # (cell, variants): most important first; a spent budget cuts the tail
     (Shape(8, 32 * K), ["w16"]),
     (Shape(1, 8 * K), ["w16"]),
 ]
+
+
+def variant(name):
+    """The ``WarpConfig`` of a variant name (see the module docstring)."""
+    m = re.fullmatch(r"(w\d+(?:r80)?)((?:s2|s4|sel2|sel4|br2|br4)?)(late|lateold)?", name)
+    if not m:
+        raise KeyError(name)
+    cfg = V[m.group(1)]
+    bits = {"": {}, "s2": dict(sbits=2, bbits=2), "s4": dict(sbits=4, bbits=4), "sel2": dict(sbits=2),
+            "sel4": dict(sbits=4), "br2": dict(bbits=2), "br4": dict(bbits=4)}[m.group(2)]
+    late = {None: {}, "late": dict(late=True, late_kb=launch.late_block(cfg, 2048)),
+            "lateold": dict(late=True, late_kb=cfg.block)}[m.group(3)]
+    return replace(cfg, **bits, **late)
+
+
+def page_only(name):
+    return "late" in name
+
+
 if os.environ.get("SGL_PLAN"):  # e.g. SGL_PLAN="128x32K:w16,w16late;1x8K:w16": cells and variants in this order
     PLAN = []
     for part in os.environ["SGL_PLAN"].split(";"):
         label, names = part.split(":")
         rows, n = label.split("x")
         PLAN.append((Shape(int(rows), int(n.rstrip("K")) * K), names.split(",")))
+PLAN = [(shape, names if "noold" in names else ["old"] + names) for shape, names in PLAN]
+PLAN = [(shape, [n for n in names if n != "noold"]) for shape, names in PLAN]
 
 
 def _warm(job):
@@ -70,15 +98,17 @@ def _setup(name):
         launch.WARP = False
     else:
         launch.WARP = True
-        cfg = V[name]
+        cfg = variant(name)
         launch.pick_warp = lambda *a, cfg=cfg: cfg
 
 
 def main():
     budget = float(sys.argv[1]) if len(sys.argv) > 1 else 150.0
     t0 = time.time()
-    jobs = [(shape, name, t) for shape, names in PLAN for name in ["old"] + names for t in ("none", "page_table")
-            if not (name.endswith("late") and t == "none")]
+    for _, names in PLAN:  # fail fast on a misspelt variant
+        [variant(n) for n in names if n != "old"]
+    jobs = [(shape, name, t) for shape, names in PLAN for name in names for t in ("none", "page_table")
+            if not (page_only(name) and t == "none")]
     with mp.get_context("spawn").Pool(min(14, os.cpu_count() or 4)) as pool:
         for err in pool.imap_unordered(_warm, jobs):
             if err:
@@ -96,8 +126,8 @@ def main():
             inputs = make_inputs(shape, rotations(shape.nbytes), "cuda")
             count = len(inputs.logits)
             row = {}
-            for name in ["old"] + names:
-                for transform in ("page_table",) if name.endswith("late") else ("none", "page_table"):
+            for name in names:
+                for transform in ("page_table",) if page_only(name) else ("none", "page_table"):
                     _setup(name)
                     t1 = time.time()
                     try:
@@ -118,13 +148,14 @@ def main():
                     print(f"{shape.label:>10} {name:>8} {transform:>10} {f'{us:.1f} us' if us else 'FAILED'} "
                           f"({time.time() - t1:.1f}s) {note}", flush=True)
                     results.append(dict(cell=shape.label, variant=name, transform=transform, us=us, note=note))
-            sg = SGLANG[shape.label]
+            sg = SGLANG.get(shape.label)
             best = min(((v, k) for k, v in row.items() if v and k[1] == "none" and k[0] != "old"), default=None)
+            best_p = min(((v, k) for k, v in row.items() if v and k[1] != "none" and k[0] != "old"), default=None)
             print(f"== {shape.label}: old {row.get(('old', 'none'))} / {row.get(('old', 'page_table'))}; "
-                  f"best warp (none) {best}; target {sg / 1.2:.1f}", flush=True)
+                  f"best warp (none) {best}; (page) {best_p}; target {f'{sg / 1.2:.1f}' if sg else '-'}", flush=True)
     out = os.environ.get("OUT")
     if out:
-        with open(os.path.join(out, "sgl10.json"), "w") as f:
+        with open(os.path.join(out, os.environ.get("SGL_JSON", "sgl10.json")), "w") as f:
             json.dump(results, f, indent=1)
     print(f"done in {time.time() - t0:.0f}s")
     for r in results:

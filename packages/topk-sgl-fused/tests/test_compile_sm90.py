@@ -13,6 +13,7 @@ import itertools
 import os
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 
@@ -112,7 +113,7 @@ def warp_configs():
 
     saved = os.environ.pop("TRITON_INTERPRET", None)
     try:
-        picks = {launch.pick_warp(rows, n, 2048, 132, t) for rows in (128, 512, 1024, 4096)
+        picks = {launch.pick_warp(rows, n, 2048, 132, t) for rows in (1, 128, 512, 1024, 4096)
                  for n in (8192, 65536, 131072) for t in ("none", "page_table")}
     finally:
         if saved is not None:
@@ -120,21 +121,20 @@ def warp_configs():
     return sorted(picks - {None}, key=repr)
 
 
-def compile_warp(dtype, transform, config, has_starts=False):
-    """The warp path's kernel (``warp.py``) for one dtype, transform and config; returns the build."""
+def compile_warp(dtype, transform, config, has_starts=False, k=2048):
+    """The warp path's kernel (``warp.py``) for one dtype, transform and config (the late page-table
+    pass's block from ``k``); returns the build."""
     import triton
     from triton.backends.compiler import GPUTarget
 
-    from topk_sgl_fused import warp
+    from topk_sgl_fused import launch, warp
 
     sig = {"logits_ptr": f"*{dtype}", "stride_row": "i32", "n": "i32", "seq_lens_ptr": "*i32", "next_n": "i32",
            "compress_ratio": "i32", "row_starts_ptr": "*i32", "k": "i32", "out_idx_ptr": "*i32",
            "out_val_ptr": f"*{dtype}", "return_values": "i32", "page_ptr": "*i32", "page_stride": "i32",
            "cu_ptr": "*i32", "has_cu": "i32", "num_req": "i32", "offsets_ptr": "*i32", "scratch_ptr": "*i32",
            "cap": "i32"}
-    const = dict(KEY_BITS=DTYPES[dtype], A=config.a, V=128 // DTYPES[dtype], TH=32 * config.warps,
-                 SAMPLE=config.sample, CBLOCK=config.cblock, BLOCK=config.block, TRANSFORM=transform,
-                 HAS_STARTS=has_starts, BISECT=config.bisect, LATE=config.late)
+    const = launch.warp_constexprs(config, DTYPES[dtype], transform, has_starts, k)
     sig.update({name: "constexpr" for name in const})
     # Aligned rows (pointer and stride 16-divisible), as the launch specializes them: the 16-byte loads.
     attrs = {(i,): [["tt.divisibility", 16]] for i in (0, 1)}
@@ -178,14 +178,26 @@ if __name__ == "__main__":
             for c in (split_cfgs if which == "all" else split_cfgs[i % len(split_cfgs):][:1]):
                 compile_split(dtype, transform, c)
     print("compiled the two-launch kernels")
-    # The warp path: fast lane each config once (fp32 with the page table, bf16 with row_starts, in
-    # turn); all: every config x transform in fp32 (pick_warp takes only fp32), and each 16-bit dtype
-    # once (tests force the path for them).
-    for i, c in enumerate(warp_configs()):
+    # The warp path: fast lane each late config in fp32 with the page table (its plain twin is the same code
+    # with the pass left out), the others in fp32 with it inline / bf16 with row_starts in turn, and one bf16
+    # build with row_starts; all: every config x transform in fp32 (pick_warp takes only fp32), each 16-bit
+    # dtype once (tests force the path for them), and the 2- and 4-bit search steps (``sbits``/``bbits``,
+    # forced by tests) with the late pass over several blocks (k = 4096, 4 warps).
+    warp_cfgs = warp_configs()
+    for i, c in enumerate(warp_cfgs):
         if which == "all":
             for transform in TRANSFORMS:
                 compile_warp("fp32", transform, c)
             compile_warp(("bf16", "fp16")[i % 2], i % 3, c, has_starts=i % 2 == 1)
-        else:
+        elif c.late:
+            compile_warp("fp32", 1, c)
+        elif replace(c, late=True) not in warp_cfgs:
             compile_warp(*(("fp32", 1) if i % 2 == 0 else ("bf16", 0)), c, has_starts=i % 2 == 1)
+    if which != "all":
+        compile_warp("bf16", 0, warp_cfgs[0], has_starts=True)
+    if which == "all":
+        from topk_sgl_fused.launch import WarpConfig
+
+        compile_warp("fp32", 1, WarpConfig(4, 2, 2048, 512, 512, late=True, sbits=4, bbits=4), k=4096)
+        compile_warp("bf16", 0, WarpConfig(8, 2, 2048, 1024, 1024, sbits=2, bbits=2))
     print("compiled the warp kernels")

@@ -2,6 +2,7 @@
 
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 
@@ -142,22 +143,64 @@ def test_pick_split_shapes(rows, n, monkeypatch):
 
 
 def test_pick_warp(monkeypatch):
-    """The warp path where it was timed faster (float32, ~1+ rows per SM), with the measured
-    configs; the two-launch path elsewhere and under the interpreter."""
+    """The warp path where it was timed faster (float32, ~1+ rows per SM, or fewer rows of at most
+    WARP_SHORT_MAX_N), with the measured configs, the page table always late; the two-launch path
+    elsewhere and under the interpreter."""
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
     pick = launch.pick_warp
-    assert pick(4096, 8192, 2048, 132) == pick(4096, 8192, 2048, 132, "page_table") == launch.WARP_MANY
+    assert pick(4096, 8192, 2048, 132) == launch.WARP_MANY
+    assert pick(4096, 8192, 2048, 132, "page_table") == launch.WARP_MANY_PAGE
     assert pick(1024, 65536, 2048, 132) == launch.WARP_MID
     assert pick(1024, 65536, 2048, 132, "page_table") == launch.WARP_MID_PAGE_MANY
-    assert pick(512, 131072, 2048, 132, "page_table") == launch.WARP_MID_PAGE and launch.WARP_MID_PAGE.late
+    assert pick(512, 131072, 2048, 132, "page_table") == launch.WARP_MID_PAGE
     assert pick(128, 131072, 2048, 132) == pick(128, 32768, 2048, 132, "ragged") == launch.WARP_FEW
-    for rows, n, k, elem in ((32, 131072, 2048, 4), (8, 32768, 2048, 4), (1, 8192, 2048, 4),  # few rows
-                             (4096, 8192, 2048, 2),  # 16-bit: not timed
+    assert pick(128, 131072, 2048, 132, "page_table") == launch.WARP_FEW_PAGE
+    # few rows: short ones on the warp path (one program per row), long ones not
+    short = launch.WARP_SHORT_MAX_N
+    for rows in (1, 8, 118):
+        for n in (8192, short):
+            assert pick(rows, n, 2048, 132) == pick(rows, n, 2048, 132, "ragged") == launch.WARP_SHORT
+            assert pick(rows, n, 2048, 132, "page_table") == launch.WARP_SHORT_PAGE
+        assert pick(rows, short + 1024, 2048, 132) is None
+    for rows, n, k, elem in ((32, 131072, 2048, 4), (8, 32768, 2048, 4), (1, 8192, 4096, 4),  # few long rows
+                             (4096, 8192, 2048, 2), (1, 8192, 2048, 2),  # 16-bit: not timed
                              (4096, 4096, 2048, 4), (4096, 65536, 8192, 4),  # N < 4k, k above WARP_MAX_K
                              (65536, 8192, 2048, 4)):  # candidate scratch above 1 GiB
         assert pick(rows, n, k, 132, elem_bytes=elem) is None
-    for c in (launch.WARP_FEW, launch.WARP_MID, launch.WARP_MANY):
-        assert c.cblock // (32 * c.warps) <= 8  # more candidates per thread: 236-255 registers (NOTES.md)
+    for rows in (1, 128, 512, 1024, 4096):
+        for n in (8192, 16384, 65536, 131072):
+            for t in ("none", "page_table", "ragged"):
+                c = pick(rows, n, 2048, 132, t)
+                if c is not None:  # the page table goes at the end, and only with it
+                    assert c.late == (t == "page_table"), (rows, n, t, c)
+                    assert c.cblock // (32 * c.warps) <= 8  # more per thread: 236-255 registers (NOTES.md)
+                    assert 1024 <= launch.warp_cap(c, n, 2048) <= n
+    for c in (launch.WARP_FEW, launch.WARP_MID, launch.WARP_MANY, launch.WARP_SHORT):
         assert launch.warp_cap(c, 8192, 2048) <= 8192 and launch.warp_cap(c, 131072, 2048) >= 2 * 1024
     monkeypatch.setenv("TRITON_INTERPRET", "1")
     assert pick(4096, 8192, 2048, 132) is None
+
+
+def test_late_block():
+    """late_block takes all k slots in one block up to 16 per thread, never fewer than k / (16 x
+    threads) blocks; the late pass defaults to blocks of ``block`` slots, an explicit late_kb wins;
+    only the page table gets one; WARP_SHORT_PAGE's block holds k = 2048."""
+    W = launch.WarpConfig
+    for warps in (1, 2, 4, 8, 16):
+        for k in (1, 2, 37, 512, 600, 2048, 4095, 4096):
+            kb = launch.late_block(W(warps), k)
+            assert kb & (kb - 1) == 0 and kb <= 16 * 32 * warps
+            assert kb >= k or kb == 16 * 32 * warps
+            assert kb < 2 * k
+    assert launch.late_block(W(4), 2048) == 2048 and launch.late_block(W(1), 4096) == 512
+    c = W(4, block=512, late=True)
+    assert launch.warp_constexprs(c, 32, 1, False, 2048)["LATE_KB"] == 512
+    assert launch.warp_constexprs(replace(c, late_kb=2048), 32, 1, False, 2048)["LATE_KB"] == 2048
+    for t in (0, 2):
+        const = launch.warp_constexprs(c, 32, t, False, 2048)
+        assert not const["LATE"] and const["LATE_KB"] == 0
+    assert launch.warp_constexprs(c, 16, 1, True, 100)["V"] == 8
+    short = launch.WARP_SHORT_PAGE
+    assert launch.warp_constexprs(short, 32, 1, False, 2048)["LATE_KB"] == launch.late_block(short, 2048) == 2048
+
+

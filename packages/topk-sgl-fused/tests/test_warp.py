@@ -11,6 +11,9 @@ compares against the exact answer with ``check_topk`` (transforms inverted first
 | ties / plateau / +-inf / NaN rows  | brackets that miss; tie classes across the whole row   |
 | row_starts, values, next_n         | windows clamped; values from registers and gathers     |
 | page table (cu_seqlens_q), ragged  | the transform at the store, sure keys and candidates   |
+| bracket bits 1 / 2 / 4             | the same bracket from every search width               |
+| select bits 2 / 4, ties, NaN       | multi-threshold steps, full-width ties, early stops    |
+| late page table, random table      | k slots in one or several blocks, k not a power of two |
 """
 
 import os
@@ -33,14 +36,15 @@ from topk_core.testing import (
     poisoned_call,
 )
 from topk_core.testing.triton_kit import TRITON_MARKS, triton_device
-from topk_sgl_fused.warp import _warp_fast
+from topk_sgl_fused.warp import _bracket_bisect, _warp_fast
 
 pytestmark = [*TRITON_MARKS, pytest.mark.filterwarnings("ignore:Conversion of an array with ndim:DeprecationWarning")]
 
 
 def _cfgs():
     """One warp, tiles of 4 x 32 lanes (late page table); two warps with the histogram select; a tiny cap
-    (the exact fallback). On a GPU one build (cap is a runtime value), to keep its compiles few."""
+    (the exact fallback). On a GPU one build (cap is a runtime value), to keep its compiles few; the
+    late pass and the multi-bit steps are forced by their own tests."""
     from topk_sgl_fused.launch import WarpConfig, interpreting
 
     if not interpreting():
@@ -59,19 +63,59 @@ def _run(logits, seq_lens, k, config, **fields):
 
 @triton.jit
 def _fast_probe(x_ptr, stride, lens_ptr, k, out_idx, out_val, scratch, cap, ok_ptr, KEY_BITS: tl.constexpr,
-                A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, SAMPLE: tl.constexpr, CBLOCK: tl.constexpr):
+                A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, SAMPLE: tl.constexpr, CBLOCK: tl.constexpr,
+                SB: tl.constexpr, BB: tl.constexpr):
     b = tl.program_id(0)
     L = tl.load(lens_ptr + b)
     buf = scratch + b.to(tl.int64) * (2 * cap)
     ok = _warp_fast(x_ptr + b.to(tl.int64) * stride, L, k, b.to(tl.int64) * k, out_idx, out_val, 1, buf, buf + cap,
-                    cap, b.to(tl.int64), 0, out_idx, 0, KEY_BITS, A, V, TH, SAMPLE, CBLOCK, 0)
+                    cap, b.to(tl.int64), 0, out_idx, 0, KEY_BITS, A, V, TH, SAMPLE, CBLOCK, 0, True, SB, BB)
     tl.store(ok_ptr + b, ok.to(tl.int32))
 
 
-@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
-def test_fast_path_alone(dtype):
+@triton.jit
+def _bracket_probe(x_ptr, stride, lens_ptr, k_ptr, out_ptr, KEY_BITS: tl.constexpr, SAMPLE: tl.constexpr):
+    b = tl.program_id(0)
+    row = x_ptr + b.to(tl.int64) * stride
+    L = tl.load(lens_ptr + b)
+    k = tl.load(k_ptr + b)
+    lo1, hi1 = _bracket_bisect(row, L, k, KEY_BITS, SAMPLE, 1)
+    lo2, hi2 = _bracket_bisect(row, L, k, KEY_BITS, SAMPLE, 2)
+    lo4, hi4 = _bracket_bisect(row, L, k, KEY_BITS, SAMPLE, 4)
+    o = out_ptr + b * 6
+    tl.store(o, lo1.to(tl.int64))
+    tl.store(o + 1, hi1.to(tl.int64))
+    tl.store(o + 2, lo2.to(tl.int64))
+    tl.store(o + 3, hi2.to(tl.int64))
+    tl.store(o + 4, lo4.to(tl.int64))
+    tl.store(o + 5, hi4.to(tl.int64))
+
+
+def test_bracket_bits_agree():
+    """The bracket's search over the sample gives the same bounds at 1, 2 and 4 bits per step:
+    random and tied rows, ranks past either end (k tiny: no sure keys; k ~ L: lo at the bottom)."""
+    dev = triton_device()
+    rows, n = 6, 900
+    x = make_logits("randn", rows, n, torch.float32, dev, seed=5)
+    x[1] = make_logits("int_ties", 1, n, torch.float32, dev, seed=6, k=40)[0]
+    x[2, ::3] = float("inf")
+    x[3] = 0.5
+    lens = torch.tensor([900, 800, 900, 700, 300, 899], dtype=torch.int32, device=dev)
+    ks = torch.tensor([40, 300, 2, 100, 299, 1], dtype=torch.int32, device=dev)
+    out = torch.full((rows, 6), -1, dtype=torch.int64, device=dev)
+    _bracket_probe[(rows,)](x, x.stride(0), lens, ks, out, KEY_BITS=32, SAMPLE=256, num_warps=1)
+    out = out.cpu()
+    assert (out >= 0).all()
+    assert (out[:, 0] <= out[:, 1]).all()
+    assert torch.equal(out[:, 0:2], out[:, 2:4]) and torch.equal(out[:, 0:2], out[:, 4:6]), out
+    assert out[4, 0] == 0 and out[5, 1] == 2**32 - 1  # k ~ L: no lower bound; k = 1: no sure keys
+
+
+@pytest.mark.parametrize("dtype,bits", [(torch.float32, (1, 1)), (torch.bfloat16, (1, 1)),
+                                        (torch.float32, (4, 4)), (torch.bfloat16, (2, 4))])
+def test_fast_path_alone(dtype, bits):
     """Random rows: the bracket holds the k-th key, so the fast path settles every row itself
-    (no fallback), exactly, values included."""
+    (no fallback), exactly, values included; also with 2 or 4 bits per select / bracket step."""
     dev = triton_device()
     rows, n, k = 3, 2000, 100
     x = make_logits("randn", rows, n, dtype, dev, seed=21)
@@ -85,7 +129,7 @@ def test_fast_path_alone(dtype):
     scratch = torch.empty(rows * 2 * cap, dtype=torch.int32, device=dev)
     v = 16 // x.element_size()
     _fast_probe[(rows,)](x, x.stride(0), lens, k, idx, vals, scratch, cap, ok, KEY_BITS=8 * x.element_size(), A=1, V=v,
-                         TH=32, SAMPLE=256, CBLOCK=64, num_warps=1)
+                         TH=32, SAMPLE=256, CBLOCK=64, SB=bits[0], BB=bits[1], num_warps=1)
     assert ok.tolist() == [1] * rows
     check_topk(x, lens, k, idx, vals)
 
@@ -100,6 +144,55 @@ def test_kinds_and_caps(kind):
         for config in _cfgs():
             idx, vals = _run(x, lens, k, config)
             check_topk(x, lens, k, idx, vals)
+
+
+@pytest.mark.parametrize("kind", ["int_ties", "nan", "sorted"])
+def test_select_bits(kind):
+    """2 and 4 bits per select step (and per bracket step): tie classes resolved to the last bit,
+    NaN and +-inf keys, early stops; the tiny cap of the second config forces the fallback."""
+    from topk_sgl_fused.launch import WarpConfig
+
+    dev = triton_device()
+    k = 45
+    lens = torch.tensor([700, 46, 45, 600], dtype=torch.int32, device=dev)
+    x = make_logits(kind, 4, 700, torch.float32, dev, seed=4, k=k)
+    x[3, ::9] = float("-inf")
+    for config in (WarpConfig(1, 1, 64, 64, 64, sbits=4, bbits=2), WarpConfig(2, 1, 128, 64, 64, sbits=2, bbits=4),
+                   WarpConfig(1, 1, 64, 64, 64, sbits=4, cap=8)):
+        idx, vals = _run(x, lens, k, config)
+        check_topk(x, lens, k, idx, vals)
+
+
+@pytest.mark.parametrize("k", [37, 600])
+def test_late_page_table_random(k):
+    """The late pass over a random (non-identity, non-affine) table with cu_seqlens_q: blocks of
+    ``block`` slots (the default), and of ``late_block``'s 512 (one block at k = 37, two with a
+    masked tail at k = 600); a row shorter than k (the fill); rows of two requests."""
+    from topk_sgl_fused.launch import WarpConfig, late_block
+
+    dev = triton_device()
+    n, rows = 1300, 4
+    x = make_logits("randn", rows, n, torch.float32, dev, seed=9)
+    x[1, ::5] = x[1, 0]  # ties across the row
+    lens = torch.tensor([1300, 1250, 500, 640], dtype=torch.int32, device=dev)
+    cu = torch.tensor([0, 2, 4], dtype=torch.int32, device=dev)
+    req = torch.tensor([0, 0, 1, 1])
+    g = torch.Generator().manual_seed(11)
+    table = torch.stack([torch.randperm(4 * n, generator=g)[:n] for _ in range(2)]).to(torch.int32)
+    inv = torch.full((2, 4 * n), -1, dtype=torch.int64)
+    for r in range(2):
+        inv[r, table[r].long()] = torch.arange(n)
+    kb = late_block(WarpConfig(1), 600)
+    assert kb == 512 < 600
+    configs = [WarpConfig(1, 1, 64, 64, 64, late=True),
+               WarpConfig(2, 1, 128, 64, 64, late=True, late_kb=kb, sbits=4, bbits=4)]
+    for config in configs:
+        idx, vals = _run(x, lens, k, config, transform="page_table", page_table=table.to(dev), cu_seqlens_q=cu)
+        idx = idx.cpu().long()
+        assert ((idx >= -1) & (idx < 4 * n)).all()
+        local = torch.where(idx >= 0, inv[req[:, None].expand_as(idx), idx.clamp(min=0)], -1)
+        assert (local[idx >= 0] >= 0).all()  # every output is a table entry of the row's request
+        check_topk(x, lens, k, local.to(torch.int32).to(dev), vals)
 
 
 def test_all_equal_and_special_rows():

@@ -357,6 +357,12 @@ class WarpConfig:
     maxnreg: int | None = None  # register cap, so that more programs share an SM
     bisect: bool = True  # candidate select by bisection on the key bits (else 8-bit histograms)
     late: bool = False  # page table applied over the k slots at the end (else as each slot is written)
+    # Bits per step of that select / of the bracket's search over the sample (1, 2 or 4: 2**bits thresholds
+    # counted at once). Measured slower (session 11 call 2, 1x8K: 12.0 -> 13.2 µs with both 2, 12.7 with a
+    # 4-bit select; 4096x8K 209.1 -> 299.8 with both 2; 80 -> 100-241 registers at 8 warps), so 1 everywhere.
+    sbits: int = 1
+    bbits: int = 1
+    late_kb: int = 0  # slots per block of the late page-table pass (0: ``block``, session 10's pass; see late_block)
 
 
 #: The warp path's configs by rows per SM (H200, fp32, k=2048, NOTES.md 2026-11-30 session 10):
@@ -365,13 +371,25 @@ class WarpConfig:
 WARP_FEW = WarpConfig(16, 2, 4096, 1024, 1024)
 WARP_MID = WarpConfig(8, 2, 2048, 1024, 1024)
 WARP_MANY = WarpConfig(4, 2, 2048, 512, 512)
-#: Page table, 2-12 rows per SM: the table over the k slots at the end (512x128K 296.2 -> 258.3),
-#: or 4 warps with it inline where rows are many (1024x64K 328.5 -> 284.7; 8 warps inline: 304.2).
+#: Fewer rows than WARP_MIN_ROWS_PER_SM x SMs, each of at most WARP_SHORT_MAX_N columns: one program of 8 warps
+#: per row (session 11 call 2, µs none / page: 1x8K 20.0 / 21.2 -> 12.0 / 12.9; 4 warps 14.3 / 15.7, 2 warps
+#: 19.9 / 37.0; call 1: 16 warps 14.6, 32 warps 16.1). Longer rows stay on the two-launch path, which spreads a
+#: row over many programs (call 1: 8x32K 22.9 there, 28.3 in 16 warps; 32x128K 62.1 there, 75.3); 16K rows
+#: were not reached (the call's budget), so the bound is the one measured row length.
+WARP_SHORT = WarpConfig(8, 2, 2048, 1024, 1024)
+WARP_SHORT_MAX_N = 8192
+#: Page table: always over the k slots at the end (``late``; session 11 call 1, inline -> late, µs: 128x32K
+#: 36.2 -> 35.4, 128x128K 95.7 -> 88.1, 4096x8K 230.8 -> 228.3, 1024x64K 4 warps 279.6 -> 249.2 and 8 warps
+#: 301.4 -> 268.5; call 2: 4096x8K 231.1 -> 229.2). 6-12 rows per SM take 4 warps with it (1024x64K: 249.2
+#: against 268.5 in 8 warps). Few short rows: the k = 2048 slots in one block (1x8K 13.0 inline -> 12.9).
+WARP_FEW_PAGE = replace(WARP_FEW, late=True)
 WARP_MID_PAGE = replace(WARP_MID, late=True)
-WARP_MID_PAGE_MANY = WARP_MANY
-#: Where the warp path is the default (else the two-launch path): float32, rows >= WARP_MIN_ROWS_PER_SM x
-#: SMs, k <= WARP_MAX_K, N >= WARP_MIN_N and N >= WARP_MIN_RATIO x k. Outside these nothing was timed
-#: (fewer rows: 1x8K, 8x32K, 32x128K were past the dev run's budget; 16-bit dtypes; other k).
+WARP_MANY_PAGE = replace(WARP_MANY, late=True)
+WARP_MID_PAGE_MANY = WARP_MANY_PAGE
+WARP_SHORT_PAGE = replace(WARP_SHORT, late=True, late_kb=2048)
+#: Where the warp path is the default (else the two-launch path): float32, k <= WARP_MAX_K, N >= WARP_MIN_N
+#: and N >= WARP_MIN_RATIO x k, and rows >= WARP_MIN_ROWS_PER_SM x SMs or N <= WARP_SHORT_MAX_N. Outside
+#: these nothing was timed (16-bit dtypes; other k).
 WARP_MIN_ROWS_PER_SM = 0.9
 WARP_MAX_K = 4096
 WARP_MIN_RATIO = 4
@@ -385,18 +403,21 @@ def pick_warp(rows: int, n: int, k: int, sm_count: int, transform: str = "none",
     """The warp path's config for a call, or None for the other paths (see ``WARP_FEW`` ..)."""
     if interpreting() or elem_bytes != 4 or k > WARP_MAX_K or n < max(WARP_MIN_N, WARP_MIN_RATIO * k):
         return None
+    page = transform == "page_table"
     per_sm = rows / max(sm_count, 1)
     if per_sm < WARP_MIN_ROWS_PER_SM:
-        return None
-    if per_sm <= 1.5:
-        config = WARP_FEW
+        if n > WARP_SHORT_MAX_N:
+            return None
+        config = WARP_SHORT_PAGE if page else WARP_SHORT
+    elif per_sm <= 1.5:
+        config = WARP_FEW_PAGE if page else WARP_FEW
     elif per_sm <= 12:
-        if transform == "page_table":
+        if page:
             config = WARP_MID_PAGE if per_sm <= 6 else WARP_MID_PAGE_MANY
         else:
             config = WARP_MID
     else:
-        config = WARP_MANY
+        config = WARP_MANY_PAGE if page else WARP_MANY
     return config if rows * 8 * warp_cap(config, n, k) <= WARP_MAX_SCRATCH else None
 
 
@@ -406,6 +427,23 @@ def warp_cap(config: WarpConfig, n: int, k: int) -> int:
         return config.cap
     want = 2 * expected_candidates(n, k, config.sample)  # 1x overflowed ~1% of rows of 64K-128K (16-bit bounds)
     return max(1, min(n, max(1024, 32 * -(-int(want) // 32))))
+
+
+def late_block(config: WarpConfig, k: int) -> int:
+    """A ``late_kb`` that takes all k slots at once (one dependent round trip per row) up to 16 per
+    thread, so that its registers stay bounded (k <= WARP_MAX_K). Not the default: at 4096x8K it
+    measured no faster than blocks of ``block`` slots (230.5 against 229.2 µs, session 11 call 2)."""
+    return min(1 << max(k - 1, 0).bit_length(), 16 * 32 * config.warps)
+
+
+def warp_constexprs(config: WarpConfig, key_bits: int, transform: int, has_starts: bool, k: int) -> dict:
+    """``warp_kernel``'s compile-time arguments (also built by the sm_90 compile test)."""
+    late = config.late and transform == 1
+    kb = (config.late_kb or config.block) if late else 0
+    return dict(KEY_BITS=key_bits, A=config.a, V=128 // key_bits, TH=32 * config.warps, SAMPLE=config.sample,
+                CBLOCK=config.cblock, BLOCK=config.block, TRANSFORM=transform, HAS_STARTS=has_starts,
+                BISECT=config.bisect, LATE=late, LATE_KB=kb, SB=config.sbits,
+                BB=config.bbits)
 
 
 def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
@@ -419,14 +457,13 @@ def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
     k = call.top_k
     device = logits.device
     config = config or WarpConfig()
+    if config.sbits not in (1, 2, 4) or config.bbits not in (1, 2, 4):
+        raise ValueError(f"config: sbits and bbits must be 1, 2 or 4, got {config}")
     cap = warp_cap(config, n, k)
-    v = 16 // logits.element_size()
     nbytes = 4 * rows * 2 * cap
     scratch = ws.scratch(OWNER + ".warp", device, nbytes, call.workspace)[:nbytes].view(torch.int32)
     transform, starts, outputs = _transform_operands(call)
-    const = dict(KEY_BITS=KEY_BITS[logits.dtype], A=config.a, V=v, TH=32 * config.warps, SAMPLE=config.sample,
-                 CBLOCK=config.cblock, BLOCK=config.block, TRANSFORM=transform,
-                 HAS_STARTS=call.row_starts is not None, BISECT=config.bisect, LATE=config.late)
+    const = warp_constexprs(config, KEY_BITS[logits.dtype], transform, call.row_starts is not None, k)
     opts = _options(config.warps, config.maxnreg)
     args = (logits, logits.stride(0), n, call.seq_lens, call.next_n, call.compress_ratio, starts, k, *outputs,
             scratch, cap)

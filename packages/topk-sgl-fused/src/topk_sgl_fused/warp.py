@@ -40,11 +40,12 @@ from .split import _as_lists, _classify, _fp32_bounds, _load_tile, _raw_bits, _s
 
 
 @triton.jit
-def _bracket_bisect(row_ptr, L, k, KEY_BITS: tl.constexpr, SAMPLE: tl.constexpr):
+def _bracket_bisect(row_ptr, L, k, KEY_BITS: tl.constexpr, SAMPLE: tl.constexpr, BB: tl.constexpr = 1):
     """``kernel._bracket``'s bracket (same sample, ranks and 16-bit bounds) by bisection on
     the top 16 key bits: 16 steps of one packed count over the sample (a reduction; warp-local
     with one warp), instead of two histograms (ballots per bin bit, ~255 registers at 1024
-    samples in one warp)."""
+    samples in one warp). BB > 1: ``BB`` bits per step (16 / BB steps), each counting the
+    sample against ``2**BB`` prefixes at once (a ``[SAMPLE, 2**BB]`` compare, one reduction)."""
     SH1: tl.constexpr = KEY_BITS - 16
     i = tl.arange(0, SAMPLE)
     pos = ((i.to(tl.float32) + 0.5) * (L.to(tl.float32) / SAMPLE)).to(tl.int32)
@@ -57,12 +58,23 @@ def _bracket_bisect(row_ptr, L, k, KEY_BITS: tl.constexpr, SAMPLE: tl.constexpr)
     r_lo = (mid + margin).to(tl.int32) + 1
     t_lo = tl.zeros([], dtype=tl.int32)  # the 16-bit prefix of the r_lo-th largest sample key
     t_hi = tl.zeros([], dtype=tl.int32)  # ... of the r_hi-th
-    for bit in tl.static_range(15, -1, -1):
-        c_lo = t_lo | (1 << bit)
-        c_hi = t_hi | (1 << bit)
-        cnt = tl.sum((k16 >= c_lo).to(tl.int32) + ((k16 >= c_hi).to(tl.int32) << 16), axis=0)
-        t_lo = tl.where((cnt & 0xFFFF) >= r_lo, c_lo, t_lo)
-        t_hi = tl.where((cnt >> 16) >= r_hi, c_hi, t_hi)
+    if BB == 1:
+        for bit in tl.static_range(15, -1, -1):
+            c_lo = t_lo | (1 << bit)
+            c_hi = t_hi | (1 << bit)
+            cnt = tl.sum((k16 >= c_lo).to(tl.int32) + ((k16 >= c_hi).to(tl.int32) << 16), axis=0)
+            t_lo = tl.where((cnt & 0xFFFF) >= r_lo, c_lo, t_lo)
+            t_hi = tl.where((cnt >> 16) >= r_hi, c_hi, t_hi)
+    else:
+        jr = tl.arange(0, 1 << BB)
+        for s in tl.static_range(16 // BB - 1, -1, -1):
+            c_lo = t_lo + (jr << (s * BB))  # [2**BB] prefixes; j = 0 is t itself
+            c_hi = t_hi + (jr << (s * BB))
+            ge = (k16[:, None] >= c_lo[None, :]).to(tl.int32) + ((k16[:, None] >= c_hi[None, :]).to(tl.int32) << 16)
+            cnt = tl.sum(ge, axis=0)  # [2**BB], non-increasing in j
+            # the largest j whose count still reaches the rank (j = 0 when none does: t stays)
+            t_lo += tl.maximum(tl.sum(((cnt & 0xFFFF) >= r_lo).to(tl.int32), axis=0) - 1, 0) << (s * BB)
+            t_hi += tl.maximum(tl.sum(((cnt >> 16) >= r_hi).to(tl.int32), axis=0) - 1, 0) << (s * BB)
     lo = tl.full([], 0, tl.uint32)
     hi = tl.full([], (1 << KEY_BITS) - 1, tl.uint32)
     if r_lo <= SAMPLE:
@@ -121,24 +133,49 @@ def _count_ge(c, key0, m0, n_cand, buf_key, lo, lane, CBLOCK: tl.constexpr):
 
 
 @triton.jit
+def _count_ge_multi(c, key0, m0, n_cand, buf_key, lo, lane, CBLOCK: tl.constexpr):
+    """``_count_ge`` for a vector of thresholds ``c`` at once (``[CBLOCK, len(c)]`` compares,
+    one reduction per chunk)."""
+    cnt = tl.sum((m0[:, None] & (key0[:, None] >= c[None, :])).to(tl.int32), axis=0)
+    for off in range(CBLOCK, n_cand, CBLOCK):
+        key, m = _rel_keys(off, lane, n_cand, buf_key, lo)
+        cnt += tl.sum((m[:, None] & (key[:, None] >= c[None, :])).to(tl.int32), axis=0)
+    return cnt
+
+
+@triton.jit
 def _select_bisect(n_out, rem, lo, hi, n_cand, k, buf_key, buf_idx, row_ptr, orow, out_idx_ptr, out_val_ptr,
                    req, offset, page_ptr, page_stride, return_values,
-                   CBLOCK: tl.constexpr, TRANSFORM: tl.constexpr):
+                   CBLOCK: tl.constexpr, TRANSFORM: tl.constexpr, SB: tl.constexpr = 1):
     """``kernel._select_cands`` by bisection on ``key - lo`` (one bit per step: a compare and a
     sum per candidate, no histogram), stopping as soon as the keys ``>= t`` are exactly ``rem``:
-    emits the ``rem`` largest of the ``n_cand`` candidates to slots ``[n_out, k)``."""
+    emits the ``rem`` largest of the ``n_cand`` candidates to slots ``[n_out, k)``. SB > 1:
+    ``SB`` bits per step (``32 / SB`` steps at most, 2 or 4), each counting against the ``2**SB``
+    thresholds ``t + j << shift`` at once."""
     lane = tl.arange(0, CBLOCK)
     key0, m0 = _rel_keys(0, lane, n_cand, buf_key, lo)
     diff = hi - lo
     t = tl.full([], 0, tl.uint32)  # count(key >= t) >= rem holds throughout
     done = False
-    for bit in tl.static_range(31, -1, -1):
-        c = t | tl.full([], 1 << bit, tl.uint32)
-        if not done:
-            if c <= diff:
-                cnt = _count_ge(c, key0, m0, n_cand, buf_key, lo, lane, CBLOCK)
-                t = tl.where(cnt >= rem, c, t)
-                done = cnt == rem
+    if SB == 1:
+        for bit in tl.static_range(31, -1, -1):
+            c = t | tl.full([], 1 << bit, tl.uint32)
+            if not done:
+                if c <= diff:
+                    cnt = _count_ge(c, key0, m0, n_cand, buf_key, lo, lane, CBLOCK)
+                    t = tl.where(cnt >= rem, c, t)
+                    done = cnt == rem
+    else:
+        jr = tl.arange(0, 1 << SB).to(tl.uint32)
+        for s in tl.static_range(32 // SB - 1, -1, -1):
+            if not done:
+                # thresholds above diff count 0 (keys are <= diff): skip the step when all j >= 1 are
+                if (t | tl.full([], 1 << (s * SB), tl.uint32)) <= diff:
+                    cnt = _count_ge_multi(t + (jr << (s * SB)), key0, m0, n_cand, buf_key, lo, lane, CBLOCK)
+                    ok = cnt >= rem  # non-increasing in j; j = 0 (t itself) always holds
+                    jb = tl.sum(ok.to(tl.int32), axis=0) - 1
+                    t = t + (jb.to(tl.uint32) << (s * SB))
+                    done = tl.sum(tl.where(jr == jb.to(tl.uint32), cnt, 0), axis=0) == rem
     # t is the rem-th largest relative key, or (done) a bound with exactly rem keys >= t.
     gt = _count_ge(t + 1, key0, m0, n_cand, buf_key, lo, lane, CBLOCK)
     gt = tl.where(t == 0xFFFFFFFF, 0, gt)  # t + 1 wraps only when t is the top key
@@ -151,17 +188,32 @@ def _select_bisect(n_out, rem, lo, hi, n_cand, k, buf_key, buf_idx, row_ptr, oro
 
 
 @triton.jit
+def _late_page(out_idx_ptr, orow, k, req, page_ptr, page_stride, KB: tl.constexpr):
+    """The page table over the row's k slots (local columns in, page entries out) in blocks of
+    ``KB`` slots: every slot load of a block, then every gather, then the stores, so a row pays
+    ``ceil(k / KB)`` dependent round trips (one where ``KB >= k``) rather than one per lane block."""
+    i0 = tl.arange(0, KB)
+    for off in range(0, k, KB):
+        i = off + i0
+        mk = i < k
+        local = tl.load(out_idx_ptr + orow + i, mask=mk, other=0)
+        dst = tl.load(page_ptr + req * page_stride + local, mask=mk, other=-1)
+        tl.store(out_idx_ptr + orow + i, dst, mask=mk)
+
+
+@triton.jit
 def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf_key, buf_idx, cap,
                req, offset, page_ptr, page_stride,
                KEY_BITS: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, SAMPLE: tl.constexpr,
-               CBLOCK: tl.constexpr, TRANSFORM: tl.constexpr, BISECT: tl.constexpr = True):
+               CBLOCK: tl.constexpr, TRANSFORM: tl.constexpr, BISECT: tl.constexpr = True, SB: tl.constexpr = 1,
+               BB: tl.constexpr = 1):
     """Steps 2-4 of the module docstring for a row with ``L > k``; False (having settled
     nothing: the caller's exact path rewrites every slot) when the counts show a miss."""
     RT: tl.constexpr = A * V * TH
     n_full = L // RT
     j0 = _as_lists(_tile_offsets(A, V, TH), A, V, TH)
     _, x_next = _load_tile(row_ptr, 0, L, A, V, TH, False, n_full > 0)  # in flight during the bracket
-    lo, hi = _bracket_bisect(row_ptr, L, k, KEY_BITS, SAMPLE)
+    lo, hi = _bracket_bisect(row_ptr, L, k, KEY_BITS, SAMPLE, BB)
     f_lo, f_hi, nan_sure = _fp32_bounds(lo, hi)  # used for float32 rows only
     n_s = tl.zeros([], dtype=tl.int32)
     n_c = tl.zeros([], dtype=tl.int32)
@@ -184,7 +236,7 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
         tl.debug_barrier()  # candidates were written by other threads
         if BISECT:
             _select_bisect(n_s, k - n_s, lo, hi, n_c, k, buf_key, buf_idx, row_ptr, orow, out_idx_ptr, out_val_ptr,
-                           req, offset, page_ptr, page_stride, return_values, CBLOCK, TRANSFORM)
+                           req, offset, page_ptr, page_stride, return_values, CBLOCK, TRANSFORM, SB)
         else:
             _select_cands(n_s, k - n_s, lo, hi, n_c, k, buf_key, buf_idx, row_ptr, orow, out_idx_ptr, out_val_ptr,
                           req, offset, page_ptr, page_stride, return_values, CBLOCK, TRANSFORM, False)
@@ -198,10 +250,13 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
                 scratch_ptr, cap,
                 KEY_BITS: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, SAMPLE: tl.constexpr,
                 CBLOCK: tl.constexpr, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr, HAS_STARTS: tl.constexpr,
-                BISECT: tl.constexpr = True, LATE: tl.constexpr = False):
+                BISECT: tl.constexpr = True, LATE: tl.constexpr = False, LATE_KB: tl.constexpr = 0,
+                SB: tl.constexpr = 1, BB: tl.constexpr = 1):
     """Row ``program_id(0)``: its k output slots. TRANSFORM: 0 none, 1 page_table, 2 ragged.
     ``stride_row`` is specialized (16-divisible strides keep the 16-byte loads); BLOCK is the
-    lane count of the short-row fill and of the exact fallback."""
+    lane count of the short-row fill and of the exact fallback. LATE (page table only): local
+    columns first, the table over the k slots at the end in blocks of ``LATE_KB`` (0: BLOCK).
+    SB / BB: bits per step of the candidate select / of the bracket (1: bisection)."""
     b = tl.program_id(0)
     lane, L, row_ptr, orow, req, offset = _select_row_setup(
         b, logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k, cu_ptr, has_cu, num_req,
@@ -215,16 +270,12 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
         # LATE: the page table over the k slots at the end (local columns written first).
         FAST_T: tl.constexpr = 0 if LATE and TRANSFORM == 1 else TRANSFORM
         ok = _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf_key, buf_idx, cap,
-                        req, offset, page_ptr, page_stride, KEY_BITS, A, V, TH, SAMPLE, CBLOCK, FAST_T, BISECT)
+                        req, offset, page_ptr, page_stride, KEY_BITS, A, V, TH, SAMPLE, CBLOCK, FAST_T, BISECT,
+                        SB, BB)
         if FAST_T != TRANSFORM:
             if ok:
                 tl.debug_barrier()  # slots were written by other threads
-                for off in range(0, k, BLOCK):
-                    i = off + lane
-                    mk = i < k
-                    local = tl.load(out_idx_ptr + orow + i, mask=mk, other=0)
-                    dst = tl.load(page_ptr + req * page_stride + local, mask=mk, other=-1)
-                    tl.store(out_idx_ptr + orow + i, dst, mask=mk)
+                _late_page(out_idx_ptr, orow, k, req, page_ptr, page_stride, LATE_KB if LATE_KB > 0 else BLOCK)
         if not ok:
             tl.debug_barrier()  # scratch is reused
             _exact_row(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, buf_key, cap,
