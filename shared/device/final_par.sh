@@ -6,6 +6,17 @@
 #   SHARDS="small_sample;not small_sample" TESTS=packages/topk-radix-filter bash shared/device/run.sh bash shared/device/final_par.sh
 set -u
 IFS=';' read -ra shards <<< "${SHARDS:-small_sample;not small_sample}"
+san() {
+  for b in ${SANITIZE:-}; do
+    for tool in ${SAN_TOOLS:-memcheck racecheck}; do
+      echo "=== $tool $b"
+      timeout ${SAN_S:-70} compute-sanitizer --tool $tool --report-api-errors no python3 shared/device/sanitize_cases.py \
+        $b 2>&1 | grep -v "^========= COMPUTE-SANITIZER$" | tail -${SAN_TAIL:-14}
+    done
+  done
+}
+# SAN_PAR=1: the sanitizers run beside the shards (their own process; only timings would suffer)
+[ "${SAN_PAR:-0}" = 1 ] && { san > "$OUT/sanitize.log" 2>&1 & }
 i=0
 for s in "${shards[@]}"; do
   TOPK_CACHE_DIR=/tmp/topk-cache-shard$i timeout ${TEST_S:-300} python3 -m pytest -q -m "${MARK:-gpu}" -p no:cacheprovider \
@@ -18,10 +29,9 @@ for j in $(seq 0 $((i - 1))); do
   grep -E "passed|failed|error" "$OUT/pytest-shard$j.log" | tail -3
   grep -E "^(FAILED|ERROR)" "$OUT/pytest-shard$j.log" | head -5
 done
-for b in ${SANITIZE:-}; do
-  for tool in ${SAN_TOOLS:-memcheck racecheck}; do
-    echo "=== $tool $b"
-    timeout ${SAN_S:-70} compute-sanitizer --tool $tool --report-api-errors no python3 shared/device/sanitize_cases.py \
-      $b 2>&1 | grep -v "^========= COMPUTE-SANITIZER$" | tail -14
-  done
-done
+if [ "${SAN_PAR:-0}" = 1 ]; then
+  wait
+  cat "$OUT/sanitize.log"
+else
+  san
+fi

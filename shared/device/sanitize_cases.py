@@ -32,13 +32,43 @@ CASES = [  # rows, n, k, dtype, kind, next_n, compress_ratio
     (2, 600000, 2048, torch.float32, "plateau", 1, 1),
     # radix_filter's bfloat16 word filter and one-digit select (DEFAULT, 65+ rows)
     (72, 40000, 2048, torch.bfloat16, "randn", 1, 1),
+    # sgl_fused's warp path for few short rows (WARP_SHORT: fewer than 0.9 rows per SM, N = 8192)
+    (2, 8192, 2048, torch.float32, "int_ties", 1, 1),
 ]
+
+
+#: sgl_fused's page-table function on each warp-path config (late page pass), run first: rows, n, k
+#: (1x8192: WARP_SHORT_PAGE; 150 rows: WARP_FEW_PAGE; 300: WARP_MID_PAGE; 1100: the 4-warp one, on 132 SMs)
+PAGE_CASES = [(1, 8192, 2048), (150, 20000, 2048), (300, 17000, 1024), (1100, 9000, 2048)]
+PAGE_OFFSET = 7  # table[r, j] = j + 7, so the output minus 7 must be an exact top-k
+
+
+def page_cases() -> int:
+    from topk_core import sgl
+
+    failures = 0
+    for rows, n, k in PAGE_CASES:
+        label = f"sgl_fused page_table {rows}x{n} k={k} float32 randn"
+        try:
+            logits = make_logits("randn", rows, n, torch.float32, "cuda", seed=rows + n, k=k)
+            lens = make_seq_lens(rows, n, seed=n, mode="uniform", device="cuda")
+            table = (torch.arange(n, dtype=torch.int32, device="cuda") + PAGE_OFFSET).repeat(rows, 1)
+            out = sgl.fast_topk_transform_fused(logits, lens, table, None, k, backend="sgl_fused")
+            torch.cuda.synchronize()
+            check_topk(logits, lens, k, torch.where(out >= 0, out - PAGE_OFFSET, out))
+            print("ok     ", label, flush=True)
+        except Exception as exc:
+            failures += 1
+            print("FAIL   ", label, type(exc).__name__, str(exc)[:300], flush=True)
+    return failures
 
 
 def main(names):
     names = names or [n for n in topk_core.available_backends() if n != "reference"]
     failures = 0
     for name in names:
+        if name == "sgl_fused":
+            failures += page_cases()
         for rows, n, k, dtype, kind, next_n, ratio in CASES:
             logits = make_logits(kind, rows, n, dtype, "cuda", seed=rows * n, k=k)
             lens = make_seq_lens(rows // next_n, n, next_n=next_n, compress_ratio=ratio, seed=n, device="cuda")
