@@ -112,3 +112,19 @@ def test_sgl_composes_when_a_plain_backend_outranks_fused_ones():
         assert (out[2] == -1).all()
     finally:
         registry.entries(refresh=True)
+
+
+def test_compose_faster_weighs_the_transform_pass():
+    """Composing pays the torch pass: equal scores fuse, a plain backend far ahead composes, and an
+    unusable side always loses; the pass grows with rows * k, so many short rows fuse sooner."""
+    from topk_core.sgl import compose_faster
+
+    for transform in ("page_table", "ragged"):
+        assert not compose_faster(4.0, 4.0, transform, 128, 131072, 2048)
+        assert compose_faster(16.0, 4.0, transform, 128, 131072, 2048)
+        assert compose_faster(1.0, 0.0, transform, 1, 8192, 2048)
+        assert not compose_faster(0.0, 1.0, transform, 1, 8192, 2048)
+        # 1x8K: a 2.3x better plain score does not pay for the pass (H200: 21.7 µs composed, 13.0 fused)
+        assert not compose_faster(8.47, 3.66, transform, 1, 8192, 2048)
+    assert compose_faster(15.7, 4.5, "page_table", 128, 131072, 2048)  # 53.9 µs composed, 88.7 fused
+    assert not compose_faster(8.8, 3.7, "page_table", 4096, 8192, 2048)  # 369.8 composed, 229.9 fused

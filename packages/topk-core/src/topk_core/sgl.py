@@ -2,8 +2,9 @@
 
 Rows follow ``top_k_varlen``'s rules with per-row lengths: negative is empty,
 overlong is clamped to the window ``[row_starts[b], L)``. Each function runs on
-the best installed backend that supports its fused transform; when the best
-selection backend has no fused transform, selection and transform are composed.
+the best installed backend that supports its fused transform, unless a faster
+selection backend without it, plus a torch pass for the transform, is expected to
+take less time (``compose_faster``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,14 @@ from . import auto, env, validate
 from .api import dispatch, make_problem
 from .protocol import Call
 from .reference import apply_transform
+
+#: µs that composing (a plain selection, then the torch pass over the [rows, k] indices) adds to the
+#: selection, ``a + b * rows * k``: H200, session 11's committed run (auto:page / auto:ragged minus auto:v2,
+#: composed on all 15 DSA cells), least squares, within 9 µs (page) and 4 µs (ragged) on every cell.
+COMPOSE_US = {"page_table": (19.9, 3.03e-5), "ragged": (10.8, 2.08e-5)}
+#: Masked torch.topk µs on the same run, ``a + b * rows * n`` (fp32 cells of both grids, within 0.66-1.38x):
+#: the unit of the backends' scores (torch.topk µs / backend µs), so scores become times.
+TORCH_US = (65.7, 2.02e-5)
 
 
 def fast_topk(values: torch.Tensor, topk: int, dim: int):
@@ -43,9 +52,8 @@ def _select(score, lengths, topk, row_starts, out, backend, transform="none", **
         return out
     best_fused = auto.choose(fused)
     best_plain = auto.choose(plain)
-    # Compose (selection, then a torch pass over the [rows, k] indices) when a backend
-    # without the fused transform ranks higher than the best fused one.
-    if transform != "none" and best_plain != best_fused and _score(best_plain, plain) > _score(best_fused, fused):
+    if transform != "none" and best_plain != best_fused and compose_faster(
+            _score(best_plain, plain), _score(best_fused, fused), transform, fused.rows, fused.n, fused.k):
         local = torch.empty_like(out)
         dispatch(plain, Call(indices=local, **call_args), best_plain)
         composed = Call(indices=out, transform=transform, **call_args, **tensors)
@@ -53,6 +61,18 @@ def _select(score, lengths, topk, row_starts, out, backend, transform="none", **
         return out
     dispatch(fused, Call(indices=out, transform=transform, **call_args, **tensors), best_fused)
     return out
+
+
+def compose_faster(plain_score: float, fused_score: float, transform: str, rows: int, n: int, k: int) -> bool:
+    """Whether a plain selection of ``plain_score`` plus the torch transform pass is expected to beat
+    the fused call of ``fused_score`` (scores: speed-ups over masked torch.topk; 0 = unusable)."""
+    if plain_score <= 0:
+        return False
+    if fused_score <= 0:
+        return True
+    torch_us = TORCH_US[0] + TORCH_US[1] * rows * n
+    a, b = COMPOSE_US[transform]
+    return torch_us / plain_score + a + b * rows * k < torch_us / fused_score
 
 
 def _score(name: str, problem) -> float:

@@ -18,13 +18,13 @@ MAX_K = 16384
 MAX_N = (1 << 31) - 1
 
 #: Speedup over torch.topk (masked), measured: {(rows, n): speedup}. H200, fp32, k=2048,
-#: next_n=1; torch.topk us / radix_filter us (the sampled filter, 0.6.0, session 10 code) from the committed
-#: one-process run of 2026-11-30, benchmarks/results/2026-11-30-cuda-{dsa,decode}-session10.json
+#: next_n=1; torch.topk us / radix_filter us (the sampled filter, 0.7.0, session 11 code) from the committed
+#: one-process run of 2026-11-30, benchmarks/results/2026-11-30-cuda-{dsa,decode}-session11.json
 #: (written by shared/device/update_scores.py).
 MEASURED: dict[tuple[int, int], float] = {
-    (1, 8192): 6.94, (1, 32768): 5.93, (1, 131072): 4.85, (1, 262144): 4.6, (1, 1048576): 3.75, (8, 32768): 6.13,
-    (8, 131072): 5.49, (32, 32768): 7.64, (32, 131072): 7.54, (128, 32768): 11.68, (128, 131072): 15.87,
-    (512, 32768): 13.32, (512, 131072): 16.75, (1024, 65536): 16.33, (4096, 8192): 8.77,
+    (1, 8192): 7.0, (1, 32768): 6.05, (1, 131072): 4.93, (1, 262144): 4.6, (1, 1048576): 3.75, (8, 32768): 6.3,
+    (8, 131072): 5.56, (32, 32768): 7.66, (32, 131072): 7.74, (128, 32768): 11.77, (128, 131072): 15.71,
+    (512, 32768): 13.25, (512, 131072): 17.12, (1024, 65536): 16.69, (4096, 8192): 8.81,
 }
 #: Only used if MEASURED is emptied: positive (above ``reference``), below the measured
 #: backends, more for batches, which this design targets.
