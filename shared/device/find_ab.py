@@ -181,10 +181,11 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
 
     v = rf.plan(rows, n, dtype=dtype)
     alts = {"new": v}
-    if dtype != "float32" and v.sampled:  # 16-bit: 0.6.0's filter and select, and each change alone
-        alts["b0"] = replace(v, bf16cmp=False, rel16=False)
-        alts["bc"] = replace(v, rel16=False)
-        alts["br"] = replace(v, bf16cmp=False)
+    if dtype != "float32" and v.sampled:  # 16-bit: 0.6.0's filter and select; the word filter's branch per
+        alts["b0"] = replace(v, bf16cmp=False, f16cmp=False, rel16=False)  # kept key (p0); fp16's order-key filter
+        alts["p0"] = replace(v, pstore=False)  # (f0); session 11 call 2 measured bc/br (bf16cmp / rel16 alone)
+        if dtype == "float16":
+            alts["f0"] = replace(v, f16cmp=False)
     if v.sampled:
         alts["old"] = replace(v, interp=False, relsel=False, group=min(v.group, 2))
         alts["late"] = replace(v, late=True)

@@ -153,7 +153,7 @@ SMALL = [dict(), dict(group=2), dict(pstore=False), dict(group=2, pstore=False),
          dict(compact=True, sample_bits=11), dict(group=3, compact=True, sample_bits=11),
          dict(threads=256, first_bits=11, late=True, unroll=8, sample_bits=9),
          dict(threads=256, first_bits=12, late=True, unroll=8, compact=True, sample_bits=11),
-         dict(bf16cmp=False, rel16=False), dict(group=2, bf16cmp=False)]
+         dict(bf16cmp=False, f16cmp=False, rel16=False), dict(group=2, bf16cmp=False, f16cmp=False)]
 
 
 @pytest.mark.parametrize("opts", SMALL, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")
@@ -163,8 +163,9 @@ def test_sampled_design_with_a_small_sample(kind, dtype, opts):
     """sample=256 puts rows from 1024 columns through the sampled filter; margin 0 makes it miss often.
     group=2/3: CTAs per row (a cluster), rank 0 pulling the others' candidates; pstore=False: the
     filter's branch per kept key (float32; 16-bit rows always take it); interp/relsel off: the
-    threshold's second sampled digit and the three-digit candidate select; bf16cmp/rel16 off: 16-bit
-    rows' order-key filter and key-digit select (0.6.0's)."""
+    threshold's second sampled digit and the three-digit candidate select; bf16cmp/f16cmp/rel16 off:
+    16-bit rows' order-key filter and key-digit select (0.6.0's); pstore=False on 16-bit rows: the word
+    filter's branch per kept key."""
     if not torch.cuda.is_available():
         pytest.skip("needs a CUDA GPU")
     from topk_radix_filter.launch import Variant, launch

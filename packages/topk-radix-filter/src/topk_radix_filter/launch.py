@@ -39,6 +39,7 @@ class Variant:
     root_pad: int = 1  # the sample rank's root term: floor(sqrt(mu)) + root_pad
     bf16cmp: bool = True  # bfloat16: the filter compares 32-bit words' halves as floats (no order key)
     rel16: bool = True  # 16-bit keys: candidates ranked on one clamped digit of key - t
+    f16cmp: bool = True  # float16: the filter compares 32-bit words as half2 (setp.geu.f16x2)
 
 
 #: Every sampled variant writes kept keys by predicated stores on float32 (``pstore``; session 7, us,

@@ -57,8 +57,19 @@ REL_BINS = 2048
 REL_SHIFT = 11
 #: compact: the control-block word counting the listed keys of the k-th key's bin
 LIST = 5
-#: Order key of bfloat16 +inf (bf16cmp: thresholds above it select NaNs alone)
-BF16_INF_KEY = 0xFF80
+#: Order keys of bfloat16 and float16 +inf (word compares: thresholds above them select NaNs alone)
+INF_KEY16 = {"bfloat16": 0xFF80, "float16": 0xFC00}
+
+
+@cute.jit
+def f16x2_bits_if_not_below(word: Int32, floor2: Int32, bit_lo: Int32, bit_hi: Int32) -> Int32:
+    """``bit_lo`` if the low float16 of ``word`` is not below the low half of ``floor2`` (NaN is not
+    below), or-ed with ``bit_hi`` for the high halves: one ``setp.geu.f16x2`` for two elements."""
+    return Int32(llvm.inline_asm(
+        mlir_t.i32(), [word.ir_value(), floor2.ir_value(), bit_lo.ir_value(), bit_hi.ir_value()],
+        "{\n\t.reg .pred p, q;\n\t.reg .b32 a, b;\n\tsetp.geu.f16x2 p|q, $1, $2;\n\tselp.b32 a, $3, 0, p;\n\t"
+        "selp.b32 b, $4, 0, q;\n\tor.b32 $0, a, b;\n\t}",
+        "=r,r,r,r,r", has_side_effects=False, is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT))
 
 
 @cute.jit
@@ -78,7 +89,7 @@ class SampledFilter(RadixTopK):
                  unroll1: int = 2, prefetch: bool = False, sampled: bool = True, fcmp: bool = True,
                  group: int = 1, pstore: bool = True, interp: bool = True, relsel: bool = True,
                  late: bool = False, sample_bits: int = 0, compact: bool = False, root_pad: int = 1,
-                 bf16cmp: bool = True, rel16: bool = True):
+                 bf16cmp: bool = True, rel16: bool = True, f16cmp: bool = True):
         assert sample % 32 == 0 and (sample <= cand or not sampled)
         assert group in (1, 2, 3, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
@@ -98,9 +109,15 @@ class SampledFilter(RadixTopK):
         # filters its slice of the row into its own buffer; rank 0 pulls the others' candidates
         # over DSMEM and finishes the row alone (the fallback too).
         self.group = group
-        # pstore (float32): the filter writes a kept key's raw bits by predicated stores, not behind a
-        # branch per key (16-bit builds spill with it)
-        self.pstore = pstore and dtype == "float32"
+        # bf16cmp (bfloat16, 16-byte vectors): the filter reads the row as 32-bit words and compares each
+        # half, widened to float32 by a shift or a mask, as a float (fcmp's test), not by its order key;
+        # f16cmp (float16): the same words, both halves compared at once as a half2 (setp.geu.f16x2)
+        self.bf16cmp = bf16cmp and dtype == "bfloat16" and self.vec > 1
+        self.f16cmp = f16cmp and dtype == "float16" and self.vec > 1
+        self.words = self.bf16cmp or self.f16cmp
+        # pstore (float32, and 16-bit word tiles): the filter writes a kept key's raw bits by predicated
+        # stores, not behind a branch per key (16-bit tiles of elements spill with it: 32 live values)
+        self.pstore = pstore and (dtype == "float32" or self.words)
         # interp: the threshold inside the sample's first-digit bin is interpolated from the bin's count
         # (biased low), not found by a second histogram of the sample
         self.interp = interp
@@ -122,9 +139,6 @@ class SampledFilter(RadixTopK):
         # each step up keeps ~margin more sampled ranks' worth of keys (NOTES.md, session 9: 1M rows)
         assert root_pad >= 1
         self.root_pad = root_pad
-        # bf16cmp (bfloat16, 16-byte vectors): the filter reads the row as 32-bit words and compares each
-        # half, widened to float32 by a shift or a mask, as a float (fcmp's test), not by its order key
-        self.bf16cmp = bf16cmp and dtype == "bfloat16" and self.vec > 1
         # rel16 (16-bit keys): the candidates are ranked on min(key - t, REL_BINS - 1) alone: one histogram,
         # one bin search and one emit pass; the k-th key in the clamped bin -> the key-digit select
         self.rel16 = rel16 and self.bits == 16 and self.bins >= REL_BINS
@@ -249,48 +263,71 @@ class SampledFilter(RadixTopK):
     @cute.jit
     def _filter_any(self, vs: list, start: Int32, nv: Int32, t: Uint32, ckey, cidx, cand_ptr, tid: Int32,
                     lane: Int32):
-        """One filter tile of loaded vectors: 32-bit words (``bf16cmp``) or elements."""
-        if cutlass.const_expr(self.bf16cmp):
-            self._filter_tile_bf16(self._words(vs), start, nv, t, ckey, cidx, cand_ptr, tid, lane)
+        """One filter tile of loaded vectors: 32-bit words (16-bit rows, ``words``) or elements."""
+        if cutlass.const_expr(self.words):
+            self._filter_tile_words(self._words(vs), start, nv, t, ckey, cidx, cand_ptr, tid, lane)
         else:
             self._filter_tile(self._raws(vs), start, nv, t, ckey, cidx, cand_ptr, tid, lane)
 
     @cute.jit
-    def _filter_tile_bf16(self, words: list, start: Int32, nv: Int32, t: Uint32, ckey, cidx, cand_ptr, tid: Int32,
-                          lane: Int32):
-        """``_filter_tile`` for bfloat16 rows read as 32-bit words (4 per vector, 2 elements each, the
-        lower column in the low half): each half widened to float32 (``<< 16``, ``& 0xFFFF0000``) is
-        compared as a float against ``t``'s, so ``order_key >= t`` costs ~2 instructions, not ~8.
-        A bfloat16 widened keeps its float32 order within ``[key16 << 16, key16 << 16 | 0xFFFF]``, so
-        ``key16 >= t`` <=> ``key32 >= t << 16`` (NaN and -0.0 included)."""
+    def _filter_tile_words(self, words: list, start: Int32, nv: Int32, t: Uint32, ckey, cidx, cand_ptr, tid: Int32,
+                           lane: Int32):
+        """``_filter_tile`` for 16-bit rows read as 32-bit words (4 per vector, 2 elements each, the lower
+        column in the low half). bfloat16: each half widened to float32 (``<< 16``, ``& 0xFFFF0000``) is
+        compared as a float against ``t``'s; a widened bfloat16's float32 key lies in ``[key16 << 16,
+        key16 << 16 | 0xFFFF]``, so that is exactly ``key16 >= t``. float16: both halves at once against
+        ``t``'s float16 in both halves. NaN and -0.0 rank as the order key says either way; ~1-2
+        instructions per element, not ~8 for the key. Kept elements go out by predicated stores of the
+        word (``pstore``: the candidate pass makes the key from its low half) or behind a branch each."""
         T, C = self.threads, self.cand
         nvec = len(words) // 4
         assert nvec * 8 <= 32, "one bit per key of the tile"
-        floor = f32_key_floor(t << Uint32(16))  # the caller keeps t <= the 16-bit +inf key
         mask = Uint32(0)
-        for u in cutlass.range_constexpr(nvec):
-            part = Int32(0)
-            for w in cutlass.range_constexpr(4):
-                word = words[u * 4 + w]
-                part = part | f32_bit_if_not_below(word << Int32(16), floor, Int32(1 << (u * 8 + 2 * w)))
-                part = part | f32_bit_if_not_below(word & Int32(-65536), floor, Int32(1 << (u * 8 + 2 * w + 1)))
-            mask = mask | Uint32(cutlass.select_(start + u * T + tid < nv, Uint32(part), Uint32(0)))
+        if cutlass.const_expr(self.bf16cmp):
+            floor = f32_key_floor(t << Uint32(16))  # the caller keeps t <= the 16-bit +inf key
+            for u in cutlass.range_constexpr(nvec):
+                part = Int32(0)
+                for w in cutlass.range_constexpr(4):
+                    word = words[u * 4 + w]
+                    part = part | f32_bit_if_not_below(word << Int32(16), floor, Int32(1 << (u * 8 + 2 * w)))
+                    part = part | f32_bit_if_not_below(word & Int32(-65536), floor, Int32(1 << (u * 8 + 2 * w + 1)))
+                mask = mask | Uint32(cutlass.select_(start + u * T + tid < nv, Uint32(part), Uint32(0)))
+        else:
+            f16 = Uint32(cutlass.select_((t & Uint32(0x8000)) != Uint32(0), t ^ Uint32(0x8000), t ^ Uint32(0xFFFF)))
+            floor2 = Int32(f16 | (f16 << Uint32(16)))  # key16 >= t <=> not (x < f16), as f32_key_floor
+            for u in cutlass.range_constexpr(nvec):
+                part = Int32(0)
+                for w in cutlass.range_constexpr(4):
+                    part = part | f16x2_bits_if_not_below(words[u * 4 + w], floor2, Int32(1 << (u * 8 + 2 * w)),
+                                                          Int32(1 << (u * 8 + 2 * w + 1)))
+                mask = mask | Uint32(cutlass.select_(start + u * T + tid < nv, Uint32(part), Uint32(0)))
         pos = warp_reserve(Int32(cute.arch.popc(mask)), cand_ptr, lane)
+        take = Int32(0)  # names the branches below assign: one type on every path
+        ok = Int32(0)
+        word = Int32(0)
+        raw = Int32(0)
         if mask != Uint32(0):
             for u in cutlass.range_constexpr(nvec):
                 jv = start + u * T + tid
                 if (mask & Uint32(0xFF << (u * 8))) != Uint32(0):  # a vector with none kept: one test
                     for e in cutlass.range_constexpr(8):
-                        if (mask & Uint32(1 << (u * 8 + e))) != Uint32(0):
-                            if pos < C:
-                                word = words[u * 4 + e // 2]
-                                raw = word if e % 2 == 0 else (word >> Int32(16))  # the key masks the low half
-                                ckey[pos] = self._key(raw)
-                                cidx[pos] = jv * 8 + e
-                            pos = pos + 1
+                        word = words[u * 4 + e // 2]
+                        raw = word if e % 2 == 0 else (word >> Int32(16))  # the key masks the low half
+                        if cutlass.const_expr(self.pstore):
+                            take = Int32((mask >> Uint32(u * 8 + e)) & Uint32(1))
+                            ok = take & Int32(cutlass.select_(pos < C, Int32(1), Int32(0)))
+                            st_shared_if(ok, ckey.iterator + pos, raw)
+                            st_shared_if(ok, cidx.iterator + pos, jv * 8 + e)
+                            pos = pos + take
+                        else:
+                            if (mask & Uint32(1 << (u * 8 + e))) != Uint32(0):
+                                if pos < C:
+                                    ckey[pos] = self._key(raw)
+                                    cidx[pos] = jv * 8 + e
+                                pos = pos + 1
 
     def _words(self, vs: list) -> list:
-        """The 32-bit words of a tile's vectors (``bf16cmp``), vector by vector."""
+        """The 32-bit words of a tile's vectors (``words``), vector by vector."""
         return [Int32(v[w]) for v in vs for w in range(4)]
 
     def _raws(self, vs: list) -> list:
@@ -496,7 +533,11 @@ class SampledFilter(RadixTopK):
         self._clear(hist, tid, B)
         cute.arch.sync_threads()
         for j in cutlass.range(tid, count, T):
-            d = cutlass.min(ckey[j] - t, Uint32(B - 1))
+            key = ckey[j]
+            if cutlass.const_expr(self.pstore):  # the filter stored raw words: keys from here on
+                key = self._key(Int32(key))
+                ckey[j] = key
+            d = cutlass.min(key - t, Uint32(B - 1))
             cute.arch.atomic_add((hist.iterator + Int32(d)).llvm_ptr, Int32(1))
         cute.arch.sync_threads()
         b1, krem = self._find_bin(hist, B, k, ctl, tid)
@@ -533,7 +574,7 @@ class SampledFilter(RadixTopK):
         done = Int32(0)
         xr = cute.make_tensor(xstart, cute.make_layout(length))
         xv, nv, tail = self._vectors(xstart, length)
-        if cutlass.const_expr(self.bf16cmp):  # the same 16-byte vectors as four 32-bit words
+        if cutlass.const_expr(self.words):  # the same 16-byte vectors as four 32-bit words
             wptr = cute.make_ptr(Int32, xstart.toint(), cute.AddressSpace.gmem, assumed_align=16)
             xv = cute.make_tensor(wptr, cute.make_layout((4, nv), stride=(1, 4)))
         v0 = Int32(0)
@@ -552,8 +593,8 @@ class SampledFilter(RadixTopK):
         t = self._threshold(ok, r, hist, ckey, ctl, tid)
         if cutlass.const_expr(self.fcmp):
             ok = ok & (t <= Uint32(F32_INF_KEY))  # a NaN-only threshold: the exact fallback takes the row
-        if cutlass.const_expr(self.bf16cmp):
-            ok = ok & (t <= Uint32(BF16_INF_KEY))
+        if cutlass.const_expr(self.words):
+            ok = ok & (t <= Uint32(INF_KEY16[self.dtype]))
         if ok:  # the same in every CTA of a group: same sample, same threshold
             self._filter(xv, v0, v1, tail, xr, length, t, ckey, cidx, ctl, tid, pre, rank == Int32(G - 1))
             count = Int32(0)
@@ -574,7 +615,7 @@ class SampledFilter(RadixTopK):
                             self._select_candidates(xr, count, k, out, hist, ckey, cidx, ctl, tid, True)
                     elif cutlass.const_expr(self.rel16):
                         if self._select_rel16(count, k, t, out, hist, ckey, cidx, ctl, tid) == Int32(0):
-                            self._select_candidates(xr, count, k, out, hist, ckey, cidx, ctl, tid)
+                            self._select_candidates(xr, count, k, out, hist, ckey, cidx, ctl, tid, True)
                     else:
                         self._select_candidates(xr, count, k, out, hist, ckey, cidx, ctl, tid)
                     done = Int32(1)
