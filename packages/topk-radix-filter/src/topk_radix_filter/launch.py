@@ -30,7 +30,7 @@ class Variant:
     sampled: bool = True  # False: the two-read path alone (N too short for the sample)
     fcmp: bool = True  # float32: the filter compares floats, not order keys
     group: int = 1  # CTAs (a cluster) per row
-    pstore: bool = True  # float32: the filter's writes as predicated stores (no branch per key)
+    pstore: bool = True  # float32 and 16-bit word tiles: the filter's writes as predicated stores (no branch per key)
     interp: bool = True  # the threshold interpolated inside the sample's first-digit bin
     relsel: bool = True  # float32: candidates ranked on two digits of key - t
     late: bool = False  # the first tile loaded after the sample's histogram, not before the sample
@@ -44,7 +44,8 @@ class Variant:
 
 #: Every sampled variant writes kept keys by predicated stores on float32 (``pstore``; session 7, us,
 #: branch per key -> predicated: 32x32K 14.9 -> 13.5, 128x32K 17.1 -> 15.8, 128x128K 32.1 -> 29.5,
-#: 512x128K 97.7 -> 89.5; 16-bit builds spill with it, bf16 128x128K 33.1 -> 34.5, so they keep the branch).
+#: 512x128K 97.7 -> 89.5; 16-bit tiles of elements spill with it, bf16 128x128K 33.1 -> 34.5; the 16-bit word
+#: tiles of session 11 do not, see below).
 #: Every sampled variant interpolates the threshold (``interp``) and ranks float32 candidates on two
 #: digits of ``key - t`` (``relsel``; session 8, us, both off -> on: 32x32K 13.5 -> 12.1, 128x32K 15.6 ->
 #: 14.0, 128x128K 28.9 -> 27.3, 512x32K 39.8 -> 35.3, 1024x64K 102.2 -> 93.4, 512x128K 87.9 -> 81.6).
@@ -62,8 +63,11 @@ class Variant:
 #: 1x1M 114.9 -> 87.8, 8x512K 27.3 -> 26.8, 32x128K 17.9 -> 17.8, bf16 128x128K 31.6 -> 31.3; + 2 made more
 #: 1M rows overflow the candidate buffer, shared/dev/threshold_model.py).
 #: 16-bit rows: bfloat16's filter compares 32-bit words' halves as floats (``bf16cmp``) and 16-bit candidates
-#: are ranked on one clamped digit of key - t (``rel16``; session 11, us, 0.6.0 -> both: bf16 128x128K 32.0 ->
-#: 23.8, 512x32K 53.4 -> 32.1, 1024x64K 152.0 -> 91.1, 1x128K 17.3 -> 12.8; fp16 128x128K 31.0 -> 29.4).
+#: are ranked on one clamped digit of key - t (``rel16``; session 11 call 2, us, 0.6.0 -> both: bf16 128x128K 32.0
+#: -> 23.8, 512x32K 53.4 -> 32.1, 1024x64K 152.0 -> 91.1, 1x128K 17.3 -> 12.8; fp16 128x128K 31.0 -> 29.4); float16
+#: compares words as half2 (``f16cmp``) and both write kept elements by predicated stores of the word (``pstore``;
+#: call 3, us, branch per key -> predicated: bf16 128x128K 23.4 -> 20.7, 512x32K 32.3 -> 26.8, 1024x64K 89.7 ->
+#: 73.2, 32x128K 16.4 -> 15.3, 1x128K 12.7 -> 11.8; fp16 128x128K order-key filter 29.7 -> 19.7).
 #: The variants run() launches (``plan``), from the H200 tuning runs (NOTES.md):
 #: - DEFAULT, 65 to 264 rows of N >= 16K: one CTA of 1024 threads per SM, 8192 candidates,
 #:   13-bit digits (128x128K: 40.4 us vs 54.5 with 512 threads).
