@@ -438,6 +438,26 @@ class SampledFilter(RadixTopK):
         return key, col, rel
 
     @cute.jit
+    def _rel_histogram(self, count: Int32, k: Int32, t: Uint32, shift: cutlass.Constexpr, hist, ckey, ctl, tid: Int32):
+        """The relative selects' first step: ``min((key - t) >> shift, REL_BINS - 1)`` of every candidate
+        histogrammed (raw bits stored by the filter become keys here), and the bin of the k-th key."""
+        B = REL_BINS
+        self._clear(hist, tid, B)
+        cute.arch.sync_threads()
+        for j in cutlass.range(tid, count, self.threads):
+            key = ckey[j]
+            if cutlass.const_expr(self.pstore):  # the filter stored raw bits: keys from here on
+                key = self._key(Int32(key))
+                ckey[j] = key
+            d = key - t
+            if cutlass.const_expr(shift > 0):
+                d = d >> Uint32(shift)
+            d = cutlass.min(d, Uint32(B - 1))
+            cute.arch.atomic_add((hist.iterator + Int32(d)).llvm_ptr, Int32(1))
+        cute.arch.sync_threads()
+        return self._find_bin(hist, B, k, ctl, tid)
+
+    @cute.jit
     def _select_rel(self, count: Int32, k: Int32, t: Uint32, out, hist, ckey, cidx, ctl, tid: Int32) -> Int32:
         """``_select_candidates`` on two digits of ``key - t`` (every candidate is >= t, and the k-th
         key is rarely far above it): one bin search and one candidate pass fewer. Returns 0, having
@@ -446,17 +466,7 @@ class SampledFilter(RadixTopK):
         T = self.threads
         lane = tid % 32
         B, S = REL_BINS, REL_SHIFT
-        self._clear(hist, tid, B)
-        cute.arch.sync_threads()
-        for j in cutlass.range(tid, count, T):
-            key = ckey[j]
-            if cutlass.const_expr(self.pstore):  # the filter stored raw bits: keys from here on
-                key = self._key(Int32(key))
-                ckey[j] = key
-            d = cutlass.min((key - t) >> Uint32(S), Uint32(B - 1))
-            cute.arch.atomic_add((hist.iterator + Int32(d)).llvm_ptr, Int32(1))
-        cute.arch.sync_threads()
-        b1, krem = self._find_bin(hist, B, k, ctl, tid)
+        b1, krem = self._rel_histogram(count, k, t, S, hist, ckey, ctl, tid)
         done = Int32(0)
         cap = (self.bins - B) // 2  # compact: (key, column) pairs above the level-two bins
         lkey, lcol, list_ptr = None, None, None
@@ -530,17 +540,7 @@ class SampledFilter(RadixTopK):
         T = self.threads
         lane = tid % 32
         B = REL_BINS
-        self._clear(hist, tid, B)
-        cute.arch.sync_threads()
-        for j in cutlass.range(tid, count, T):
-            key = ckey[j]
-            if cutlass.const_expr(self.pstore):  # the filter stored raw words: keys from here on
-                key = self._key(Int32(key))
-                ckey[j] = key
-            d = cutlass.min(key - t, Uint32(B - 1))
-            cute.arch.atomic_add((hist.iterator + Int32(d)).llvm_ptr, Int32(1))
-        cute.arch.sync_threads()
-        b1, krem = self._find_bin(hist, B, k, ctl, tid)
+        b1, krem = self._rel_histogram(count, k, t, 0, hist, ckey, ctl, tid)
         done = Int32(0)
         if b1 < Int32(B - 1):
             done = Int32(1)
