@@ -21,7 +21,15 @@ import pytest
 import torch
 
 from topk_core.reference import apply_transform, select_local
-from topk_core.testing import PAGE_STRIDE, check_topk, clamped_windows, make_logits, paged_requests, poisoned_call
+from topk_core.testing import (
+    PAGE_STRIDE,
+    check_topk,
+    clamped_windows,
+    make_logits,
+    paged_requests,
+    poisoned_call,
+    ragged_decode_rows,
+)
 from topk_core.testing.triton_kit import TRITON_MARKS, triton_device
 
 pytestmark = TRITON_MARKS
@@ -107,12 +115,7 @@ def _same_up_to_ties(x, lens, k, idx, req):
 
 
 def test_next_n_compress_with_ragged():
-    dev = triton_device()
-    next_n, cr, n, k = 3, 4, 200, 16
-    rows = 4 * next_n
-    x = make_logits("randn", rows, n, torch.float16, dev, seed=8)
-    lens = torch.tensor([0, 803, 400, 2], dtype=torch.int32, device=dev)
-    offsets = torch.randint(0, 10**6, (rows,), dtype=torch.int32).to(dev)
+    x, lens, offsets, next_n, cr, k = ragged_decode_rows(triton_device())
     for config in _configs():
         _, idx, vals = _run(x, lens, k, config=config, transform="ragged", index_offsets=offsets, next_n=next_n,
                             compress_ratio=cr)

@@ -34,6 +34,7 @@ from topk_core.testing import (
     paged_requests,
     poison_like,
     poisoned_call,
+    ragged_decode_rows,
 )
 from topk_core.testing.triton_kit import TRITON_MARKS, triton_device
 from topk_sgl_fused.warp import _bracket_bisect, _warp_fast
@@ -226,12 +227,7 @@ def test_page_table_with_empty_requests():
 
 
 def test_ragged_with_next_n_and_compress():
-    dev = triton_device()
-    next_n, cr, n, k = 3, 4, 200, 16
-    rows = 4 * next_n
-    x = make_logits("randn", rows, n, torch.float16, dev, seed=8)
-    lens = torch.tensor([0, 803, 400, 2], dtype=torch.int32, device=dev)
-    offsets = torch.randint(0, 10**6, (rows,), dtype=torch.int32).to(dev)
+    x, lens, offsets, next_n, cr, k = ragged_decode_rows(triton_device())
     for config in _cfgs():
         idx, vals = _run(x, lens, k, config, transform="ragged", index_offsets=offsets, next_n=next_n,
                          compress_ratio=cr)

@@ -154,6 +154,13 @@ def _settle_empty(call: Call) -> bool:
     return rows == 0 or n == 0
 
 
+def _facts(call: Call):
+    """``(logits, rows, n, k, device)`` of a validated call: what every launch starts from."""
+    logits = call.logits
+    rows, n = logits.shape
+    return logits, rows, n, call.top_k, logits.device
+
+
 def _run_cached(key, fn, args, kwargs) -> None:
     """Launch ``fn[grid](*args, **kwargs)``; the first launch of a variant compiles it, timed
     and recorded by ``compile_cached`` under ``key``."""
@@ -219,10 +226,7 @@ def launch(call: Call, config: Config | SplitConfig | WarpConfig | None = None, 
 
     if _settle_empty(call):
         return
-    logits = call.logits
-    rows, n = logits.shape
-    k = call.top_k
-    device = logits.device
+    logits, rows, n, k, device = _facts(call)
     sms = sm_count(device)
     config = config or pick_config(rows, n, k, sms)
     cap = cap or cap_for(config, k)
@@ -308,10 +312,7 @@ def launch_split(call: Call, config: SplitConfig | None = None) -> None:
 
     if _settle_empty(call):
         return
-    logits = call.logits
-    rows, n = logits.shape
-    k = call.top_k
-    device = logits.device
+    logits, rows, n, k, device = _facts(call)
     config = config or pick_split(rows, n, k, sm_count(device))
     stream = n >= STREAM_MIN_RATIO * k and k <= STREAM_MAX_K and (n >= STREAM_MIN_N or interpreting())
     if stream and config.cap < k + config.block:
@@ -452,10 +453,7 @@ def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
 
     if _settle_empty(call):
         return
-    logits = call.logits
-    rows, n = logits.shape
-    k = call.top_k
-    device = logits.device
+    logits, rows, n, k, device = _facts(call)
     config = config or WarpConfig()
     if config.sbits not in (1, 2, 4) or config.bbits not in (1, 2, 4):
         raise ValueError(f"config: sbits and bbits must be 1, 2 or 4, got {config}")

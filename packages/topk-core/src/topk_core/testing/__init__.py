@@ -14,6 +14,7 @@ from .inputs import (
     paged_requests,
     poison_like,
     poisoned_call,
+    ragged_decode_rows,
 )
 
 _SUITES = {
@@ -46,6 +47,7 @@ __all__ = [
     "make_logits",
     "make_seq_lens",
     "paged_requests",
+    "ragged_decode_rows",
     "poison_like",
     "poisoned_call",
 ]

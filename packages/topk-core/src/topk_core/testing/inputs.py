@@ -118,6 +118,18 @@ def clamped_windows(device) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     return x, starts, lens
 
 
+def ragged_decode_rows(device) -> tuple:
+    """``(logits, seq_lens, index_offsets, next_n, compress_ratio, k)``: four fp16 requests of three
+    query rows (next_n 3, compress_ratio 4) over 200 columns, lengths 0, past N, inside and 2, and a
+    random ragged offset per row."""
+    next_n, ratio, n, k = 3, 4, 200, 16
+    rows = 4 * next_n
+    x = make_logits("randn", rows, n, torch.float16, device, seed=8)
+    lens = torch.tensor([0, 803, 400, 2], dtype=torch.int32, device=device)
+    offsets = torch.randint(0, 10**6, (rows,), dtype=torch.int32, generator=_gen(8)).to(device)
+    return x, lens, offsets, next_n, ratio, k
+
+
 def paged_requests(device) -> tuple[torch.Tensor, ...]:
     """``(logits, seq_lens, cu_seqlens_q, page_table, request_of_row)``: seven fp32 rows of 300 in
     five requests, three of them empty; the table's entries name their request (``PAGE_STRIDE``)."""
