@@ -76,6 +76,14 @@ VARIANTS = [dict(), dict(sample=256), dict(sample=256, cand=1024, margin=1), dic
             dict(threads=128, cand=2048, first_bits=11, sampled=False),
             dict(root_pad=2), dict(unroll=8, group=3, compact=True, sample_bits=11, sample=8192),
             dict(unroll=8, group=3, compact=True, sample_bits=11, cand=16384)]
+#: The two-read path with fastkey / pstore1 (session 12), at SHORT_MANY's and SHORT's shapes and with a
+#: buffer small enough that plateaus and ties overflow it (``_key_candidates`` from the row).
+TWO_READ = [dict(threads=256, cand=2048, first_bits=11, sampled=False, fastkey=True),
+            dict(threads=256, cand=2048, first_bits=11, sampled=False, pstore1=True),
+            dict(threads=256, cand=2048, first_bits=11, sampled=False, fastkey=True, pstore1=True),
+            dict(threads=512, cand=4096, first_bits=11, sampled=False, fastkey=True, pstore1=True),
+            dict(threads=256, cand=256, first_bits=11, sampled=False, fastkey=True, pstore1=True)]
+VARIANTS += TWO_READ
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")
@@ -94,6 +102,35 @@ def test_every_benchmarked_variant_is_exact(variant, kind):
         # No values: the builds that were timed (values go through the shared code path).
         launch(Call(logits=logits, seq_lens=seq_lens, top_k=k, indices=idx), Variant(**variant))
         check_topk(logits, seq_lens, k, idx)
+
+
+@pytest.mark.parametrize("variant", TWO_READ, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()))
+@pytest.mark.parametrize("dtype", list(DT))
+def test_two_read_flags_on_special_bits(variant, dtype):
+    """fastkey ranks float32 by ``x + 0.0``'s bits: NaNs of any sign and payload (quiet, signalling,
+    all-ones) must tie at the top, -0.0 with +0.0, denormals in order; pstore1's predicated writes with
+    values, next_n = 2, scalar tails (odd N) and rows of length <= k (16-bit rows ignore fastkey)."""
+    if not torch.cuda.is_available():
+        pytest.skip("needs a CUDA GPU")
+    from topk_radix_filter.launch import Variant, launch
+
+    dev = torch.device("cuda")
+    g = torch.Generator(device="cpu").manual_seed(12)
+    special = torch.tensor([0x7FC00000, -0x400000, 0x7F800001, -1, 0x7FFFFFFF, -0x7F800001, 0, -0x80000000, 1,
+                            -0x7FFFFFFF, 0x7F800000, -0x800000, 0x00400000, -0x7FC00000], dtype=torch.int32)
+    for rows, n, k in ((6, 8191, 2048), (4, 12001, 300), (2, 3001, 1)):
+        x = torch.randn(rows, n, generator=g) * 1e-38  # denormals and tiny normals near the k-th value
+        bits = x.view(torch.int32)
+        pick = torch.rand(rows, n, generator=g) < 0.08
+        bits[pick] = special[torch.randint(0, len(special), (int(pick.sum()),), generator=g)]
+        logits = bits.view(torch.float32).to(dev)
+        if dtype != "float32":
+            logits = torch.randn(rows, n, generator=g).to(dev, DT[dtype])
+        seq_lens = make_seq_lens(rows // 2, n, next_n=2, seed=n, mode="mixed", device=dev)
+        idx = torch.full((rows, k), -7, dtype=torch.int32, device=dev)
+        vals = torch.full((rows, k), 7, dtype=DT[dtype], device=dev)
+        launch(Call(logits=logits, seq_lens=seq_lens, top_k=k, next_n=2, indices=idx, values=vals), Variant(**variant))
+        check_topk(logits, seq_lens, k, idx, vals, next_n=2)
 
 
 @pytest.mark.parametrize("rows, n, kind", [(450, 20000, "randn"), (400, 65536, "int_ties"), (2100, 3000, "nan"),

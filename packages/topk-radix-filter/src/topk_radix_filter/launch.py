@@ -40,6 +40,8 @@ class Variant:
     bf16cmp: bool = True  # bfloat16: the filter compares 32-bit words' halves as floats (no order key)
     rel16: bool = True  # 16-bit keys: candidates ranked on one clamped digit of key - t
     f16cmp: bool = True  # float16: the filter compares 32-bit words as half2 (setp.geu.f16x2)
+    fastkey: bool = False  # float32: order keys as x + 0.0 and a sign flip (3 instructions, not ~8)
+    pstore1: bool = False  # the two-read path's pass 1 writes by predicated stores (no branch per key)
 
 
 #: Every sampled variant writes kept keys by predicated stores on float32 (``pstore``; session 7, us,

@@ -46,6 +46,7 @@ from topk_core.kernels.cute_common import (
     f32_bit_if_not_below,
     f32_key_floor,
     row_views,
+    st_shared_if,
     warp_append,
     warp_reserve,
     write_short_row,
@@ -72,15 +73,6 @@ def f16x2_bits_if_not_below(word: Int32, floor2: Int32, bit_lo: Int32, bit_hi: I
         "=r,r,r,r,r", has_side_effects=False, is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT))
 
 
-@cute.jit
-def st_shared_if(flag: Int32, ptr: cute.Pointer, val: Int32):
-    """``*ptr = val`` (a 32-bit shared-memory word) when ``flag`` is nonzero, as one predicated store."""
-    llvm.inline_asm(
-        None, [flag.ir_value(), Int32(ptr.toint()).ir_value(), val.ir_value()],
-        "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $0, 0;\n\t@p st.shared.b32 [$1], $2;\n\t}",
-        "r,r,r,~{memory}", has_side_effects=True, is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT)
-
-
 class SampledFilter(RadixTopK):
     """Compile-time specialisation: dtype, values, block shape, sample size, margin."""
 
@@ -89,11 +81,12 @@ class SampledFilter(RadixTopK):
                  unroll1: int = 2, prefetch: bool = False, sampled: bool = True, fcmp: bool = True,
                  group: int = 1, pstore: bool = True, interp: bool = True, relsel: bool = True,
                  late: bool = False, sample_bits: int = 0, compact: bool = False, root_pad: int = 1,
-                 bf16cmp: bool = True, rel16: bool = True, f16cmp: bool = True):
+                 bf16cmp: bool = True, rel16: bool = True, f16cmp: bool = True, fastkey: bool = False,
+                 pstore1: bool = False):
         assert sample % 32 == 0 and (sample <= cand or not sampled)
         assert group in (1, 2, 3, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
-                         vec=vec, first_bits=first_bits, fcmp=fcmp)
+                         vec=vec, first_bits=first_bits, fcmp=fcmp, fastkey=fastkey, pstore1=pstore1)
         self.sample = sample
         self.margin = margin
         # the filter marks a thread's tile in one 32-bit mask: 16-bit rows take 4 vectors at most

@@ -29,7 +29,7 @@ condition of every dynamic ``if`` ``pred``, which shadows it inside the branch.
 
 Stable names (other packages import them): ``KEY_BITS``, ``NAN_EXP_MASK``,
 ``NEG_INF_BITS``, ``order_key``, ``order_key_f32``, ``order_key_f16``,
-``order_key_bf16``, ``valid_length``.
+``order_key_bf16``, ``valid_length``, ``st_shared_if``.
 """
 
 from __future__ import annotations
@@ -97,6 +97,17 @@ def order_key(bits: Int32, dtype: cutlass.Constexpr) -> Uint32:
     return _order_key(bits, KEY_BITS[dtype], NAN_EXP_MASK[dtype])
 
 
+@cute.jit
+def order_key_f32_fadd(bits: Int32) -> Uint32:
+    """``order_key_f32`` in three instructions: ``x + 0.0`` turns -0.0 into +0.0 and every NaN into
+    the canonical NaN 0x7FFFFFFF (whose key is the top one), then the sign flips the rest."""
+    y = Int32(llvm.inline_asm(
+        mlir_t.i32(), [bits.ir_value()],
+        "{\n\t.reg .f32 f;\n\tmov.b32 f, $1;\n\tadd.rn.f32 f, f, 0f00000000;\n\tmov.b32 $0, f;\n\t}",
+        "=r,r", has_side_effects=False, is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT))
+    return Uint32(y ^ ((y >> Int32(31)) | Int32(-0x80000000)))
+
+
 #: Order key of +inf (float32): thresholds above it select NaNs alone (see ``f32_key_floor``).
 F32_INF_KEY = 0xFF800000
 
@@ -121,6 +132,26 @@ def f32_bit_if_not_below(bits: Int32, floor_bits: Int32, bit: Int32) -> Int32:
         mlir_t.i32(), [bits.ir_value(), floor_bits.ir_value(), bit.ir_value()],
         "{\n\t.reg .pred p;\n\tsetp.geu.f32 p, $1, $2;\n\tselp.b32 $0, $3, 0, p;\n\t}",
         "=r,r,r,r", has_side_effects=False, is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT))
+
+
+@cute.jit
+def st_shared_if(flag: Int32, ptr: cute.Pointer, val: Int32):
+    """``*ptr = val`` (a 32-bit shared-memory word) when ``flag`` is nonzero, as one predicated store."""
+    llvm.inline_asm(
+        None, [flag.ir_value(), Int32(ptr.toint()).ir_value(), val.ir_value()],
+        "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $0, 0;\n\t@p st.shared.b32 [$1], $2;\n\t}",
+        "r,r,r,~{memory}", has_side_effects=True, is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT)
+
+
+@cute.jit
+def st_global_if(flag: Int32, ptr: cute.Pointer, val: Int32, width: cutlass.Constexpr = 32):
+    """``*ptr = val`` (a global ``width``-bit word, 32 or 16: the low half of ``val``) when ``flag`` is
+    nonzero, as one predicated store: no branch around it."""
+    store = "@p st.global.b32 [$1], $2;" if width == 32 else "cvt.u16.u32 h, $2;\n\t@p st.global.b16 [$1], h;"
+    llvm.inline_asm(
+        None, [flag.ir_value(), Int64(ptr.toint()).ir_value(), val.ir_value()],
+        "{\n\t.reg .pred p;\n\t.reg .b16 h;\n\tsetp.ne.b32 p, $0, 0;\n\t" + store + "\n\t}",
+        "r,l,r,~{memory}", has_side_effects=True, is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT)
 
 
 @cute.jit

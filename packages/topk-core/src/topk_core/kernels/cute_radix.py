@@ -37,7 +37,10 @@ from .cute_common import (
     f32_key_floor,
     find_bin,
     order_key,
+    order_key_f32_fadd,
     row_views,
+    st_global_if,
+    st_shared_if,
     warp_append,
     warp_inclusive_sum,
     write_short_row,
@@ -68,8 +71,15 @@ class RadixTopK(RowTopK):
     reads_logits = True
 
     def __init__(self, dtype: str, with_values: bool, threads: int = 512, cand: int = 4096, unroll: int = 4,
-                 unroll1: int = 2, vec: bool = True, first_bits: int = 11, fcmp: bool = True):
+                 unroll1: int = 2, vec: bool = True, first_bits: int = 11, fcmp: bool = True,
+                 fastkey: bool = False, pstore1: bool = False):
         self.dtype = dtype
+        # fastkey (float32): order keys as x + 0.0 and a sign flip (order_key_f32_fadd), 3 instructions
+        self.fastkey = fastkey and dtype == "float32"
+        # pstore1: pass 1 writes its selected columns and raw candidate bits by predicated stores (no
+        # branch per key: with k a third of a short row most keys are written); the candidates' next
+        # digit is histogrammed after the pass (``_key_candidates``)
+        self.pstore1 = pstore1
         # fcmp (float32 rows read as logits): pass 1 classifies each element by two float
         # compares against the bin's edges instead of building its order key.
         self.fcmp = fcmp and dtype == "float32"
@@ -89,6 +99,8 @@ class RadixTopK(RowTopK):
     @cute.jit
     def _key(self, bits: Int32) -> Uint32:
         """The order key of one element of the rows ``_select`` reads."""
+        if cutlass.const_expr(self.fastkey):
+            return order_key_f32_fadd(bits)
         return order_key(bits, self.dtype)
 
     @cute.jit
@@ -204,11 +216,16 @@ class RadixTopK(RowTopK):
             self._emit(out, pos, col, bits, key, True)
         slot = warp_append(inside, (ctl.iterator + CAND).llvm_ptr, lane)
         if inside:
-            d1 = (key >> sh1) & Uint32((1 << w1) - 1)
-            cute.arch.atomic_add((hist.iterator + Int32(d1)).llvm_ptr, Int32(1))
-            if slot < self.cand:
-                ckey[slot] = key
-                cidx[slot] = col
+            if cutlass.const_expr(self.pstore1):  # raw bits, as the tiles store them
+                if slot < self.cand:
+                    ckey[slot] = Uint32(bits)
+                    cidx[slot] = col
+            else:
+                d1 = (key >> sh1) & Uint32((1 << w1) - 1)
+                cute.arch.atomic_add((hist.iterator + Int32(d1)).llvm_ptr, Int32(1))
+                if slot < self.cand:
+                    ckey[slot] = key
+                    cidx[slot] = col
 
     @cute.jit
     def _select_or_keep_tile(self, vs: list, start: Int32, nv: Int32, b0: Int32, out, hist, ckey, cidx, ctl,
@@ -269,25 +286,70 @@ class RadixTopK(RowTopK):
         ex = incl - packed
         apos = cute.arch.shuffle_sync(gbase, 31) + (ex & Int32(0xFFFF))
         cpos = cute.arch.shuffle_sync(cbase, 31) + (ex >> 16)
-        if (amask | imask) != Uint32(0):
-            for u in cutlass.range_constexpr(len(vs)):
-                jv = start + u * T + tid
-                for e in cutlass.range_constexpr(V):
-                    bit = Uint32(1 << (u * V + e))
-                    if ((amask | imask) & bit) != Uint32(0):
-                        bits = raws[u * V + e]
-                        key = self._key(bits)
-                        col = jv * V + e
-                        if (amask & bit) != Uint32(0):
-                            self._emit(out, apos, col, bits, key, True)
-                            apos = apos + 1
-                        else:
-                            d1 = (key >> sh1) & Uint32((1 << w1) - 1)
-                            cute.arch.atomic_add((hist.iterator + Int32(d1)).llvm_ptr, Int32(1))
-                            if cpos < C:
-                                ckey[cpos] = key
-                                cidx[cpos] = col
-                            cpos = cpos + 1
+        if cutlass.const_expr(self.pstore1):
+            self._write_tile_predicated(raws, start, amask, imask, apos, cpos, out, ckey, cidx, tid, len(vs))
+        else:
+            if (amask | imask) != Uint32(0):
+                for u in cutlass.range_constexpr(len(vs)):
+                    jv = start + u * T + tid
+                    for e in cutlass.range_constexpr(V):
+                        bit = Uint32(1 << (u * V + e))
+                        if ((amask | imask) & bit) != Uint32(0):
+                            bits = raws[u * V + e]
+                            key = self._key(bits)
+                            col = jv * V + e
+                            if (amask & bit) != Uint32(0):
+                                self._emit(out, apos, col, bits, key, True)
+                                apos = apos + 1
+                            else:
+                                d1 = (key >> sh1) & Uint32((1 << w1) - 1)
+                                cute.arch.atomic_add((hist.iterator + Int32(d1)).llvm_ptr, Int32(1))
+                                if cpos < C:
+                                    ckey[cpos] = key
+                                    cidx[cpos] = col
+                                cpos = cpos + 1
+
+    @cute.jit
+    def _write_tile_predicated(self, raws: list, start: Int32, amask: Uint32, imask: Uint32, apos: Int32, cpos: Int32,
+                               out, ckey, cidx, tid: Int32, nvec: cutlass.Constexpr):
+        """``pstore1``'s pass-1 writes: each key of the tile marked in ``amask`` to the output at ``apos``
+        on, each marked in ``imask`` (its raw bits and column) to the candidates at ``cpos`` on."""
+        T, C, V = self.threads, self.cand, self.vec
+        ir, vr, _ = out
+        for u in cutlass.range_constexpr(nvec):
+            jv = start + u * T + tid
+            for e in cutlass.range_constexpr(V):
+                b = Uint32(u * V + e)
+                ta = Int32((amask >> b) & Uint32(1))
+                ti = Int32((imask >> b) & Uint32(1))
+                col = jv * V + e
+                st_global_if(ta, ir.iterator + apos, col)
+                if cutlass.const_expr(self.with_values):
+                    st_global_if(ta, vr.iterator + apos, raws[u * V + e], self.elem.width)
+                apos = apos + ta
+                ok = ti & Int32(cutlass.select_(cpos < C, Int32(1), Int32(0)))
+                st_shared_if(ok, ckey.iterator + cpos, raws[u * V + e])
+                st_shared_if(ok, cidx.iterator + cpos, col)
+                cpos = cpos + ti
+
+    @cute.jit
+    def _key_candidates(self, xr, length: Int32, ncand: Int32, b0: Int32, hist, ckey, tid: Int32):
+        """After ``pstore1``'s pass 1: the candidates' raw bits become keys and their next digit is
+        histogrammed (from the row when the candidates overflowed the buffer)."""
+        T = self.threads
+        sh0 = self.digits[0][0]
+        sh1, w1 = self.digits[1]
+        if ncand <= Int32(self.cand):
+            for j in cutlass.range(tid, ncand, T):
+                key = self._key(Int32(ckey[j]))
+                ckey[j] = key
+                cute.arch.atomic_add((hist.iterator + Int32((key >> sh1) & Uint32((1 << w1) - 1))).llvm_ptr, Int32(1))
+        else:
+            for j in cutlass.range(tid, length, T):
+                key = self._key(Int32(xr[j]))
+                if Int32(key >> sh0) == b0:
+                    cute.arch.atomic_add((hist.iterator + Int32((key >> sh1) & Uint32((1 << w1) - 1))).llvm_ptr,
+                                         Int32(1))
 
     @cute.jit
     def _vectors(self, xstart: cute.Pointer, length: Int32):
@@ -350,6 +412,9 @@ class RadixTopK(RowTopK):
             self._select_or_keep(bits, j, j < length, b0, out, hist, ckey, cidx, ctl, lane)
         cute.arch.sync_threads()
         ncand = ctl[CAND]
+        if cutlass.const_expr(self.pstore1):
+            self._key_candidates(xr, length, ncand, b0, hist, ckey, tid)
+            cute.arch.sync_threads()
         if ncand <= C:
             self._refine(True, xr, out, hist, ckey, cidx, ctl, ncand, b0, krem, k, tid)
         else:
