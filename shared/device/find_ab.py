@@ -7,8 +7,8 @@ sample, ``t256u8``/``t256su8`` those with 8 vectors in flight (4 per SM),
 ``t256c``/``t256c1``/``t128c`` the two-read path on 256 threads and 2048/1024 candidates, or 128 threads,
 ``smp1k``/``smp1k512`` the sampled filter with a 1024-key sample on N < 16K (256/512 threads),
 ``r2`` the rank's root as floor(sqrt(mu)) + 2 (session 9's; + 1 ships since session 10), ``s8k`` an 8192-key
-sample, ``c16k`` 16384 candidates per CTA of a cluster, ``fk``/``p1``/``fp`` the two-read path with
-order keys from ``x + 0.0`` / predicated pass-1 writes / both;
+sample, ``c16k`` 16384 candidates per CTA of a cluster, ``f0`` the two-read path without
+fastkey/pstore1 (session 11's), ``fpx`` with early too (session 12);
 FIND_AB=name,... keeps only those), and
 radix_cutlass (FIND_AB=...,cutlass), timed side by side in one process. Session 7's other
 alternatives (coarse threshold, groups, pipelined filter, carveout) are in the commits named in
@@ -218,9 +218,8 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
         alts["smp1k"] = replace(v, sampled=True, sample=1024, cand=4096, late=True)
         alts["smp1k512"] = replace(rf.LIGHT, sample=1024)
         if dtype == "float32":  # session 12: the two-read path's cheaper key and predicated pass-1 writes
-            alts["fk"] = replace(v, fastkey=True)
-            alts["p1"] = replace(v, pstore1=True)
-            alts["fp"] = replace(v, fastkey=True, pstore1=True)
+            alts["f0"] = replace(v, fastkey=False, pstore1=False)  # session 11's build
+            alts["fpx"] = replace(v, fastkey=True, pstore1=True, early=True)
     return list(alts.items())
 
 

@@ -88,8 +88,8 @@ def test_measured_table_is_the_h200_run():
     (264, 131072, "DEFAULT"), (512, 131072, "MANY_ROWS"),
     (512, 32768, "LIGHT_ONE_WAVE"), (396, 32768, "LIGHT"), (397, 65536, "LIGHT_ONE_WAVE"),
     (528, 16384, "LIGHT_ONE_WAVE"), (529, 32768, "LIGHT"), (1024, 65536, "LIGHT"), (4096, 8192, "SHORT_MANY"),
-    (2047, 8192, "SHORT"), (2048, 16383, "SHORT_MANY"), (1, 16383, "SHORT"), (1, 16384, "FEW_ROWS"),
-    (264, 16383, "SHORT"), (265, 16384, "LIGHT"), (1, 524288, "FEW_LONG_ROWS_3"), (1, 524289, "FEW_HUGE_ROWS"),
+    (2047, 8192, "SHORT_F32"), (2048, 16383, "SHORT_MANY"), (1, 16383, "SHORT_F32"), (1, 16384, "FEW_ROWS"),
+    (264, 16383, "SHORT_F32"), (265, 16384, "LIGHT"), (1, 524288, "FEW_LONG_ROWS_3"), (1, 524289, "FEW_HUGE_ROWS"),
     (32, 1 << 20, "FEW_HUGE_ROWS"), (33, 1 << 20, "FEW_LONG_ROWS"),
 ])
 def test_plan_picks_the_measured_variant(rows, n, which):

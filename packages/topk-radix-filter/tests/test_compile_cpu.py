@@ -39,5 +39,5 @@ def test_every_variant_compiles(arch, tmp_path):
                          text=True, timeout=900)
     assert out.returncode == 0, out.stderr[-3000:]
     count, rest = out.stdout.strip().split(" ", 1)
-    assert int(count) == 3 * 2 * 10 * 2  # dtype x values x plan variant x load width
+    assert int(count) == 3 * 2 * 11 * 2  # dtype x values x plan variant x load width
     assert arch in rest

@@ -76,13 +76,16 @@ VARIANTS = [dict(), dict(sample=256), dict(sample=256, cand=1024, margin=1), dic
             dict(threads=128, cand=2048, first_bits=11, sampled=False),
             dict(root_pad=2), dict(unroll=8, group=3, compact=True, sample_bits=11, sample=8192),
             dict(unroll=8, group=3, compact=True, sample_bits=11, cand=16384)]
-#: The two-read path with fastkey / pstore1 (session 12), at SHORT_MANY's and SHORT's shapes and with a
+#: The two-read path with fastkey / pstore1 / early (session 12), at SHORT_MANY's and SHORT's shapes and with a
 #: buffer small enough that plateaus and ties overflow it (``_key_candidates`` from the row).
 TWO_READ = [dict(threads=256, cand=2048, first_bits=11, sampled=False, fastkey=True),
             dict(threads=256, cand=2048, first_bits=11, sampled=False, pstore1=True),
             dict(threads=256, cand=2048, first_bits=11, sampled=False, fastkey=True, pstore1=True),
             dict(threads=512, cand=4096, first_bits=11, sampled=False, fastkey=True, pstore1=True),
-            dict(threads=256, cand=256, first_bits=11, sampled=False, fastkey=True, pstore1=True)]
+            dict(threads=256, cand=256, first_bits=11, sampled=False, fastkey=True, pstore1=True),
+            dict(threads=256, cand=2048, first_bits=11, sampled=False, fastkey=True, pstore1=True, early=True),
+            dict(threads=512, cand=4096, first_bits=11, sampled=False, early=True),
+            dict(threads=256, cand=256, first_bits=11, sampled=False, fastkey=True, pstore1=True, early=True)]
 VARIANTS += TWO_READ
 
 

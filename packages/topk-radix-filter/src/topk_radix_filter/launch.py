@@ -42,6 +42,7 @@ class Variant:
     f16cmp: bool = True  # float16: the filter compares 32-bit words as half2 (setp.geu.f16x2)
     fastkey: bool = False  # float32: order keys as x + 0.0 and a sign flip (3 instructions, not ~8)
     pstore1: bool = False  # the two-read path's pass 1 writes by predicated stores (no branch per key)
+    early: bool = False  # the digit select stops once the threshold's bin holds exactly the keys still needed
 
 
 #: Every sampled variant writes kept keys by predicated stores on float32 (``pstore``; session 7, us,
@@ -103,6 +104,11 @@ LIGHT = Variant(threads=512, cand=4096, first_bits=11, late=True)
 #:   whose second read hits L2. Without the sampled path's code the build needs 40 registers, not
 #:   55, so three CTAs share an SM (4096x8K: 113.8 vs 133.0 us, session 6).
 SHORT = Variant(threads=512, cand=4096, first_bits=11, sampled=False)
+#: - SHORT_F32, SHORT's float32 rows: order keys from ``x + 0.0`` (``fastkey``: 3 instructions, not ~8) and
+#:   pass 1's writes as predicated stores (``pstore1``: no branch per key; with k a third of the row most
+#:   keys are written). Session 12 call 1, us, SHORT -> both: 1024x8K 32.7 -> 29.7, 512x8K 20.3 -> 17.7, 128x8K
+#:   8.7 -> 7.9, 1024x4K (k=1024) 23.3 -> 21.9 (fastkey alone 21.7). 16-bit rows: not measured, SHORT.
+SHORT_F32 = replace(SHORT, fastkey=True, pstore1=True)
 #: - LIGHT_ONE_WAVE, LIGHT's rows when they need two waves of LIGHT (3 CTAs per SM) but fit one wave
 #:   of 4: 256 threads, 8 vectors in flight, a 9-bit sample digit (54 registers, 4 CTAs per SM;
 #:   session 9, us, 512x32K: LIGHT -> 256 threads with 8 vectors 34.5 -> 32.0 (one call), then ->
@@ -111,8 +117,9 @@ SHORT = Variant(threads=512, cand=4096, first_bits=11, sampled=False)
 LIGHT_ONE_WAVE = Variant(threads=256, cand=4096, first_bits=11, late=True, unroll=8, sample_bits=9)
 #: - SHORT_MANY, >= 2048 rows of N < 16K: SHORT on 256 threads and 2048 candidates, 6 CTAs per SM
 #:   (session 9, us: 4096x8K 112.9 -> 96.8, 2048x8K 59.5 -> 54.2; fewer rows lost: 1024x8K 32.8 ->
-#:   35.4, 128x8K 8.6 -> 10.7).
-SHORT_MANY = Variant(threads=256, cand=2048, first_bits=11, sampled=False)
+#:   35.4, 128x8K 8.6 -> 10.7), with SHORT_F32's two flags (session 12 call 1, us: 4096x8K 98.4 -> 89.2,
+#:   2048x8K 55.9 -> 49.5; 48 registers, so 5 CTAs per SM).
+SHORT_MANY = Variant(threads=256, cand=2048, first_bits=11, sampled=False, fastkey=True, pstore1=True)
 SHORT_MANY_MIN = 2048
 MANY_ROWS_MIN = 265
 LIGHT_MAX_N = 65536
@@ -122,7 +129,7 @@ LIGHT_MAX_N = 65536
 PLANNED = {"DEFAULT": DEFAULT, "FEW_ROWS": FEW_ROWS, "FEW_LONG_ROWS": FEW_LONG_ROWS, "FEW_LONG_ROWS_3": FEW_LONG_ROWS_3,
            "FEW_HUGE_ROWS": FEW_HUGE_ROWS,
            "MANY_ROWS": MANY_ROWS, "LIGHT": LIGHT, "LIGHT_ONE_WAVE": LIGHT_ONE_WAVE, "SHORT": SHORT,
-           "SHORT_MANY": SHORT_MANY}
+           "SHORT_F32": SHORT_F32, "SHORT_MANY": SHORT_MANY}
 
 
 def plan(rows: int, n: int, capability: tuple[int, int] = (9, 0), sms: int = 132, dtype: str = "float32") -> Variant:
@@ -131,7 +138,9 @@ def plan(rows: int, n: int, capability: tuple[int, int] = (9, 0), sms: int = 132
     16-bit builds need 69-80 registers, which undoes the CTAs per SM they are for."""
     f32 = dtype == "float32"
     if n < 4 * DEFAULT.sample:
-        return SHORT_MANY if rows >= SHORT_MANY_MIN and f32 else SHORT
+        if not f32:
+            return SHORT
+        return SHORT_MANY if rows >= SHORT_MANY_MIN else SHORT_F32
     if rows >= MANY_ROWS_MIN:
         if n > LIGHT_MAX_N:
             return MANY_ROWS

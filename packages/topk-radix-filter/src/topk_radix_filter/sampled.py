@@ -82,11 +82,12 @@ class SampledFilter(RadixTopK):
                  group: int = 1, pstore: bool = True, interp: bool = True, relsel: bool = True,
                  late: bool = False, sample_bits: int = 0, compact: bool = False, root_pad: int = 1,
                  bf16cmp: bool = True, rel16: bool = True, f16cmp: bool = True, fastkey: bool = False,
-                 pstore1: bool = False):
+                 pstore1: bool = False, early: bool = False):
         assert sample % 32 == 0 and (sample <= cand or not sampled)
         assert group in (1, 2, 3, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
-                         vec=vec, first_bits=first_bits, fcmp=fcmp, fastkey=fastkey, pstore1=pstore1)
+                         vec=vec, first_bits=first_bits, fcmp=fcmp, fastkey=fastkey, pstore1=pstore1,
+                         early=early)
         self.sample = sample
         self.margin = margin
         # the filter marks a thread's tile in one 32-bit mask: 16-bit rows take 4 vectors at most

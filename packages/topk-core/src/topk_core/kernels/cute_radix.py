@@ -72,8 +72,11 @@ class RadixTopK(RowTopK):
 
     def __init__(self, dtype: str, with_values: bool, threads: int = 512, cand: int = 4096, unroll: int = 4,
                  unroll1: int = 2, vec: bool = True, first_bits: int = 11, fcmp: bool = True,
-                 fastkey: bool = False, pstore1: bool = False):
+                 fastkey: bool = False, pstore1: bool = False, early: bool = False):
         self.dtype = dtype
+        # early: _refine stops once the threshold's bin holds exactly the keys still needed (then every
+        # key of that bin is taken: no further digit to resolve)
+        self.early = early
         # fastkey (float32): order keys as x + 0.0 and a sign flip (order_key_f32_fadd), 3 instructions
         self.fastkey = fastkey and dtype == "float32"
         # pstore1: pass 1 writes its selected columns and raw candidate bits by predicated stores (no
@@ -141,32 +144,39 @@ class RadixTopK(RowTopK):
     @cute.jit
     def _refine(self, from_cand: cutlass.Constexpr, xr, out, hist, ckey, cidx, ctl, count: Int32,
                 b0: Int32, krem: Int32, k: Int32, tid: Int32):
-        """Resolve the digits after the first on a source (candidates or the row), then gather."""
+        """Resolve the digits after the first on a source (candidates or the row), then gather.
+
+        ``early``: once a digit's bin holds exactly the ``krem`` keys still needed, the lower digits are
+        not resolved: the gather compares keys on the digits found (``tsh``) and takes that whole bin."""
         T = self.threads
         lane = tid % 32
         sh0 = self.digits[0][0]
         pref = Uint32(b0) << sh0
+        live = Int32(1)
+        tsh = Uint32(0)
         for p in cutlass.range_constexpr(1, len(self.digits)):
             sh, width = self.digits[p]
-            b, krem = self._find_bin(hist, 1 << width, krem, ctl, tid)
-            pref = pref | (Uint32(b) << sh)
-            if cutlass.const_expr(p + 1 < len(self.digits)):
-                nsh, nwidth = self.digits[p + 1]
-                self._clear(hist, tid, 1 << nwidth)
-                cute.arch.sync_threads()
-                for j in cutlass.range(tid, count, T):
-                    key = Uint32(0)
-                    if cutlass.const_expr(from_cand):
-                        key = ckey[j]
-                    else:
-                        key = self._key(Int32(xr[j]))
-                    if (key >> sh) == (pref >> sh):
-                        d = (key >> nsh) & Uint32((1 << nwidth) - 1)
-                        cute.arch.atomic_add((hist.iterator + Int32(d)).llvm_ptr, Int32(1))
-                cute.arch.sync_threads()
+            if cutlass.const_expr(not self.early):
+                b, krem = self._find_bin(hist, 1 << width, krem, ctl, tid)
+                pref = pref | (Uint32(b) << sh)
+                if cutlass.const_expr(p + 1 < len(self.digits)):
+                    self._refine_pass(from_cand, xr, hist, ckey, count, pref, p, tid)
+            else:
+                b = Int32(0)
+                if live != Int32(0):  # uniform: every thread reads the same find_bin answer
+                    b, krem = self._find_bin(hist, 1 << width, krem, ctl, tid)
+                    pref = pref | (Uint32(b) << sh)
+                    if cutlass.const_expr(p + 1 < len(self.digits)):
+                        if hist[b] == krem:
+                            live = Int32(0)
+                            tsh = Uint32(sh)
+                        else:
+                            self._refine_pass(from_cand, xr, hist, ckey, count, pref, p, tid)
         # Gather: keys above the threshold whose first digit is b0 (those above b0 are written),
         # then krem keys equal to it.
         thr = pref
+        if cutlass.const_expr(self.early):
+            thr = pref >> tsh
         gt_ptr = (ctl.iterator + GT).llvm_ptr
         eq_ptr = (ctl.iterator + EQ).llvm_ptr
         base_eq = k - krem
@@ -186,7 +196,29 @@ class RadixTopK(RowTopK):
             inside = j < count and (key >> sh0) == Uint32(b0)
             above = inside and key > thr
             equal = inside and key == thr
+            if cutlass.const_expr(self.early):
+                above = inside and (key >> tsh) > thr
+                equal = inside and (key >> tsh) == thr
             self._emit_ranked(above, equal, col, bits, key, out, gt_ptr, eq_ptr, base_eq, krem, lane, not from_cand)
+
+    @cute.jit
+    def _refine_pass(self, from_cand: cutlass.Constexpr, xr, hist, ckey, count: Int32, pref: Uint32,
+                     p: cutlass.Constexpr, tid: Int32):
+        """Histogram digit ``p + 1`` of the source's keys whose digits up to ``p`` are ``pref``'s."""
+        sh = self.digits[p][0]
+        nsh, nwidth = self.digits[p + 1]
+        self._clear(hist, tid, 1 << nwidth)
+        cute.arch.sync_threads()
+        for j in cutlass.range(tid, count, self.threads):
+            key = Uint32(0)
+            if cutlass.const_expr(from_cand):
+                key = ckey[j]
+            else:
+                key = self._key(Int32(xr[j]))
+            if (key >> sh) == (pref >> sh):
+                d = (key >> nsh) & Uint32((1 << nwidth) - 1)
+                cute.arch.atomic_add((hist.iterator + Int32(d)).llvm_ptr, Int32(1))
+        cute.arch.sync_threads()
 
     @cute.jit
     def _emit_ranked(self, above, equal, col: Int32, bits: Int32, key: Uint32, out, gt_ptr, eq_ptr, base_eq: Int32,
