@@ -43,6 +43,7 @@ class Variant:
     fastkey: bool = False  # float32: order keys as x + 0.0 and a sign flip (3 instructions, not ~8)
     pstore1: bool = False  # the two-read path's pass 1 writes by predicated stores (no branch per key)
     early: bool = False  # the digit select stops once the threshold's bin holds exactly the keys still needed
+    unroll1: int = 2  # the two-read path's pass 1: vectors per thread per tile
 
 
 #: Every sampled variant writes kept keys by predicated stores on float32 (``pstore``; session 7, us,
@@ -108,7 +109,7 @@ SHORT = Variant(threads=512, cand=4096, first_bits=11, sampled=False)
 #:   pass 1's writes as predicated stores (``pstore1``: no branch per key; with k a third of the row most
 #:   keys are written). Session 12 call 1, us, SHORT -> both: 1024x8K 32.7 -> 29.7, 512x8K 20.3 -> 17.7, 128x8K
 #:   8.7 -> 7.9, 1024x4K (k=1024) 23.3 -> 21.9 (fastkey alone 21.7). 16-bit rows: not measured, SHORT.
-SHORT_F32 = replace(SHORT, fastkey=True, pstore1=True)
+SHORT_F32 = replace(SHORT, fastkey=True, pstore1=True, early=True)
 #: - LIGHT_ONE_WAVE, LIGHT's rows when they need two waves of LIGHT (3 CTAs per SM) but fit one wave
 #:   of 4: 256 threads, 8 vectors in flight, a 9-bit sample digit (54 registers, 4 CTAs per SM;
 #:   session 9, us, 512x32K: LIGHT -> 256 threads with 8 vectors 34.5 -> 32.0 (one call), then ->
@@ -119,7 +120,7 @@ LIGHT_ONE_WAVE = Variant(threads=256, cand=4096, first_bits=11, late=True, unrol
 #:   (session 9, us: 4096x8K 112.9 -> 96.8, 2048x8K 59.5 -> 54.2; fewer rows lost: 1024x8K 32.8 ->
 #:   35.4, 128x8K 8.6 -> 10.7), with SHORT_F32's two flags (session 12 call 1, us: 4096x8K 98.4 -> 89.2,
 #:   2048x8K 55.9 -> 49.5; 48 registers, so 5 CTAs per SM).
-SHORT_MANY = Variant(threads=256, cand=2048, first_bits=11, sampled=False, fastkey=True, pstore1=True)
+SHORT_MANY = Variant(threads=256, cand=2048, first_bits=11, sampled=False, fastkey=True, pstore1=True, early=True)
 SHORT_MANY_MIN = 2048
 MANY_ROWS_MIN = 265
 LIGHT_MAX_N = 65536

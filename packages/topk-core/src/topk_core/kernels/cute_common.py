@@ -144,17 +144,6 @@ def st_shared_if(flag: Int32, ptr: cute.Pointer, val: Int32):
 
 
 @cute.jit
-def st_global_if(flag: Int32, ptr: cute.Pointer, val: Int32, width: cutlass.Constexpr = 32):
-    """``*ptr = val`` (a global ``width``-bit word, 32 or 16: the low half of ``val``) when ``flag`` is
-    nonzero, as one predicated store: no branch around it."""
-    store = "@p st.global.b32 [$1], $2;" if width == 32 else "cvt.u16.u32 h, $2;\n\t@p st.global.b16 [$1], h;"
-    llvm.inline_asm(
-        None, [flag.ir_value(), Int64(ptr.toint()).ir_value(), val.ir_value()],
-        "{\n\t.reg .pred p;\n\t.reg .b16 h;\n\tsetp.ne.b32 p, $0, 0;\n\t" + store + "\n\t}",
-        "r,l,r,~{memory}", has_side_effects=True, is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT)
-
-
-@cute.jit
 def valid_length(seq_len: Int32, t: Int32, next_n: Int32, compress_ratio: Int32, n: Int32) -> Int32:
     """``clamp((seq_len - next_n + t + 1) // compress_ratio, 0, n)`` for ``0 <= t < next_n``."""
     lag = next_n - t - 1  # >= 0 and small: comparing first cannot overflow

@@ -26,6 +26,8 @@ from __future__ import annotations
 import cutlass
 import cutlass.cute as cute
 from cutlass import Int32, Int64, Uint32
+from cutlass._mlir.dialects import llvm
+from cutlass.cutlass_dsl import T as mlir_t
 
 from .cute_common import (
     F32_INF_KEY,
@@ -39,8 +41,6 @@ from .cute_common import (
     order_key,
     order_key_f32_fadd,
     row_views,
-    st_global_if,
-    st_shared_if,
     warp_append,
     warp_inclusive_sum,
     write_short_row,
@@ -61,6 +61,45 @@ def digits(bits: int, first: int) -> tuple[tuple[int, int], ...]:
 
 # This kernel's slots of the control block in shared memory (cute_common: BIN, KREM, WSUM).
 GT, EQ, CAND = 0, 1, 2
+
+
+def _asm(args: list, text: list, constraints: str) -> Int32:
+    """One inline PTX block (with side effects) of ``text`` lines over ``args``."""
+    body = "{\n\t" + "\n\t".join(text) + "\n\t}"
+    out = llvm.inline_asm(mlir_t.i32(), [a.ir_value() for a in args], body,
+                          constraints + ",~{memory}", has_side_effects=True, is_align_stack=False,
+                          asm_dialect=llvm.AsmDialect.AD_ATT)
+    return Int32(out)
+
+
+@cute.jit
+def emit_if_bit(mask: Uint32, bit: cutlass.Constexpr, pos: Int32, col: Int32, ir_ptr: cute.Pointer, vbits: Int32,
+                vr_ptr: cute.Pointer, vbytes: cutlass.Constexpr) -> Int32:
+    """``pstore1``: column ``col`` (and, ``vbytes`` > 0, the low ``vbytes`` of ``vbits``) to output slot ``pos``
+    when ``bit`` of ``mask`` is set; returns ``pos`` plus that bit. One predicate, no branch."""
+    text = [".reg .pred p;", ".reg .b32 t;", ".reg .b64 a;", ".reg .b16 h;", f"and.b32 t, $1, {1 << bit};",
+            "setp.ne.b32 p, t, 0;", "mul.wide.s32 a, $2, 4;", "add.s64 a, a, $4;", "@p st.global.b32 [a], $3;"]
+    args = [Int32(mask), pos, col, Int64(ir_ptr.toint())]
+    cons = "=r,r,r,r,l"
+    if cutlass.const_expr(vbytes > 0):
+        text += [f"mul.wide.s32 a, $2, {vbytes};", "add.s64 a, a, $5;"]
+        text += ["@p st.global.b32 [a], $6;"] if vbytes == 4 else ["cvt.u16.u32 h, $6;", "@p st.global.b16 [a], h;"]
+        args += [Int64(vr_ptr.toint()), vbits]
+        cons += ",l,r"
+    text += ["selp.b32 t, 1, 0, p;", "add.s32 $0, $2, t;"]
+    return _asm(args, text, cons)
+
+
+@cute.jit
+def keep_if_bit(mask: Uint32, bit: cutlass.Constexpr, pos: Int32, cap: cutlass.Constexpr, raw: Int32, col: Int32,
+                ckey_ptr: cute.Pointer) -> Int32:
+    """``pstore1``: raw bits and column to candidate slot ``pos`` (of ``cap``; the columns lie ``cap`` words
+    after the keys) when ``bit`` of ``mask`` is set and ``pos < cap``; returns ``pos`` plus that bit."""
+    text = [".reg .pred p, q;", ".reg .b32 t, a;", f"and.b32 t, $1, {1 << bit};", "setp.ne.b32 q, t, 0;",
+            f"setp.lt.and.s32 p, $2, {cap}, q;", "shl.b32 a, $2, 2;", "add.u32 a, a, $5;",
+            "@p st.shared.b32 [a], $3;", f"@p st.shared.b32 [a+{4 * cap}], $4;", "selp.b32 t, 1, 0, q;",
+            "add.s32 $0, $2, t;"]
+    return _asm([Int32(mask), pos, raw, col, Int32(ckey_ptr.toint())], text, "=r,r,r,r,r,r")
 
 
 class RadixTopK(RowTopK):
@@ -345,24 +384,17 @@ class RadixTopK(RowTopK):
     def _write_tile_predicated(self, raws: list, start: Int32, amask: Uint32, imask: Uint32, apos: Int32, cpos: Int32,
                                out, ckey, cidx, tid: Int32, nvec: cutlass.Constexpr):
         """``pstore1``'s pass-1 writes: each key of the tile marked in ``amask`` to the output at ``apos``
-        on, each marked in ``imask`` (its raw bits and column) to the candidates at ``cpos`` on."""
-        T, C, V = self.threads, self.cand, self.vec
+        on, each marked in ``imask`` (its raw bits and column) to the candidates at ``cpos`` on (the
+        columns ``cand`` words after the keys, as ``alloc_row_buffers`` lays them out)."""
+        T, V = self.threads, self.vec
         ir, vr, _ = out
+        vbytes = self.elem.width // 8 if self.with_values else 0
         for u in cutlass.range_constexpr(nvec):
             jv = start + u * T + tid
             for e in cutlass.range_constexpr(V):
-                b = Uint32(u * V + e)
-                ta = Int32((amask >> b) & Uint32(1))
-                ti = Int32((imask >> b) & Uint32(1))
                 col = jv * V + e
-                st_global_if(ta, ir.iterator + apos, col)
-                if cutlass.const_expr(self.with_values):
-                    st_global_if(ta, vr.iterator + apos, raws[u * V + e], self.elem.width)
-                apos = apos + ta
-                ok = ti & Int32(cutlass.select_(cpos < C, Int32(1), Int32(0)))
-                st_shared_if(ok, ckey.iterator + cpos, raws[u * V + e])
-                st_shared_if(ok, cidx.iterator + cpos, col)
-                cpos = cpos + ti
+                apos = emit_if_bit(amask, u * V + e, apos, col, ir.iterator, raws[u * V + e], vr.iterator, vbytes)
+                cpos = keep_if_bit(imask, u * V + e, cpos, self.cand, raws[u * V + e], col, ckey.iterator)
 
     @cute.jit
     def _key_candidates(self, xr, length: Int32, ncand: Int32, b0: Int32, hist, ckey, tid: Int32):
