@@ -1,7 +1,8 @@
 """Dev: radix's register kernel, the shipped variant against alternatives, then sub-phase clocks.
 
 Usage (device): bash shared/device/run.sh python3 shared/device/radix_iter.py
-RADIX_ALTS="name:flag=value,...;..." replaces ALTS ("now" is always first); STAMPS=1 adds the clocks.
+RADIX_ALTS="name:flag=value,...;..." replaces ALTS ("now" is always first); STAMPS=1 adds the clocks;
+RADIX_CELLS="1x8,1x32,8x128,..." (rows x N/1024, in that order) replaces CELLS.
 Timed as `topk bench` does (CUDA-graph replay over rotating randn inputs, seq_lens uniform in
 [N/2, N], indices only), each checked exact first, alternating twice in one process.
 ALTS maps a name to changes of checks.reg_variant's flags (launch.REG_VARIANT).
@@ -29,6 +30,8 @@ if os.environ.get("RADIX_ALTS"):
         ALTS[name] = {f: int(v) for f, v in (kv.split("=") for kv in flags.split(",") if kv)}
 CELLS = [Shape(1, 8 * K), Shape(1, 32 * K), Shape(1, 128 * K), Shape(8, 32 * K), Shape(8, 128 * K),
          Shape(32, 128 * K), Shape(32, 32 * K), Shape(1, 256 * K), Shape(128, 32 * K)]
+if os.environ.get("RADIX_CELLS"):
+    CELLS = [Shape(int(r), int(n) * K) for r, n in (c.split("x") for c in os.environ["RADIX_CELLS"].split(","))]
 STAMP_CELLS = [Shape(1, 8 * K), Shape(1, 32 * K), Shape(1, 128 * K), Shape(8, 128 * K)]
 SUB = {"keys": 1, "p0 count": regs.ST_P0_COUNT, "p0 bar": regs.ST_P0_BAR, "p0 find": regs.ST_P0_FIND, "p0": 2,
        "g local": regs.ST_G_LOCAL, "g remote": regs.ST_G_REMOTE, "p1 count": regs.ST_P1_COUNT, "p1": 3, "p2": 4,

@@ -72,6 +72,13 @@ def _reg_variants():
             ("float16", 4, 512, 8, 1, True, False, "", 64, True, False),
             ("float32", 16, 256, 32, 4, True, True, "", 8192, True, True),
             ("float32", 1, 256, 32, 4, False, False, "", 0, True, False)]
+    # lean.py's flags (fkey, emit1, nozero): all three with the shipped variants, each alone, 16-bit.
+    out += [("float32", 1, 1024, 8, 4, True, False, "", 0, True, True, True, True, True),
+            ("float32", 8, 512, 8, 4, False, False, "", 8192, True, True, True, True, True),
+            ("float32", 16, 512, 16, 1, True, False, "", 64, False, True, False, True, False),
+            ("float32", 8, 1024, 16, 4, False, True, "", 8192, True, True, True, False, False),
+            ("float32", 4, 512, 16, 4, True, False, "", 0, False, False, False, False, True),
+            ("bfloat16", 16, 512, 16, 8, True, False, "", 0, False, False, True, True, True)]
     return out
 
 

@@ -124,3 +124,47 @@ def test_register_variants(geo, variant):
     finally:
         launch.FORCE = None
         launch.REG_VARIANT = None
+
+
+#: lean.py's flags (fkey, emit1, nozero) on top of: checks.reg_variant's pick (gather + warp_emit +
+#: early on fp32), 0.2.0's kernel (no gather/warp_emit/early), a 64-key buffer (the overflow path).
+LEAN = {"fkey": True, "emit1": True, "nozero": True}
+LEAN_VARIANTS = [{"gather": 8192, "warp_emit": True, "early": True, **LEAN},
+                 {"gather": 0, "warp_emit": False, "early": False, **LEAN},
+                 {"gather": 64, "warp_emit": True, "early": True, **LEAN}]
+
+
+#: Every geometry the issue-5 cells run with the first variant; the other two on one C=1 and one
+#: cluster geometry each (a device call's test budget is ~90 s of cold builds).
+LEAN_CASES = [(g, LEAN_VARIANTS[0]) for g in ((1, 1024, 8), (8, 512, 8), (16, 512, 16), (8, 1024, 16))] + [
+    ((1, 1024, 8), LEAN_VARIANTS[1]), ((16, 512, 16), LEAN_VARIANTS[1]), ((8, 512, 8), LEAN_VARIANTS[2]),
+    ((16, 512, 16), LEAN_VARIANTS[2])]
+
+
+@pytest.mark.parametrize("geo,variant", LEAN_CASES,
+                         ids=["x".join(map(str, g)) + "-lean-g{}w{:d}x{:d}".format(*list(v.values())[:3])
+                              for g, v in LEAN_CASES])
+def test_lean_variants(geo, variant):
+    """fkey / emit1 / nozero: keys from a float add (-0.0, denormals, NaN of both signs, ±inf),
+    edge compares in the emit, key 0 counted in pass 0; with values, on random inputs."""
+    from topk_radix import launch
+
+    cluster, threads, elems = geo
+    seed = 1000 * cluster + elems + variant["gather"]
+    launch.FORCE = ("regs", *geo)
+    launch.REG_VARIANT = variant
+    try:
+        for j, kind in enumerate(("randn", "int_ties", "plateau", "nan", "inf", "zeros_denormals", "huge",
+                                  "nan", "zeros_denormals")):
+            n = cluster * threads * elems - 4 - j % 2  # 16-byte rows / scalar copies with a tail
+            _case(3, n, 300, mode="mixed", logits=make_logits(kind, 3, n, torch.float32, "cuda", seed=seed + j, k=300))
+        n = cluster * threads * elems
+        _case(2, n, 2048, logits=make_logits("randn", 2, n, torch.float32, "cuda", seed=seed + 1, k=2048),
+              mode="full")
+        _case(4, n - 8, 700, logits=make_logits("nan", 4, n - 8, torch.float32, "cuda", seed=seed + 2, k=700),
+              next_n=2)
+        for dtype, kind in ((torch.bfloat16, "int_ties"), (torch.float16, "nan")):
+            _case(3, n - 8, 300, logits=make_logits(kind, 3, n - 8, dtype, "cuda", seed=seed + 3, k=300), mode="mixed")
+    finally:
+        launch.FORCE = None
+        launch.REG_VARIANT = None

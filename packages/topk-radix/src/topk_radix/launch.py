@@ -28,7 +28,10 @@ _FAKE_ADDRESS = 1 << 20  # any 16-byte-aligned address: compile never dereferenc
 #: Dev only: regs.py's variant flags for every launch (None: ``checks.reg_variant`` picks them).
 #: gather: candidate buffer (keys) that passes 1.. run from after pass 0, in every CTA of a
 #: cluster (0 = off; C=1 ignores it); warp_emit: one output-offset atomic per warp instead of a
-#: CTA scan; early: no more passes once the threshold bin holds exactly the keys still needed.
+#: CTA scan; early: no more passes once the threshold bin holds exactly the keys still needed;
+#: fkey (float32): order keys from a float add; emit1: the emit compares bin edges, one branch per
+#: key, ties apart; nozero: pass 0 counts key 0 without a branch (all lean.py; not measured yet, off
+#: unless forced here).
 REG_VARIANT: dict | None = None
 
 #: Dev only: ("regs", C, T, E) or ("smem",) forces a kernel/geometry; STAMPS, an int64 CUDA
@@ -88,7 +91,7 @@ def compile_kernel(dtype: str, cluster: int, capacity: int, threads: int, vec: i
 
 def compile_regs(dtype: str, cluster: int, threads: int, elems: int, vec: int, return_values: bool,
                  stamps: bool = False, options: str = "", gather: int = 0, warp_emit: bool = False,
-                 early: bool = False):
+                 early: bool = False, fkey: bool = False, emit1: bool = False, nozero: bool = False):
     """Compile the register-resident kernel (``regs.py``) from placeholder pointers (CPU-safe)."""
     import cutlass
     import cutlass.cute as cute
@@ -100,7 +103,8 @@ def compile_regs(dtype: str, cluster: int, threads: int, elems: int, vec: int, r
     raw = getattr(cutlass, _RAW[dtype])
     itemsize = 4 if dtype == "float32" else 2
     gmem = cute.AddressSpace.gmem
-    op = ClusterRegTopK(dtype, cluster, threads, elems, vec, return_values, stamps, gather, warp_emit, early)
+    op = ClusterRegTopK(dtype, cluster, threads, elems, vec, return_values, stamps, gather, warp_emit, early,
+                        fkey, emit1, nozero)
     args = (make_ptr(raw, _FAKE_ADDRESS, gmem, assumed_align=16 if vec > 1 else itemsize),
             Int64(1), Int32(1), make_ptr(Int32, _FAKE_ADDRESS, gmem, assumed_align=4),
             Int32(1), Int32(1), Int32(1), Int32(1),
@@ -117,10 +121,16 @@ def get_regs(dtype: str, cluster: int, threads: int, elems: int, vec: int, retur
     gather = int(variant.get("gather", 0)) if cluster > 1 else 0
     warp_emit = bool(variant.get("warp_emit", False))
     early = bool(variant.get("early", False))
-    key = kernel_key(dtype, cluster, threads * elems, threads, vec, return_values,
-                     (("regs", elems, stamps), ("gather", gather), ("warp_emit", warp_emit), ("early", early)))
+    fkey = bool(variant.get("fkey", False)) and dtype == "float32"
+    emit1 = bool(variant.get("emit1", False))
+    nozero = bool(variant.get("nozero", False))
+    flags = (("regs", elems, stamps), ("gather", gather), ("warp_emit", warp_emit), ("early", early))
+    if fkey or emit1 or nozero:  # the shipped kernels keep their keys
+        flags += (("fkey", fkey), ("emit1", emit1), ("nozero", nozero))
+    key = kernel_key(dtype, cluster, threads * elems, threads, vec, return_values, flags)
     return compile_cached(key, lambda: compile_regs(dtype, cluster, threads, elems, vec, return_values, stamps,
-                                                    gather=gather, warp_emit=warp_emit, early=early))
+                                                    gather=gather, warp_emit=warp_emit, early=early, fkey=fkey,
+                                                    emit1=emit1, nozero=nozero))
 
 
 def get_kernel(dtype: str, cluster: int, capacity: int, threads: int, vec: int, return_values: bool):

@@ -36,6 +36,11 @@ Compile-time variants (``checks.reg_variant`` picks them per launch; NOTES.md, s
     the register passes run as before: exactness never depends on B.
   * ``warp_emit``: each warp takes its output offsets with one atomic (local at C=1, on
     rank 0's counter otherwise): no CTA scan and no CTA barrier in the emit.
+  * ``fkey`` (float32): order keys from a float add (``lean.f32_key_fadd``), 5 instructions not 8.
+  * ``emit1``: the emit compares keys with the threshold bin's edges (no shift per key) and
+    branches once per key, not twice: ties get a loop of their own that few threads enter (``lean.py``).
+  * ``nozero``: pass 0 counts every slot, key 0 (no column) too, without a branch; the
+    gather does not test for key 0 either (``lean.py`` says why that is exact).
 
 Limits: ``C * T * E >= N`` (the host picks them), ``T * (E + 1) < 32768`` (packed
 16-bit counts). Runtime arguments are as in ``kernel.py``: one build per geometry
@@ -55,6 +60,7 @@ from topk_core.kernels.cute_common import order_key
 from topk_core.kernels.cute_radix import digits
 
 from .kernel import NEG_INF_BITS, RowCommon
+from .lean import f32_key_fadd
 
 FIRST_BITS = 11
 #: Words of ``s_sel`` past the per-pass (digit, need) pairs.
@@ -79,7 +85,8 @@ class ClusterRegTopK(RowCommon):
     """Compile-time specialisation only (dtype, C, T, E, vector width, values, stamps)."""
 
     def __init__(self, dtype: str, cluster: int, threads: int, elems: int, vec: int, return_values: bool,
-                 stamps: bool = False, gather: int = 0, warp_emit: bool = False, early: bool = False):
+                 stamps: bool = False, gather: int = 0, warp_emit: bool = False, early: bool = False,
+                 fkey: bool = False, emit1: bool = False, nozero: bool = False):
         assert dtype in NEG_INF_BITS and cluster in (1, 2, 4, 8, 16)
         assert threads % 128 == 0 and elems % max(vec, 1) == 0
         self.dtype_name = dtype
@@ -102,6 +109,12 @@ class ClusterRegTopK(RowCommon):
         self.warp_emit = warp_emit
         # early: stop the passes once the threshold bin holds exactly the keys still needed.
         self.early = early
+        # fkey: float32 keys via a float add (lean.py); no effect on 16-bit dtypes.
+        self.fkey = fkey and dtype == "float32"
+        # emit1: edge compares, one branch per key, ties in a loop of their own (lean.py).
+        self.emit1 = emit1
+        # nozero: pass 0 counts key 0 (no column) in bin 0 instead of branching around it (lean.py).
+        self.nozero = nozero
         self.hist_off = []
         self.coarse_off = []
         h = c = 0
@@ -116,7 +129,8 @@ class ClusterRegTopK(RowCommon):
     def __repr__(self) -> str:  # stable across processes: part of the DSL's cache key
         return (f"ClusterRegTopK_{self.dtype_name}_c{self.cluster}_t{self.threads}_e{self.elems}"
                 f"_v{self.vec}_rv{int(self.return_values)}_st{int(self.stamps)}_g{self.gather}_w{int(self.warp_emit)}"
-                f"_x{int(self.early)}")
+                f"_x{int(self.early)}" + (f"_f{int(self.fkey)}_o{int(self.emit1)}_z{int(self.nozero)}"
+                                          if self.fkey or self.emit1 or self.nozero else ""))
 
     # ------------------------------------------------------------------ host
     @cute.jit
@@ -178,7 +192,11 @@ class ClusterRegTopK(RowCommon):
             for i in cutlass.range_constexpr(self.slots):
                 keep = oks[i] & (cols[i] < length)
                 # select_ returns an untyped i32: without Uint32() shifts and compares turn signed.
-                keys.append(Uint32(cutlass.select_(keep, order_key(raws[i], self.dtype_name), Uint32(0))))
+                if const_expr(self.fkey):
+                    key = f32_key_fadd(raws[i])
+                else:
+                    key = order_key(raws[i], self.dtype_name)
+                keys.append(Uint32(cutlass.select_(keep, key, Uint32(0))))
             cute.arch.sync_threads()
             self.stamp(g_dbg, 1, t0, tid)
 
@@ -217,8 +235,12 @@ class ClusterRegTopK(RowCommon):
                             keys, s_hist, s_coarse, s_sel, g_dbg, t0, prefix, need, tsh, live, p,
                             tid, warp, lane, rank)
 
-            self.emit(keys, cols, prefix, tsh, need, k, g_row, g_idx, g_val, s_wsum, s_ctr, s_sel, tid, warp, lane,
-                      g_dbg, t0)
+            if const_expr(self.emit1):
+                self.emit_edges(keys, cols, prefix, tsh, need, k, g_row, g_idx, g_val, s_wsum, s_ctr, s_sel, tid,
+                                warp, lane, g_dbg, t0)
+            else:
+                self.emit(keys, cols, prefix, tsh, need, k, g_row, g_idx, g_val, s_wsum, s_ctr, s_sel, tid, warp,
+                          lane, g_dbg, t0)
             self.stamp(g_dbg, 5, t0, tid)
             if const_expr(C > 1):
                 cute.arch.cluster_wait()
@@ -243,12 +265,15 @@ class ClusterRegTopK(RowCommon):
         C = self.cluster
         for i in cutlass.range_constexpr(self.slots):
             key = keys[i]
-            take = key != Uint32(0)
-            if const_expr(p > 0):
-                sp = self.digits[p - 1][0]
-                take = (key >> sp) == (prefix >> sp)
-            if take:  # few keys match after pass 0: count their groups directly
-                self.count_key(s_hist, s_coarse, key, p, p > 0)
+            if const_expr(p == 0 and self.nozero):
+                self.count_key(s_hist, s_coarse, key, p, False)  # key 0 into bin 0: see nozero
+            else:
+                take = key != Uint32(0)
+                if const_expr(p > 0):
+                    sp = self.digits[p - 1][0]
+                    take = (key >> sp) == (prefix >> sp)
+                if take:  # few keys match after pass 0: count their groups directly
+                    self.count_key(s_hist, s_coarse, key, p, p > 0)
         if const_expr(p == 0):  # most keys count: sum the groups after the fact
             cute.arch.sync_threads()
             self.coarsen(s_hist, s_coarse, p, warp, lane)
@@ -308,7 +333,9 @@ class ClusterRegTopK(RowCommon):
         ms = []
         cnt = Int32(0)
         for i in cutlass.range_constexpr(self.slots):
-            m = ((keys[i] >> sh0) == (prefix >> sh0)) & (keys[i] != Uint32(0))
+            m = (keys[i] >> sh0) == (prefix >> sh0)
+            if const_expr(not self.nozero):
+                m = m & (keys[i] != Uint32(0))
             ms.append(m)
             cnt = cnt + Int32(cutlass.select_(m, Int32(1), Int32(0)))
         incl = warp_incl(cnt, lane)
@@ -524,6 +551,46 @@ class ClusterRegTopK(RowCommon):
                     if const_expr(self.return_values):
                         g_val[gtot + eslot] = g_row[cols[i]]
                 eslot = eslot + 1
+
+    @cute.jit
+    def emit_edges(self, keys: list, cols: list, thr: Uint32, tsh: Uint32, need: Int32, k: Int32,
+                   g_row: cute.Tensor, g_idx: cute.Tensor, g_val: cute.Tensor, s_wsum: cute.Tensor,
+                   s_ctr: cute.Tensor, s_sel: cute.Tensor, tid: Int32, warp: Int32, lane: Int32,
+                   g_dbg: cute.Tensor, t0: Int64):
+        """``emit`` (``emit1``): ``key >> tsh`` against ``thr >> tsh`` as ``key`` against the bin's
+        edges ``[lo, hi]`` (no shift per key); one branch per key for the keys above the bin, and
+        the ties (few: one bin) in a second loop that only threads holding one enter."""
+        lo = (thr >> tsh) << tsh
+        hi = lo | ((Uint32(1) << tsh) - Uint32(1))
+        packed = Int32(0)  # keys above the bin (low 16 bits) and in it (high 16)
+        for i in cutlass.range_constexpr(self.slots):
+            packed = packed + Int32(cutlass.select_(keys[i] > hi, Int32(1),
+                                                    cutlass.select_(keys[i] >= lo, Int32(1 << 16), Int32(0))))
+        incl = warp_incl(packed, lane)
+        gslot, eslot = self.atomic_offsets(packed, incl, s_wsum, s_ctr, s_sel, warp, lane)
+        self.stamp(g_dbg, ST_EMIT_OFFS, t0, tid)
+        gtot = k - need
+        # The bounds hold when the counts are right; they keep a broken invariant from ever
+        # writing outside the row's k slots.
+        for i in cutlass.range_constexpr(self.slots):
+            if keys[i] > hi:
+                if gslot < gtot:
+                    g_idx[gslot] = cols[i]
+                    if const_expr(self.return_values):
+                        g_val[gslot] = g_row[cols[i]]
+                gslot = gslot + 1
+        if (packed >> 16) != Int32(0):
+            span = hi - lo
+            for i in cutlass.range_constexpr(self.slots):
+                # In the bin: key - lo <= hi - lo, a compare the count loop did not make, so the
+                # compiler need not keep its predicates in registers. Key 0 (no column) is never
+                # in: no real key shares the bin's digits with it.
+                if keys[i] - lo <= span:
+                    if eslot < need:
+                        g_idx[gtot + eslot] = cols[i]
+                        if const_expr(self.return_values):
+                            g_val[gtot + eslot] = g_row[cols[i]]
+                    eslot = eslot + 1
 
     @cute.jit
     def atomic_offsets(self, packed: Int32, incl: Int32, s_wsum: cute.Tensor, s_ctr: cute.Tensor,
