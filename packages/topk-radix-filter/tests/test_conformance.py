@@ -76,8 +76,8 @@ VARIANTS = [dict(), dict(sample=256), dict(sample=256, cand=1024, margin=1), dic
             dict(threads=128, cand=2048, first_bits=11, sampled=False),
             dict(root_pad=2), dict(unroll=8, group=3, compact=True, sample_bits=11, sample=8192),
             dict(unroll=8, group=3, compact=True, sample_bits=11, cand=16384)]
-#: The two-read path with fastkey / pstore1 / early (session 12), at SHORT_MANY's and SHORT's shapes and with a
-#: buffer small enough that plateaus and ties overflow it (``_key_candidates`` from the row).
+#: The two-read path with fastkey / pstore1 / early / vclear / unitdiv (session 12), at SHORT_MANY's and SHORT's
+#: shapes and with a buffer small enough that plateaus and ties overflow it (``_key_candidates`` from the row).
 TWO_READ = [dict(threads=256, cand=2048, first_bits=11, sampled=False, fastkey=True),
             dict(threads=256, cand=2048, first_bits=11, sampled=False, pstore1=True),
             dict(threads=256, cand=2048, first_bits=11, sampled=False, fastkey=True, pstore1=True),
@@ -85,7 +85,10 @@ TWO_READ = [dict(threads=256, cand=2048, first_bits=11, sampled=False, fastkey=T
             dict(threads=256, cand=256, first_bits=11, sampled=False, fastkey=True, pstore1=True),
             dict(threads=256, cand=2048, first_bits=11, sampled=False, fastkey=True, pstore1=True, early=True),
             dict(threads=512, cand=4096, first_bits=11, sampled=False, early=True),
-            dict(threads=256, cand=256, first_bits=11, sampled=False, fastkey=True, pstore1=True, early=True)]
+            dict(threads=256, cand=256, first_bits=11, sampled=False, fastkey=True, pstore1=True, early=True),
+            dict(threads=256, cand=2048, first_bits=11, sampled=False, fastkey=True, pstore1=True, early=True,
+                 vclear=True, unitdiv=True),
+            dict(threads=512, cand=4096, first_bits=11, sampled=False, vclear=True, unitdiv=True)]
 VARIANTS += TWO_READ
 
 
@@ -193,7 +196,8 @@ SMALL = [dict(), dict(group=2), dict(pstore=False), dict(group=2, pstore=False),
          dict(compact=True, sample_bits=11), dict(group=3, compact=True, sample_bits=11),
          dict(threads=256, first_bits=11, late=True, unroll=8, sample_bits=9),
          dict(threads=256, first_bits=12, late=True, unroll=8, compact=True, sample_bits=11),
-         dict(bf16cmp=False, f16cmp=False, rel16=False), dict(group=2, bf16cmp=False, f16cmp=False)]
+         dict(bf16cmp=False, f16cmp=False, rel16=False), dict(group=2, bf16cmp=False, f16cmp=False),
+         dict(vclear=True, unitdiv=True), dict(group=3, vclear=True, unitdiv=True)]
 
 
 @pytest.mark.parametrize("opts", SMALL, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")

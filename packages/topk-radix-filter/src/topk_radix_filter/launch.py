@@ -44,6 +44,8 @@ class Variant:
     pstore1: bool = False  # the two-read path's pass 1 writes by predicated stores (no branch per key)
     early: bool = False  # the digit select stops once the threshold's bin holds exactly the keys still needed
     unroll1: int = 2  # the two-read path's pass 1: vectors per thread per tile
+    vclear: bool = False  # histogram clears as 16-byte shared stores, unrolled
+    unitdiv: bool = False  # rows of next_n == compress_ratio == 1 skip the prologue's integer divisions
 
 
 #: Every sampled variant writes kept keys by predicated stores on float32 (``pstore``; session 7, us,

@@ -82,12 +82,12 @@ class SampledFilter(RadixTopK):
                  group: int = 1, pstore: bool = True, interp: bool = True, relsel: bool = True,
                  late: bool = False, sample_bits: int = 0, compact: bool = False, root_pad: int = 1,
                  bf16cmp: bool = True, rel16: bool = True, f16cmp: bool = True, fastkey: bool = False,
-                 pstore1: bool = False, early: bool = False):
+                 pstore1: bool = False, early: bool = False, vclear: bool = False, unitdiv: bool = False):
         assert sample % 32 == 0 and (sample <= cand or not sampled)
         assert group in (1, 2, 3, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
                          vec=vec, first_bits=first_bits, fcmp=fcmp, fastkey=fastkey, pstore1=pstore1,
-                         early=early)
+                         early=early, vclear=vclear, unitdiv=unitdiv)
         self.sample = sample
         self.margin = margin
         # the filter marks a thread's tile in one 32-bit mask: 16-bit rows take 4 vectors at most
@@ -682,7 +682,8 @@ class SampledFilter(RadixTopK):
         tid, _, _ = cute.arch.thread_idx()
         rank, row, _ = cute.arch.block_idx()
         hist, ckey, cidx, ctl = alloc_row_buffers(self.bins, self.cand)
-        length, xr, ir, vr = row_views(x_ptr, seq_ptr, idx_ptr, val_ptr, row, n, stride, k, next_n, compress_ratio)
+        length, xr, ir, vr = row_views(x_ptr, seq_ptr, idx_ptr, val_ptr, row, n, stride, k, next_n, compress_ratio,
+                                       self.unitdiv)
         if length <= k:
             if rank == Int32(0):
                 write_short_row(xr, ir, vr, length, k, tid, self.threads, self.with_values, self.dtype)

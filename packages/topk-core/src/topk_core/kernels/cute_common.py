@@ -274,18 +274,34 @@ def alloc_row_buffers(bins: cutlass.Constexpr, cand: cutlass.Constexpr):
 
 
 @cute.jit
-def row_length(seq_ptr: cute.Pointer, row: Int32, n: Int32, next_n: Int32, compress_ratio: Int32) -> Int32:
-    """The valid length of ``row``: its request's ``seq_lens`` entry through ``valid_length``."""
-    req = row // next_n
-    seq = cute.make_tensor(seq_ptr + req, cute.make_layout(1))
-    return valid_length(seq[0], row - req * next_n, next_n, compress_ratio, n)
+def row_length(seq_ptr: cute.Pointer, row: Int32, n: Int32, next_n: Int32, compress_ratio: Int32,
+               unitdiv: cutlass.Constexpr = False) -> Int32:
+    """The valid length of ``row``: its request's ``seq_lens`` entry through ``valid_length``.
+
+    ``unitdiv``: next_n == compress_ratio == 1 (the common decode call) skips both integer divisions
+    (~60 instructions per thread; a uniform branch)."""
+    length = Int32(0)
+    if cutlass.const_expr(unitdiv):
+        if (next_n == Int32(1)) & (compress_ratio == Int32(1)):
+            seq = cute.make_tensor(seq_ptr + row, cute.make_layout(1))
+            length = cutlass.min(cutlass.max(seq[0], Int32(0)), n)
+        else:
+            req = row // next_n
+            seq = cute.make_tensor(seq_ptr + req, cute.make_layout(1))
+            length = valid_length(seq[0], row - req * next_n, next_n, compress_ratio, n)
+    else:
+        req = row // next_n
+        seq = cute.make_tensor(seq_ptr + req, cute.make_layout(1))
+        length = valid_length(seq[0], row - req * next_n, next_n, compress_ratio, n)
+    return length
 
 
 @cute.jit
 def row_views(x_ptr: cute.Pointer, seq_ptr: cute.Pointer, idx_ptr: cute.Pointer, val_ptr: cute.Pointer,
-              row: Int32, n: Int32, stride: Int32, k: Int32, next_n: Int32, compress_ratio: Int32):
+              row: Int32, n: Int32, stride: Int32, k: Int32, next_n: Int32, compress_ratio: Int32,
+              unitdiv: cutlass.Constexpr = False):
     """``(length, logits row, index row, value row)`` of ``row``; ``length`` is its valid length."""
-    length = row_length(seq_ptr, row, n, next_n, compress_ratio)
+    length = row_length(seq_ptr, row, n, next_n, compress_ratio, unitdiv)
     xr = cute.make_tensor(x_ptr + Int64(row) * Int64(stride), cute.make_layout(n))
     ir = cute.make_tensor(idx_ptr + Int64(row) * Int64(k), cute.make_layout(k))
     vr = cute.make_tensor(val_ptr + Int64(row) * Int64(k), cute.make_layout(k))

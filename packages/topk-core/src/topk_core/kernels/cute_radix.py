@@ -78,16 +78,43 @@ def emit_if_bit(mask: Uint32, bit: cutlass.Constexpr, pos: Int32, col: Int32, ir
     """``pstore1``: column ``col`` (and, ``vbytes`` > 0, the low ``vbytes`` of ``vbits``) to output slot ``pos``
     when ``bit`` of ``mask`` is set; returns ``pos`` plus that bit. One predicate, no branch."""
     text = [".reg .pred p;", ".reg .b32 t;", ".reg .b64 a;", ".reg .b16 h;", f"and.b32 t, $1, {1 << bit};",
-            "setp.ne.b32 p, t, 0;", "mul.wide.s32 a, $2, 4;", "add.s64 a, a, $4;", "@p st.global.b32 [a], $3;"]
+            "setp.ne.b32 p, t, 0;", "mul.wide.s32 a, $0, 4;", "add.s64 a, a, $4;", "@p st.global.b32 [a], $3;"]
     args = [Int32(mask), pos, col, Int64(ir_ptr.toint())]
-    cons = "=r,r,r,r,l"
+    cons = "=r,r,0,r,l"  # pos is read and written in place
     if cutlass.const_expr(vbytes > 0):
-        text += [f"mul.wide.s32 a, $2, {vbytes};", "add.s64 a, a, $5;"]
+        text += [f"mul.wide.s32 a, $0, {vbytes};", "add.s64 a, a, $5;"]
         text += ["@p st.global.b32 [a], $6;"] if vbytes == 4 else ["cvt.u16.u32 h, $6;", "@p st.global.b16 [a], h;"]
         args += [Int64(vr_ptr.toint()), vbits]
         cons += ",l,r"
-    text += ["selp.b32 t, 1, 0, p;", "add.s32 $0, $2, t;"]
+    text += ["@p add.s32 $0, $0, 1;"]
     return _asm(args, text, cons)
+
+
+@cute.jit
+def or_bit_if_not_below(acc: Int32, bits: Int32, floor_bits: Int32, bit: cutlass.Constexpr) -> Int32:
+    """``acc | bit`` if the float32 with raw ``bits`` is not below ``floor_bits`` (NaN is not below), else
+    ``acc``: a ``set`` and a ``lop3``, one instruction less than a compare, a select and an or."""
+    text = [".reg .b32 t;", "set.geu.u32.f32 t, $1, $2;", f"lop3.b32 $0, t, {1 << bit}, $0, 0xEA;"]
+    return _asm([acc, bits, floor_bits], text, "=r,0,r,r")
+
+
+@cute.jit
+def st_shared_zero4(ptr: cute.Pointer):
+    """Four zero words at the 16-byte aligned shared address ``ptr``: one ``st.shared.v4``."""
+    llvm.inline_asm(None, [Int32(ptr.toint()).ir_value(), Int32(0).ir_value()],
+                    "st.shared.v4.b32 [$0], {$1, $1, $1, $1};", "r,r,~{memory}", has_side_effects=True,
+                    is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT)
+
+
+_SCAN_UP = [".reg .pred p;", ".reg .b32 r;"] + [
+    line for sh in range(5) for line in (f"shfl.sync.up.b32 r|p, $0, {1 << sh}, 0, -1;", "@p add.s32 $0, $0, r;")]
+
+
+@cute.jit
+def warp_incl_sum_up(x: Int32) -> Int32:
+    """Inclusive prefix sum over a warp in five ``shfl.up`` steps whose out-of-range predicate guards the
+    add (two instructions a step, no lane compares); the whole warp calls it."""
+    return _asm([x], _SCAN_UP, "=r,0")
 
 
 @cute.jit
@@ -96,10 +123,9 @@ def keep_if_bit(mask: Uint32, bit: cutlass.Constexpr, pos: Int32, cap: cutlass.C
     """``pstore1``: raw bits and column to candidate slot ``pos`` (of ``cap``; the columns lie ``cap`` words
     after the keys) when ``bit`` of ``mask`` is set and ``pos < cap``; returns ``pos`` plus that bit."""
     text = [".reg .pred p, q;", ".reg .b32 t, a;", f"and.b32 t, $1, {1 << bit};", "setp.ne.b32 q, t, 0;",
-            f"setp.lt.and.s32 p, $2, {cap}, q;", "shl.b32 a, $2, 2;", "add.u32 a, a, $5;",
-            "@p st.shared.b32 [a], $3;", f"@p st.shared.b32 [a+{4 * cap}], $4;", "selp.b32 t, 1, 0, q;",
-            "add.s32 $0, $2, t;"]
-    return _asm([Int32(mask), pos, raw, col, Int32(ckey_ptr.toint())], text, "=r,r,r,r,r,r")
+            f"setp.lt.and.s32 p, $0, {cap}, q;", "shl.b32 a, $0, 2;", "add.u32 a, a, $5;",
+            "@p st.shared.b32 [a], $3;", f"@p st.shared.b32 [a+{4 * cap}], $4;", "@q add.s32 $0, $0, 1;"]
+    return _asm([Int32(mask), pos, raw, col, Int32(ckey_ptr.toint())], text, "=r,r,0,r,r,r")
 
 
 class RadixTopK(RowTopK):
@@ -111,8 +137,13 @@ class RadixTopK(RowTopK):
 
     def __init__(self, dtype: str, with_values: bool, threads: int = 512, cand: int = 4096, unroll: int = 4,
                  unroll1: int = 2, vec: bool = True, first_bits: int = 11, fcmp: bool = True,
-                 fastkey: bool = False, pstore1: bool = False, early: bool = False):
+                 fastkey: bool = False, pstore1: bool = False, early: bool = False, vclear: bool = False,
+                 unitdiv: bool = False):
         self.dtype = dtype
+        # vclear: histogram clears as one 16-byte shared store per thread and step, unrolled
+        self.vclear = vclear
+        # unitdiv: rows of next_n == compress_ratio == 1 find their length without integer divisions
+        self.unitdiv = unitdiv
         # early: _refine stops once the threshold's bin holds exactly the keys still needed (then every
         # key of that bin is taken: no further digit to resolve)
         self.early = early
@@ -167,8 +198,18 @@ class RadixTopK(RowTopK):
     @cute.jit
     def _clear(self, hist, tid: Int32, nbins: cutlass.Constexpr = None):
         """Zero the first ``nbins`` bins (default all): a later digit's histogram uses fewer."""
-        for j in cutlass.range(tid, self.bins if nbins is None else nbins, self.threads):
-            hist[j] = Int32(0)
+        nb = self.bins if nbins is None else nbins
+        if cutlass.const_expr(self.vclear):
+            quads = nb // 4  # every histogram here is a power of two >= 1024 bins, 16-byte aligned
+            for q in cutlass.range_constexpr((quads + self.threads - 1) // self.threads):
+                if cutlass.const_expr((q + 1) * self.threads <= quads):
+                    st_shared_zero4(hist.iterator + (q * self.threads + tid) * 4)
+                else:
+                    if q * self.threads + tid < quads:
+                        st_shared_zero4(hist.iterator + (q * self.threads + tid) * 4)
+        else:
+            for j in cutlass.range(tid, nb, self.threads):
+                hist[j] = Int32(0)
 
     @cute.jit
     def _reset(self, hist, ctl, tid: Int32, nbins: cutlass.Constexpr = None):
@@ -331,9 +372,13 @@ class RadixTopK(RowTopK):
                 a = Int32(0)
                 i = Int32(0)
                 for e in cutlass.range_constexpr(V):
-                    bit = Int32(1 << (u * V + e))
-                    a = a | f32_bit_if_not_below(raws[u * V + e], fhi, bit)
-                    i = i | f32_bit_if_not_below(raws[u * V + e], flo, bit)
+                    if cutlass.const_expr(self.pstore1):
+                        a = or_bit_if_not_below(a, raws[u * V + e], fhi, u * V + e)
+                        i = or_bit_if_not_below(i, raws[u * V + e], flo, u * V + e)
+                    else:
+                        bit = Int32(1 << (u * V + e))
+                        a = a | f32_bit_if_not_below(raws[u * V + e], fhi, bit)
+                        i = i | f32_bit_if_not_below(raws[u * V + e], flo, bit)
                 ok = start + u * T + tid < nv
                 amask = amask | Uint32(cutlass.select_(ok, Uint32(a), Uint32(0)))
                 imask = imask | Uint32(cutlass.select_(ok, Uint32(i ^ a), Uint32(0)))
@@ -348,7 +393,11 @@ class RadixTopK(RowTopK):
         na = Int32(cute.arch.popc(amask))
         ni = Int32(cute.arch.popc(imask))
         packed = na | (ni << 16)
-        incl = warp_inclusive_sum(packed, lane)
+        incl = Int32(0)
+        if cutlass.const_expr(self.pstore1):
+            incl = warp_incl_sum_up(packed)
+        else:
+            incl = warp_inclusive_sum(packed, lane)
         gbase = Int32(0)
         cbase = Int32(0)
         if (lane == 31) & (incl != 0):
@@ -497,7 +546,8 @@ class RadixTopK(RowTopK):
         tid, _, _ = cute.arch.thread_idx()
         row, _, _ = cute.arch.block_idx()
         hist, ckey, cidx, ctl = alloc_row_buffers(self.bins, self.cand)
-        length, xr, ir, vr = row_views(x_ptr, seq_ptr, idx_ptr, val_ptr, row, n, stride, k, next_n, compress_ratio)
+        length, xr, ir, vr = row_views(x_ptr, seq_ptr, idx_ptr, val_ptr, row, n, stride, k, next_n, compress_ratio,
+                                       self.unitdiv)
         if length <= k:
             write_short_row(xr, ir, vr, length, k, tid, self.threads, self.with_values, self.dtype)
         else:
