@@ -94,7 +94,7 @@ def emit_if_bit(mask: Uint32, bit: cutlass.Constexpr, pos: Int32, col: Int32, ir
 def or_bit_if_not_below(acc: Int32, bits: Int32, floor_bits: Int32, bit: cutlass.Constexpr) -> Int32:
     """``acc | bit`` if the float32 with raw ``bits`` is not below ``floor_bits`` (NaN is not below), else
     ``acc``: a ``set`` and a ``lop3``, one instruction less than a compare, a select and an or."""
-    text = [".reg .b32 t;", "set.geu.u32.f32 t, $1, $2;", f"lop3.b32 $0, t, {1 << bit}, $0, 0xEA;"]
+    text = [".reg .b32 t;", "set.geu.u32.f32 t, $2, $3;", f"lop3.b32 $0, t, {1 << bit}, $0, 0xEA;"]
     return _asm([acc, bits, floor_bits], text, "=r,0,r,r")
 
 
