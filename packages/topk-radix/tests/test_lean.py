@@ -134,6 +134,21 @@ def test_variant_names_keep_shipped_cache_keys():
     names = {repr(ClusterRegTopK("float32", 8, 512, 8, 4, False, False, 8192, True, True, *f))
              for f in [(1, 0, 0), (0, 1, 0), (0, 0, 1), (1, 1, 1)]}
     assert len(names) == 4 and repr(base) not in names
-    # fkey does nothing on 16-bit keys, so it does not split their cache entries
-    assert repr(ClusterRegTopK("bfloat16", 8, 512, 8, 8, False, fkey=True)) == repr(
+    assert repr(ClusterRegTopK("bfloat16", 8, 512, 8, 8, False, fkey=True)) != repr(
         ClusterRegTopK("bfloat16", 8, 512, 8, 8, False))
+
+
+@pytest.mark.parametrize("vec", [1, 4, 8])
+def test_fkey_one_bound_per_slot(vec):
+    """fkey's keep test: ``col < min(L, (n // V) * V)`` for vector slots (``col < L`` for scalar
+    copies) equals the kernel's two tests, ``v < n // V`` (or ``col < n``) and ``col < L``."""
+    for n in list(range(1, 70)) + [4093, 4096, 8187]:
+        cols = np.arange(0, n + 3 * max(vec, 1) + 5)  # slots past the row end exist (clamped loads)
+        for length in {0, 1, n // 2, max(n - 1, 0), n} | ({(n // vec) * vec} if vec > 1 else set()):
+            if vec > 1:
+                real = cols // vec < n // vec
+                bound = min(length, (n // vec) * vec)
+            else:
+                real = cols < n
+                bound = length
+            np.testing.assert_array_equal(cols < bound, real & (cols < length), err_msg=f"n={n} L={length}")

@@ -29,9 +29,9 @@ _FAKE_ADDRESS = 1 << 20  # any 16-byte-aligned address: compile never dereferenc
 #: gather: candidate buffer (keys) that passes 1.. run from after pass 0, in every CTA of a
 #: cluster (0 = off; C=1 ignores it); warp_emit: one output-offset atomic per warp instead of a
 #: CTA scan; early: no more passes once the threshold bin holds exactly the keys still needed;
-#: fkey (float32): order keys from a float add; emit1: the emit compares bin edges, one branch per
-#: key, ties apart; nozero: pass 0 counts key 0 without a branch (all lean.py; not measured yet, off
-#: unless forced here).
+#: fkey: one bound per slot, float32 keys from a float add; emit1: the emit compares bin edges,
+#: one branch per key, ties apart; nozero: pass 0 counts key 0 without a branch (all lean.py; not
+#: measured yet, off unless forced here).
 REG_VARIANT: dict | None = None
 
 #: Dev only: ("regs", C, T, E) or ("smem",) forces a kernel/geometry; STAMPS, an int64 CUDA
@@ -121,7 +121,7 @@ def get_regs(dtype: str, cluster: int, threads: int, elems: int, vec: int, retur
     gather = int(variant.get("gather", 0)) if cluster > 1 else 0
     warp_emit = bool(variant.get("warp_emit", False))
     early = bool(variant.get("early", False))
-    fkey = bool(variant.get("fkey", False)) and dtype == "float32"
+    fkey = bool(variant.get("fkey", False))
     emit1 = bool(variant.get("emit1", False))
     nozero = bool(variant.get("nozero", False))
     flags = (("regs", elems, stamps), ("gather", gather), ("warp_emit", warp_emit), ("early", early))

@@ -1,4 +1,4 @@
-"""Fewer instructions per key for ``regs.py`` (compile-time flags ``fkey`` and ``emit1``).
+"""Fewer instructions per key for ``regs.py`` (compile-time flags ``fkey``, ``emit1``, ``nozero``).
 
 At C=1 (1024 threads on one SM) the register kernel is issue-bound (NOTES.md, session 5 ncu),
 so every instruction per key counts:
@@ -7,6 +7,9 @@ so every instruction per key counts:
   (round to nearest, no flush) is ``x`` bit for bit except that ``-0.0`` becomes ``+0.0``, so
   the sign flip that follows needs no ``-0`` case; NaN (either sign, any payload) is tested
   on the input and takes the top key. The add runs on the FMA pipe, not the integer one.
+- ``fkey`` also tests each slot against one bound: ``min(L, (n // V) * V)`` for the slots of
+  16-byte vectors (a vector is real iff ``v < n // V``), ``L`` for scalar copies (``L <= n``), so
+  the per-vector "loaded a real vector" select goes (all dtypes).
 - ``emit1`` (in ``regs.py``) compares keys against the threshold bin's edges instead of
   shifting every key, and branches once per key (above the bin) instead of twice: the ties
   (one bin's keys, few) get their own loop, entered only by threads that hold one.
@@ -17,7 +20,7 @@ so every instruction per key counts:
   stops at the ``need``-th key, ``need <= k < L`` real keys. So the chosen bin never holds key
   0 and the later passes, the gather and the emit, which only look at that bin, never see one.
 
-``tests/test_lean.py`` checks both rules against ``topk_core.keys.order_keys`` on CPU.
+``tests/test_lean.py`` checks these rules on CPU (keys against ``topk_core.keys.order_keys``).
 """
 
 from __future__ import annotations

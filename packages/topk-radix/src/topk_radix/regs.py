@@ -36,7 +36,8 @@ Compile-time variants (``checks.reg_variant`` picks them per launch; NOTES.md, s
     the register passes run as before: exactness never depends on B.
   * ``warp_emit``: each warp takes its output offsets with one atomic (local at C=1, on
     rank 0's counter otherwise): no CTA scan and no CTA barrier in the emit.
-  * ``fkey`` (float32): order keys from a float add (``lean.f32_key_fadd``), 5 instructions not 8.
+  * ``fkey``: one bound compare per slot (not two tests); float32 order keys from a float add
+    (``lean.f32_key_fadd``), 5 instructions not 8.
   * ``emit1``: the emit compares keys with the threshold bin's edges (no shift per key) and
     branches once per key, not twice: ties get a loop of their own that few threads enter (``lean.py``).
   * ``nozero``: pass 0 counts every slot, key 0 (no column) too, without a branch; the
@@ -109,8 +110,8 @@ class ClusterRegTopK(RowCommon):
         self.warp_emit = warp_emit
         # early: stop the passes once the threshold bin holds exactly the keys still needed.
         self.early = early
-        # fkey: float32 keys via a float add (lean.py); no effect on 16-bit dtypes.
-        self.fkey = fkey and dtype == "float32"
+        # fkey: one bound per slot; float32 keys via a float add (lean.py).
+        self.fkey = fkey
         # emit1: edge compares, one branch per key, ties in a loop of their own (lean.py).
         self.emit1 = emit1
         # nozero: pass 0 counts key 0 (no column) in bin 0 instead of branching around it (lean.py).
@@ -189,10 +190,17 @@ class ClusterRegTopK(RowCommon):
                 for j in cutlass.range_constexpr(SEL_GCNT, 16):
                     s_sel[j] = Int32(0)
             keys = []
+            # fkey: one bound per slot. A vector slot is real iff v < n // V, i.e. its column is below
+            # (n // V) * V; a scalar one iff its column is below n >= length (lean.py).
+            vlim = length
+            if const_expr(self.fkey and self.vec > 1):
+                vlim = cutlass.min(length, (n // self.vec) * self.vec)
             for i in cutlass.range_constexpr(self.slots):
                 keep = oks[i] & (cols[i] < length)
+                if const_expr(self.fkey and (self.vec == 1 or i + 1 < self.slots)):  # not the tail slot
+                    keep = cols[i] < vlim
                 # select_ returns an untyped i32: without Uint32() shifts and compares turn signed.
-                if const_expr(self.fkey):
+                if const_expr(self.fkey and self.bits == 32):
                     key = f32_key_fadd(raws[i])
                 else:
                     key = order_key(raws[i], self.dtype_name)
