@@ -8,7 +8,7 @@ sample, ``t256u8``/``t256su8`` those with 8 vectors in flight (4 per SM),
 ``smp1k``/``smp1k512`` the sampled filter with a 1024-key sample on N < 16K (256/512 threads),
 ``r2`` the rank's root as floor(sqrt(mu)) + 2 (session 9's; + 1 ships since session 10), ``s8k`` an 8192-key
 sample, ``c16k`` 16384 candidates per CTA of a cluster, ``f0`` the two-read path without
-fastkey/pstore1/early (session 11's), ``fp`` without early, ``vu`` with vclear and unitdiv (session 12);
+fastkey/pstore1/early (session 11's), ``fp`` without early, ``vu0`` any variant without vclear and unitdiv (session 12);
 FIND_AB=name,... keeps only those), and
 radix_cutlass (FIND_AB=...,cutlass), timed side by side in one process. Session 7's other
 alternatives (coarse threshold, groups, pipelined filter, carveout) are in the commits named in
@@ -187,7 +187,7 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
         alts["p0"] = replace(v, pstore=False)  # (f0); session 11 call 2 measured bc/br (bf16cmp / rel16 alone)
         if dtype == "float16":
             alts["f0"] = replace(v, f16cmp=False)
-    alts["vu"] = replace(v, vclear=True, unitdiv=True)  # session 12: unrolled 16-byte clears, no prologue divisions
+    alts["vu0"] = replace(v, vclear=False, unitdiv=False)  # session 12: loop clears, prologue divisions
     if v.sampled:
         alts["old"] = replace(v, interp=False, relsel=False, group=min(v.group, 2))
         alts["late"] = replace(v, late=True)
@@ -219,7 +219,7 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
         alts["smp1k"] = replace(v, sampled=True, sample=1024, cand=4096, late=True)
         alts["smp1k512"] = replace(rf.LIGHT, sample=1024)
         if dtype == "float32":  # session 12: the two-read path's cheaper key and predicated pass-1 writes
-            alts["f0"] = replace(v, fastkey=False, pstore1=False)  # session 11's build
+            alts["f0"] = replace(v, fastkey=False, pstore1=False, early=False, vclear=False, unitdiv=False)
             alts["fp"] = replace(v, early=False)
     return list(alts.items())
 

@@ -87,8 +87,8 @@ TWO_READ = [dict(threads=256, cand=2048, first_bits=11, sampled=False, fastkey=T
             dict(threads=512, cand=4096, first_bits=11, sampled=False, early=True),
             dict(threads=256, cand=256, first_bits=11, sampled=False, fastkey=True, pstore1=True, early=True),
             dict(threads=256, cand=2048, first_bits=11, sampled=False, fastkey=True, pstore1=True, early=True,
-                 vclear=True, unitdiv=True),
-            dict(threads=512, cand=4096, first_bits=11, sampled=False, vclear=True, unitdiv=True)]
+                 vclear=False, unitdiv=False),
+            dict(threads=512, cand=4096, first_bits=11, sampled=False, vclear=False, unitdiv=False)]
 VARIANTS += TWO_READ
 
 
@@ -197,7 +197,7 @@ SMALL = [dict(), dict(group=2), dict(pstore=False), dict(group=2, pstore=False),
          dict(threads=256, first_bits=11, late=True, unroll=8, sample_bits=9),
          dict(threads=256, first_bits=12, late=True, unroll=8, compact=True, sample_bits=11),
          dict(bf16cmp=False, f16cmp=False, rel16=False), dict(group=2, bf16cmp=False, f16cmp=False),
-         dict(vclear=True, unitdiv=True), dict(group=3, vclear=True, unitdiv=True)]
+         dict(vclear=False, unitdiv=False), dict(group=3, vclear=False, unitdiv=False)]
 
 
 @pytest.mark.parametrize("opts", SMALL, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")

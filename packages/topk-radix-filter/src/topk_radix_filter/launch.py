@@ -44,8 +44,8 @@ class Variant:
     pstore1: bool = False  # the two-read path's pass 1 writes by predicated stores (no branch per key)
     early: bool = False  # the digit select stops once the threshold's bin holds exactly the keys still needed
     unroll1: int = 2  # the two-read path's pass 1: vectors per thread per tile
-    vclear: bool = False  # histogram clears as 16-byte shared stores, unrolled
-    unitdiv: bool = False  # rows of next_n == compress_ratio == 1 skip the prologue's integer divisions
+    vclear: bool = True  # histogram clears as 16-byte shared stores, unrolled
+    unitdiv: bool = True  # rows of next_n == compress_ratio == 1 skip the prologue's integer divisions
 
 
 #: Every sampled variant writes kept keys by predicated stores on float32 (``pstore``; session 7, us,
@@ -74,6 +74,10 @@ class Variant:
 #: compares words as half2 (``f16cmp``) and both write kept elements by predicated stores of the word (``pstore``;
 #: call 3, us, branch per key -> predicated: bf16 128x128K 23.4 -> 20.7, 512x32K 32.3 -> 26.8, 1024x64K 89.7 ->
 #: 73.2, 32x128K 16.4 -> 15.3, 1x128K 12.7 -> 11.8; fp16 128x128K order-key filter 29.7 -> 19.7).
+#: Every variant clears its histograms with unrolled 16-byte stores (``vclear``) and finds a row's length without
+#: integer divisions when next_n == compress_ratio == 1 (``unitdiv``; session 12 call 5, us, both off -> on:
+#: 32x32K 10.5 -> 10.0, 128x32K 11.9 -> 11.45, 128x128K 24.6 -> 24.35, bf16 128x128K 20.5 -> 20.2, 512x32K 30.2
+#: -> 29.75, 1024x64K 84.4 -> 82.75, 32x128K 17.8 -> 15.75, 4096x8K 76.35 -> 72.95, 128x8K 7.3 -> 6.8).
 #: The variants run() launches (``plan``), from the H200 tuning runs (NOTES.md):
 #: - DEFAULT, 65 to 264 rows of N >= 16K: one CTA of 1024 threads per SM, 8192 candidates,
 #:   13-bit digits (128x128K: 40.4 us vs 54.5 with 512 threads).
@@ -109,8 +113,10 @@ LIGHT = Variant(threads=512, cand=4096, first_bits=11, late=True)
 SHORT = Variant(threads=512, cand=4096, first_bits=11, sampled=False)
 #: - SHORT_F32, SHORT's float32 rows: order keys from ``x + 0.0`` (``fastkey``: 3 instructions, not ~8) and
 #:   pass 1's writes as predicated stores (``pstore1``: no branch per key; with k a third of the row most
-#:   keys are written). Session 12 call 1, us, SHORT -> both: 1024x8K 32.7 -> 29.7, 512x8K 20.3 -> 17.7, 128x8K
-#:   8.7 -> 7.9, 1024x4K (k=1024) 23.3 -> 21.9 (fastkey alone 21.7). 16-bit rows: not measured, SHORT.
+#:   keys are written), the digit select stopping once the threshold's bin holds exactly the keys still
+#:   needed (``early``). Session 12, us, session 11's SHORT -> all three (call 5, with vclear/unitdiv on both
+#:   sides): 1024x8K 30.8 -> 25.2, 128x8K 8.3 -> 6.8, 1024x4K (k=1024) 21.4 -> 18.05. 16-bit rows: not
+#:   measured, SHORT.
 SHORT_F32 = replace(SHORT, fastkey=True, pstore1=True, early=True)
 #: - LIGHT_ONE_WAVE, LIGHT's rows when they need two waves of LIGHT (3 CTAs per SM) but fit one wave
 #:   of 4: 256 threads, 8 vectors in flight, a 9-bit sample digit (54 registers, 4 CTAs per SM;
@@ -120,8 +126,8 @@ SHORT_F32 = replace(SHORT, fastkey=True, pstore1=True, early=True)
 LIGHT_ONE_WAVE = Variant(threads=256, cand=4096, first_bits=11, late=True, unroll=8, sample_bits=9)
 #: - SHORT_MANY, >= 2048 rows of N < 16K: SHORT on 256 threads and 2048 candidates, 6 CTAs per SM
 #:   (session 9, us: 4096x8K 112.9 -> 96.8, 2048x8K 59.5 -> 54.2; fewer rows lost: 1024x8K 32.8 ->
-#:   35.4, 128x8K 8.6 -> 10.7), with SHORT_F32's two flags (session 12 call 1, us: 4096x8K 98.4 -> 89.2,
-#:   2048x8K 55.9 -> 49.5; 48 registers, so 5 CTAs per SM).
+#:   35.4, 128x8K 8.6 -> 10.7), with SHORT_F32's three flags (session 12 call 5, us: 4096x8K 93.4 -> 72.95,
+#:   2048x8K 52.7 -> 40.5; 40 registers, 6 CTAs per SM).
 SHORT_MANY = Variant(threads=256, cand=2048, first_bits=11, sampled=False, fastkey=True, pstore1=True, early=True)
 SHORT_MANY_MIN = 2048
 MANY_ROWS_MIN = 265

@@ -91,14 +91,6 @@ def emit_if_bit(mask: Uint32, bit: cutlass.Constexpr, pos: Int32, col: Int32, ir
 
 
 @cute.jit
-def or_bit_if_not_below(acc: Int32, bits: Int32, floor_bits: Int32, bit: cutlass.Constexpr) -> Int32:
-    """``acc | bit`` if the float32 with raw ``bits`` is not below ``floor_bits`` (NaN is not below), else
-    ``acc``: a ``set`` and a ``lop3``, one instruction less than a compare, a select and an or."""
-    text = [".reg .b32 t;", "set.geu.u32.f32 t, $2, $3;", f"lop3.b32 $0, t, {1 << bit}, $0, 0xEA;"]
-    return _asm([acc, bits, floor_bits], text, "=r,0,r,r")
-
-
-@cute.jit
 def st_shared_zero4(ptr: cute.Pointer):
     """Four zero words at the 16-byte aligned shared address ``ptr``: one ``st.shared.v4``."""
     llvm.inline_asm(None, [Int32(ptr.toint()).ir_value(), Int32(0).ir_value()],
@@ -372,13 +364,9 @@ class RadixTopK(RowTopK):
                 a = Int32(0)
                 i = Int32(0)
                 for e in cutlass.range_constexpr(V):
-                    if cutlass.const_expr(self.pstore1):
-                        a = or_bit_if_not_below(a, raws[u * V + e], fhi, u * V + e)
-                        i = or_bit_if_not_below(i, raws[u * V + e], flo, u * V + e)
-                    else:
-                        bit = Int32(1 << (u * V + e))
-                        a = a | f32_bit_if_not_below(raws[u * V + e], fhi, bit)
-                        i = i | f32_bit_if_not_below(raws[u * V + e], flo, bit)
+                    bit = Int32(1 << (u * V + e))
+                    a = a | f32_bit_if_not_below(raws[u * V + e], fhi, bit)
+                    i = i | f32_bit_if_not_below(raws[u * V + e], flo, bit)
                 ok = start + u * T + tid < nv
                 amask = amask | Uint32(cutlass.select_(ok, Uint32(a), Uint32(0)))
                 imask = imask | Uint32(cutlass.select_(ok, Uint32(i ^ a), Uint32(0)))
