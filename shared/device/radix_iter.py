@@ -2,7 +2,8 @@
 
 Usage (device): bash shared/device/run.sh python3 shared/device/radix_iter.py
 RADIX_ALTS="name:flag=value,...;..." replaces ALTS ("now" is always first); STAMPS=1 adds the clocks;
-RADIX_CELLS="1x8,1x32,8x128,..." (rows x N/1024, in that order) replaces CELLS.
+RADIX_CELLS="1x8,1x32,8x128,..." (rows x N/1024, in that order) replaces CELLS, RADIX_STAMP_CELLS
+STAMP_CELLS; SWEEP=0 skips the timings.
 Timed as `topk bench` does (CUDA-graph replay over rotating randn inputs, seq_lens uniform in
 [N/2, N], indices only), each checked exact first, alternating twice in one process.
 ALTS maps a name to changes of checks.reg_variant's flags (launch.REG_VARIANT).
@@ -30,9 +31,18 @@ if os.environ.get("RADIX_ALTS"):
         ALTS[name] = {f: int(v) for f, v in (kv.split("=") for kv in flags.split(",") if kv)}
 CELLS = [Shape(1, 8 * K), Shape(1, 32 * K), Shape(1, 128 * K), Shape(8, 32 * K), Shape(8, 128 * K),
          Shape(32, 128 * K), Shape(32, 32 * K), Shape(1, 256 * K), Shape(128, 32 * K)]
+
+
+def _cells(spec: str) -> list:
+    """``1x8,8x128`` (rows x N/1024) -> [Shape(1, 8K), Shape(8, 128K)]."""
+    return [Shape(int(r), int(n) * K) for r, n in (c.split("x") for c in spec.split(","))]
+
+
 if os.environ.get("RADIX_CELLS"):
-    CELLS = [Shape(int(r), int(n) * K) for r, n in (c.split("x") for c in os.environ["RADIX_CELLS"].split(","))]
+    CELLS = _cells(os.environ["RADIX_CELLS"])
 STAMP_CELLS = [Shape(1, 8 * K), Shape(1, 32 * K), Shape(1, 128 * K), Shape(8, 128 * K)]
+if os.environ.get("RADIX_STAMP_CELLS"):
+    STAMP_CELLS = _cells(os.environ["RADIX_STAMP_CELLS"])
 SUB = {"keys": 1, "p0 count": regs.ST_P0_COUNT, "p0 bar": regs.ST_P0_BAR, "p0 find": regs.ST_P0_FIND, "p0": 2,
        "g local": regs.ST_G_LOCAL, "g remote": regs.ST_G_REMOTE, "p1 count": regs.ST_P1_COUNT, "p1": 3, "p2": 4,
        "emit offs": regs.ST_EMIT_OFFS, "emit": 5, "exit": 6}
@@ -67,5 +77,6 @@ if __name__ == "__main__":
     with torch.cuda.stream(torch.cuda.Stream()):
         if os.environ.get("STAMPS", "1") == "1":
             stamps()
-        sweep()
+        if os.environ.get("SWEEP", "1") == "1":
+            sweep()
     print(f"radix_iter: {time.time() - t0:.0f} s", flush=True)
