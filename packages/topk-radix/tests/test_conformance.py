@@ -165,6 +165,13 @@ def test_lean_variants(geo, variant):
               next_n=2)
         for dtype, kind in ((torch.bfloat16, "int_ties"), (torch.float16, "nan")):
             _case(3, n - 8, 300, logits=make_logits(kind, 3, n - 8, dtype, "cuda", seed=seed + 3, k=300), mode="mixed")
+        # One row: 16-byte copies and a scalar tail (N % V != 0), full length; the last vector and the
+        # tail hold the largest values, so both sides of the vector/tail bound must be kept.
+        for dtype, tail in ((torch.float32, 3), (torch.bfloat16, 5)):
+            m = n - 8 - tail
+            logits = make_logits("randn", 1, m, dtype, "cuda", seed=seed + 4, k=300)
+            logits[0, -(tail + 8):] += 100.0
+            _case(1, m, 300, logits=logits, mode="full")
     finally:
         launch.FORCE = None
         launch.REG_VARIANT = None
