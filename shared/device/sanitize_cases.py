@@ -28,6 +28,10 @@ CASES = [  # rows, n, k, dtype, kind, next_n, compress_ratio
     # float32's 256-thread variants on 132 SMs: LIGHT_ONE_WAVE (397-528 rows), SHORT_MANY (2048+ rows, N < 16K)
     (450, 17000, 1024, torch.float32, "int_ties", 1, 1),
     (2100, 3000, 256, torch.float32, "randn", 1, 1),
+    # float32's two-read path with fastkey/pstore1/early (SHORT_F32: < 2048 rows, N < 16K; next_n = 2 takes the
+    # prologue's divisions, a plateau overflows the candidates)
+    (6, 12001, 300, torch.float32, "nan", 2, 1),
+    (5, 8191, 2048, torch.float32, "plateau", 1, 1),
     # radix_filter's FEW_HUGE_ROWS (N > 512K; the 1M fp16 row above goes there too)
     (2, 600000, 2048, torch.float32, "plateau", 1, 1),
     # radix_filter's bfloat16 word filter and one-digit select (DEFAULT, 65+ rows)
