@@ -135,14 +135,17 @@ def test_reg_geometry_decode_choices():
 
 
 def test_reg_variant():
-    """gather + warp_emit on fp32 grids of <= half a wave, early on fp32 (NOTES.md, session 4)."""
+    """gather + warp_emit on fp32 grids of <= half a wave; early, fkey, emit1, nozero on fp32
+    (NOTES.md, sessions 4 and 12); 16-bit rows without any."""
     def pick(rows, n, dtype="float32", next_n=1):
         return checks.reg_variant(rows, dtype, checks.reg_geometry(rows, n, dtype), next_n)
 
+    lean = {"fkey": True, "emit1": True, "nozero": True}
     for rows, n in ((1, 32768), (1, 131072), (8, 32768), (8, 131072), (32, 32768), (1, 262144)):
-        assert pick(rows, n) == {"gather": checks.GATHER_KEYS, "warp_emit": True, "early": True}, (rows, n)
-    assert pick(1, 8192) == {"gather": 0, "warp_emit": True, "early": True}  # C=1: nothing to gather
+        assert pick(rows, n) == {"gather": checks.GATHER_KEYS, "warp_emit": True, "early": True, **lean}, (rows, n)
+    assert pick(1, 8192) == {"gather": 0, "warp_emit": True, "early": True, **lean}  # C=1: nothing to gather
     for rows, n in ((32, 131072), (128, 32768)):
-        assert pick(rows, n) == {"gather": 0, "warp_emit": False, "early": True}, (rows, n)
-    assert pick(8, 65536, next_n=2) == {"gather": 0, "warp_emit": False, "early": True}
-    assert pick(1, 131072, "bfloat16") == {"gather": 0, "warp_emit": False, "early": False}
+        assert pick(rows, n) == {"gather": 0, "warp_emit": False, "early": True, **lean}, (rows, n)
+    assert pick(8, 65536, next_n=2) == {"gather": 0, "warp_emit": False, "early": True, **lean}
+    off = {"fkey": False, "emit1": False, "nozero": False}
+    assert pick(1, 131072, "bfloat16") == {"gather": 0, "warp_emit": False, "early": False, **off}

@@ -112,8 +112,8 @@ GATHER_KEYS = 8192
 
 
 def reg_variant(rows: int, dtype: str, geo: tuple[int, int, int], next_n: int = 1) -> dict:
-    """``regs.py``'s flags for a launch: ``early`` for fp32; ``gather`` and ``warp_emit`` for
-    fp32 grids of at most half a wave of threads (and next_n == 1).
+    """``regs.py``'s flags for a launch: ``early``, ``fkey``, ``emit1`` and ``nozero`` for fp32;
+    ``gather`` and ``warp_emit`` for fp32 grids of at most half a wave of threads (and next_n == 1).
 
     Measured (NOTES.md, session 4): early alone never slower on fp32 (up to 2.3 us faster),
     0.1 us slower on bf16 (two passes: it can only skip the last). gather + warp_emit faster
@@ -124,7 +124,13 @@ def reg_variant(rows: int, dtype: str, geo: tuple[int, int, int], next_n: int = 
     cluster, threads, _ = geo
     fp32 = dtype == "float32"
     wide = fp32 and next_n == 1 and rows * cluster * threads <= REG_WAVE // 2
-    return {"gather": GATHER_KEYS if wide and cluster > 1 else 0, "warp_emit": wide, "early": fp32}
+    # fkey + emit1 + nozero (lean.py) on fp32, every geometry: all three together faster on every cell
+    # measured (session 12, H200, us: 1x8K 5.51 -> 4.97, 1x32K 6.48 -> 6.07, 1x128K 9.13 -> 7.96,
+    # 8x32K 6.83 -> 6.41, 8x128K 12.53 -> 10.96, 32x32K 11.34 -> 9.80, 32x128K 25.70 -> 21.49, 1x256K
+    # 13.21 -> 11.37); alone, fkey or nozero took 32x128K's (8, 512, 32) past 64 registers (30.9, 31.5).
+    # 16-bit rows: not measured.
+    return {"gather": GATHER_KEYS if wide and cluster > 1 else 0, "warp_emit": wide, "early": fp32,
+            "fkey": fp32, "emit1": fp32, "nozero": fp32}
 
 
 def supports(p: Problem) -> str | None:
