@@ -89,7 +89,17 @@ TWO_READ = [dict(threads=256, cand=2048, first_bits=11, sampled=False, fastkey=T
             dict(threads=256, cand=2048, first_bits=11, sampled=False, fastkey=True, pstore1=True, early=True,
                  vclear=False, unitdiv=False),
             dict(threads=512, cand=4096, first_bits=11, sampled=False, vclear=False, unitdiv=False)]
-VARIANTS += TWO_READ
+#: Every planned sampled variant with the filter's bit-loop writes (``sparse``, session 12).
+SPARSE = [dict(sparse=True), dict(unroll=8, compact=True, sample_bits=11, sparse=True),
+          dict(unroll=8, group=2, late=True, sparse=True),
+          dict(unroll=8, group=3, compact=True, sample_bits=11, sparse=True),
+          dict(unroll=8, group=3, compact=True, sample_bits=11, cand=16384, sparse=True),
+          dict(threads=512, unroll=8, late=True, sparse=True),
+          dict(threads=512, cand=4096, first_bits=11, late=True, sparse=True),
+          dict(threads=256, cand=4096, first_bits=11, late=True, unroll=8, sample_bits=9, sparse=True),
+          dict(late=True, compact=True, sample_bits=11, sparse=True),
+          dict(sample=256, cand=1024, margin=1, sparse=True)]
+VARIANTS += TWO_READ + SPARSE
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")
@@ -197,7 +207,8 @@ SMALL = [dict(), dict(group=2), dict(pstore=False), dict(group=2, pstore=False),
          dict(threads=256, first_bits=11, late=True, unroll=8, sample_bits=9),
          dict(threads=256, first_bits=12, late=True, unroll=8, compact=True, sample_bits=11),
          dict(bf16cmp=False, f16cmp=False, rel16=False), dict(group=2, bf16cmp=False, f16cmp=False),
-         dict(vclear=False, unitdiv=False), dict(group=3, vclear=False, unitdiv=False)]
+         dict(vclear=False, unitdiv=False), dict(group=3, vclear=False, unitdiv=False), dict(sparse=True),
+         dict(group=2, sparse=True), dict(group=3, compact=True, sample_bits=11, sparse=True)]
 
 
 @pytest.mark.parametrize("opts", SMALL, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")
@@ -228,8 +239,8 @@ def test_sampled_design_with_a_small_sample(kind, dtype, opts):
 
 @pytest.mark.parametrize("dtype", list(DT))
 @pytest.mark.parametrize("variant", [dict(), dict(unroll=8, group=3), dict(sample=256, cand=2048),
-                                     dict(compact=True, sample_bits=11)],
-                         ids=["default", "group3", "small_sample", "compact"])
+                                     dict(compact=True, sample_bits=11), dict(sparse=True)],
+                         ids=["default", "group3", "small_sample", "compact", "sparse"])
 def test_kth_key_far_above_the_threshold(variant, dtype):
     """relsel (rel16 for 16-bit keys) ranks candidates on ``key - t`` with a clamped top bin: rows whose
     top-k sits far above the sampled threshold (a few huge scores over randn) put the k-th key in that

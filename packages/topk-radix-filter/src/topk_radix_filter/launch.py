@@ -46,6 +46,7 @@ class Variant:
     unroll1: int = 2  # the two-read path's pass 1: vectors per thread per tile
     vclear: bool = True  # histogram clears as 16-byte shared stores, unrolled
     unitdiv: bool = True  # rows of next_n == compress_ratio == 1 skip the prologue's integer divisions
+    sparse: bool = False  # the filter writes a tile's kept elements by a loop over its mask's set bits
 
 
 #: Every sampled variant writes kept keys by predicated stores on float32 (``pstore``; session 7, us,

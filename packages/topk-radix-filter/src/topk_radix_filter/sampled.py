@@ -82,7 +82,8 @@ class SampledFilter(RadixTopK):
                  group: int = 1, pstore: bool = True, interp: bool = True, relsel: bool = True,
                  late: bool = False, sample_bits: int = 0, compact: bool = False, root_pad: int = 1,
                  bf16cmp: bool = True, rel16: bool = True, f16cmp: bool = True, fastkey: bool = False,
-                 pstore1: bool = False, early: bool = False, vclear: bool = False, unitdiv: bool = False):
+                 pstore1: bool = False, early: bool = False, vclear: bool = False, unitdiv: bool = False,
+                 sparse: bool = False):
         assert sample % 32 == 0 and (sample <= cand or not sampled)
         assert group in (1, 2, 3, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
@@ -136,6 +137,10 @@ class SampledFilter(RadixTopK):
         # rel16 (16-bit keys): the candidates are ranked on min(key - t, REL_BINS - 1) alone: one histogram,
         # one bin search and one emit pass; the k-th key in the clamped bin -> the key-digit select
         self.rel16 = rel16 and self.bits == 16 and self.bins >= REL_BINS
+        # sparse (with pstore): the filter writes a tile's kept elements in a loop over the set bits of its mask,
+        # each element's raw bits reloaded from the row (an L1 hit), instead of a predicated store pair for every
+        # element: a few % of a long row is kept, so most of those stores were issued for nothing
+        self.sparse = sparse and self.pstore
 
     @cute.jit
     def _sample_loads(self, xr, length: Int32, tid: Int32) -> list:
@@ -235,11 +240,11 @@ class SampledFilter(RadixTopK):
         cand_ptr = (ctl.iterator + CAND).llvm_ptr
         first = v0
         if cutlass.const_expr(self.prefetch):
-            self._filter_any(pre, v0, v1, t, ckey, cidx, cand_ptr, tid, lane)
+            self._filter_any(pre, v0, v1, t, ckey, cidx, cand_ptr, tid, lane, xr)
             first = v0 + Int32(T * U)
         for start in cutlass.range(first, v1, T * U):
             vs = self._load_vectors(xv, start, v1, tid, U)
-            self._filter_any(vs, start, v1, t, ckey, cidx, cand_ptr, tid, lane)
+            self._filter_any(vs, start, v1, t, ckey, cidx, cand_ptr, tid, lane, xr)
         if cutlass.const_expr(V > 1):
             if with_tail:
                 j = tail + tid
@@ -256,16 +261,16 @@ class SampledFilter(RadixTopK):
 
     @cute.jit
     def _filter_any(self, vs: list, start: Int32, nv: Int32, t: Uint32, ckey, cidx, cand_ptr, tid: Int32,
-                    lane: Int32):
+                    lane: Int32, xr):
         """One filter tile of loaded vectors: 32-bit words (16-bit rows, ``words``) or elements."""
         if cutlass.const_expr(self.words):
-            self._filter_tile_words(self._words(vs), start, nv, t, ckey, cidx, cand_ptr, tid, lane)
+            self._filter_tile_words(self._words(vs), start, nv, t, ckey, cidx, cand_ptr, tid, lane, xr)
         else:
-            self._filter_tile(self._raws(vs), start, nv, t, ckey, cidx, cand_ptr, tid, lane)
+            self._filter_tile(self._raws(vs), start, nv, t, ckey, cidx, cand_ptr, tid, lane, xr)
 
     @cute.jit
     def _filter_tile_words(self, words: list, start: Int32, nv: Int32, t: Uint32, ckey, cidx, cand_ptr, tid: Int32,
-                           lane: Int32):
+                           lane: Int32, xr):
         """``_filter_tile`` for 16-bit rows read as 32-bit words (4 per vector, 2 elements each, the lower
         column in the low half). bfloat16: each half widened to float32 (``<< 16``, ``& 0xFFFF0000``) is
         compared as a float against ``t``'s; a widened bfloat16's float32 key lies in ``[key16 << 16,
@@ -300,7 +305,9 @@ class SampledFilter(RadixTopK):
         ok = Int32(0)
         word = Int32(0)
         raw = Int32(0)
-        if mask != Uint32(0):
+        if cutlass.const_expr(self.sparse):
+            self._write_kept(mask, start, pos, xr, ckey, cidx, tid, 8)
+        elif mask != Uint32(0):
             for u in cutlass.range_constexpr(nvec):
                 jv = start + u * T + tid
                 if (mask & Uint32(0xFF << (u * 8))) != Uint32(0):  # a vector with none kept: one test
@@ -320,6 +327,24 @@ class SampledFilter(RadixTopK):
                                     cidx[pos] = jv * 8 + e
                                 pos = pos + 1
 
+    @cute.jit
+    def _write_kept(self, mask: Uint32, start: Int32, pos: Int32, xr, ckey, cidx, tid: Int32, per: cutlass.Constexpr):
+        """``sparse``: the tile's kept elements (bit ``b`` of ``mask``: element ``b % per`` of the thread's vector
+        ``b // per``, vectors ``threads`` apart from ``start``) to the candidates from slot ``pos`` on, highest bit
+        first; raw bits as the filter's predicated stores leave them (the candidate pass makes the keys)."""
+        C = self.cand
+        sh = per.bit_length() - 1
+        base = (start + tid) * per
+        m = mask
+        p = pos
+        while m != Uint32(0):
+            b = Int32(cute.arch.bfind(m))
+            m = m ^ (Uint32(1) << Uint32(b))
+            col = base + (b >> sh) * (self.threads * per) + (b & (per - 1))
+            st_shared_if(Int32(cutlass.select_(p < C, Int32(1), Int32(0))), ckey.iterator + p, Int32(xr[col]))
+            st_shared_if(Int32(cutlass.select_(p < C, Int32(1), Int32(0))), cidx.iterator + p, col)
+            p = p + 1
+
     def _words(self, vs: list) -> list:
         """The 32-bit words of a tile's vectors (``words``), vector by vector."""
         return [Int32(v[w]) for v in vs for w in range(4)]
@@ -330,7 +355,7 @@ class SampledFilter(RadixTopK):
 
     @cute.jit
     def _filter_tile(self, raws: list, start: Int32, nv: Int32, t: Uint32, ckey, cidx, cand_ptr, tid: Int32,
-                     lane: Int32):
+                     lane: Int32, xr):
         """One tile of the filter: mark the keys >= t in a bit mask, reserve their slots with one
         warp scan and one atomic per warp, then write only the marked keys. (Per key, a ballot,
         an atomic and a shuffle cost more: about 8% of a row's keys pass, so most warps append
@@ -356,7 +381,9 @@ class SampledFilter(RadixTopK):
         pos = warp_reserve(Int32(cute.arch.popc(mask)), cand_ptr, lane)
         take = Int32(0)  # (pstore) names the branches below assign: one type on every path
         ok = Int32(0)
-        if mask != Uint32(0):
+        if cutlass.const_expr(self.sparse):
+            self._write_kept(mask, start, pos, xr, ckey, cidx, tid, V)
+        elif mask != Uint32(0):
             for u in cutlass.range_constexpr(nvec):
                 jv = start + u * T + tid
                 if (mask & Uint32(((1 << V) - 1) << (u * V))) != Uint32(0):  # a vector with none kept: one test
