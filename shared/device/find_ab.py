@@ -189,7 +189,7 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
             alts["f0"] = replace(v, f16cmp=False)
     alts["vu0"] = replace(v, vclear=False, unitdiv=False)  # session 12: loop clears, prologue divisions
     if v.sampled:
-        alts["sp"] = replace(v, sparse=True)  # session 12: kept elements written by a loop over the mask's bits
+        alts["sp"] = replace(v, sparse=not v.sparse)  # session 12: the filter's bit-loop writes, toggled
         alts["old"] = replace(v, interp=False, relsel=False, group=min(v.group, 2))
         alts["late"] = replace(v, late=True)
         alts["c"] = replace(v, compact=True)

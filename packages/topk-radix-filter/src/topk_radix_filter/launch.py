@@ -46,7 +46,7 @@ class Variant:
     unroll1: int = 2  # the two-read path's pass 1: vectors per thread per tile
     vclear: bool = True  # histogram clears as 16-byte shared stores, unrolled
     unitdiv: bool = True  # rows of next_n == compress_ratio == 1 skip the prologue's integer divisions
-    sparse: bool = False  # the filter writes a tile's kept elements by a loop over its mask's set bits
+    sparse: bool = True  # the filter writes a tile's kept elements by a loop over its mask's set bits
 
 
 #: Every sampled variant writes kept keys by predicated stores on float32 (``pstore``; session 7, us,
@@ -79,6 +79,12 @@ class Variant:
 #: integer divisions when next_n == compress_ratio == 1 (``unitdiv``; session 12 call 5, us, both off -> on:
 #: 32x32K 10.5 -> 10.0, 128x32K 11.9 -> 11.45, 128x128K 24.6 -> 24.35, bf16 128x128K 20.5 -> 20.2, 512x32K 30.2
 #: -> 29.75, 1024x64K 84.4 -> 82.75, 32x128K 17.8 -> 15.75, 4096x8K 76.35 -> 72.95, 128x8K 7.3 -> 6.8).
+#: Every sampled variant but LIGHT_ONE_WAVE writes the filter's kept elements by a loop over the tile mask's set
+#: bits, their raw bits reloaded from L1 (``sparse``), not a predicated store pair issued for every element (session
+#: 12 call 7, us, off -> on: bf16 128x128K 20.2 -> 15.25, fp16 128x128K 19.2 -> 14.25, 128x128K 24.3 -> 22.1,
+#: 128x32K 11.55 -> 10.4, 32x128K 15.75 -> 14.25, 32x32K 10.0 -> 8.9, 512x128K 80.0 -> 74.35, 1024x64K 83.0 -> 81.2,
+#: k=512 22.2 -> 20.3, bf16 1024x64K 70.6 -> 58.0, bf16 512x32K 25.8 -> 22.4; LIGHT_ONE_WAVE's 512x32K 29.45 -> 32.6,
+#: so it keeps the stores: 8 vectors of 256 threads keep more per tile, and the loop runs as long as the fullest lane).
 #: The variants run() launches (``plan``), from the H200 tuning runs (NOTES.md):
 #: - DEFAULT, 65 to 264 rows of N >= 16K: one CTA of 1024 threads per SM, 8192 candidates,
 #:   13-bit digits (128x128K: 40.4 us vs 54.5 with 512 threads).
@@ -124,7 +130,7 @@ SHORT_F32 = replace(SHORT, fastkey=True, pstore1=True, early=True)
 #:   session 9, us, 512x32K: LIGHT -> 256 threads with 8 vectors 34.5 -> 32.0 (one call), then ->
 #:   9-bit sample 31.1 -> 30.3 (another call; 12-bit digits 34.5); at 1024x64K, two waves either
 #:   way, slower: 86.1 -> 87.4).
-LIGHT_ONE_WAVE = Variant(threads=256, cand=4096, first_bits=11, late=True, unroll=8, sample_bits=9)
+LIGHT_ONE_WAVE = Variant(threads=256, cand=4096, first_bits=11, late=True, unroll=8, sample_bits=9, sparse=False)
 #: - SHORT_MANY, >= 2048 rows of N < 16K: SHORT on 256 threads and 2048 candidates, 6 CTAs per SM
 #:   (session 9, us: 4096x8K 112.9 -> 96.8, 2048x8K 59.5 -> 54.2; fewer rows lost: 1024x8K 32.8 ->
 #:   35.4, 128x8K 8.6 -> 10.7), with SHORT_F32's three flags (session 12 call 5, us: 4096x8K 93.4 -> 72.95,
