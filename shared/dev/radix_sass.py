@@ -1,7 +1,8 @@
 """Dev (CPU): registers, spills and SASS counts of radix's register kernel (regs.py).
 
 Usage: python shared/dev/radix_sass.py C T E [dtype] [gwx] [--dump FILE]
-  gwx: variant letters: g (gather 8192), w (warp_emit), x (early), f (fkey), o (emit1), z (nozero); '-' for none.
+  gwx: variant letters: g (gather 8192), w (warp_emit), x (early), f (fkey), o (emit1), z (nozero),
+  p (preclear), u (upscan), b (emitb, with o); '-' for none.
 Compiles for sm_90a through CuTe DSL (CUTE_DSL_ARCH=sm_90a, PTX kept), then runs Triton's
 ptxas -v on that PTX for the register/spill report and cuobjdump for SASS opcode counts
 (sass_tools.py).
@@ -28,7 +29,8 @@ def main():
     vec = 4 if dtype == "float32" else 8
     fn = launch.compile_regs(dtype, c, t, e, vec, False, gather=8192 if "g" in flags else 0,
                              warp_emit="w" in flags, early="x" in flags, fkey="f" in flags, emit1="o" in flags,
-                             nozero="z" in flags)
+                             nozero="z" in flags, preclear="p" in flags, upscan="u" in flags,
+                             emitb="b" in flags)
     report, sass = ptx_sass(fn.__ptx__)
     print(report)
     ops = counts(sass)

@@ -79,6 +79,13 @@ def _reg_variants():
             ("float32", 8, 1024, 16, 4, False, True, "", 8192, True, True, True, False, False),
             ("float32", 4, 512, 16, 4, True, False, "", 0, False, False, False, False, True),
             ("bfloat16", 16, 512, 16, 8, True, False, "", 0, False, False, True, True, True)]
+    # preclear / upscan / emitb (regs.py): with the shipped fp32 flags, the CTA-scan offsets, 16-bit, alone.
+    out += [("float32", 1, 1024, 8, 4, True, False, "", 0, True, True, True, True, True, True, True, True),
+            ("float32", 8, 512, 32, 4, False, False, "", 0, False, True, True, True, True, True, True, True),
+            ("bfloat16", 16, 512, 16, 8, True, False, "", 8192, True, True, False, True, False, True, True, True),
+            ("float16", 4, 512, 8, 1, True, True, "", 64, False, False, False, False, False, True, False, False),
+            ("float32", 2, 256, 32, 4, False, False, "", 8192, False, True, True, True, True, False, True, False),
+            ("float32", 4, 512, 16, 4, True, False, "", 0, False, False, False, True, False, False, False, True)]
     return out
 
 

@@ -141,12 +141,26 @@ LEAN_CASES = [(g, LEAN_VARIANTS[0]) for g in ((1, 1024, 8), (8, 512, 8), (16, 51
     ((16, 512, 16), LEAN_VARIANTS[2])]
 
 
-@pytest.mark.parametrize("geo,variant", LEAN_CASES,
-                         ids=["x".join(map(str, g)) + "-lean-g{}w{:d}x{:d}".format(*list(v.values())[:3])
-                              for g, v in LEAN_CASES])
+#: preclear + upscan + emitb (regs.py; emitb is off at E = 32) on the shipped fp32 flags at every issue-5
+#: geometry, on 0.2.0's kernel (the CTA-scan offsets) and on the 64-key overflow path; 16-bit rows too.
+LEAN2 = {"preclear": True, "upscan": True, "emitb": True}
+LEAN2_CASES = [(g, {**v, **LEAN2}) for g, v in (
+    ((1, 1024, 8), LEAN_VARIANTS[0]), ((8, 512, 8), LEAN_VARIANTS[0]), ((16, 512, 16), LEAN_VARIANTS[0]),
+    ((8, 1024, 16), LEAN_VARIANTS[0]), ((8, 512, 32), {**LEAN_VARIANTS[0], "gather": 0, "warp_emit": False}),
+    ((4, 512, 16), LEAN_VARIANTS[1]), ((8, 512, 8), LEAN_VARIANTS[2]))]
+
+
+def _lean_id(g, v) -> str:
+    return ("x".join(map(str, g)) + "-lean-g{}w{:d}x{:d}".format(*list(v.values())[:3])
+            + ("-pub" if v.get("preclear") else ""))
+
+
+@pytest.mark.parametrize("geo,variant", LEAN_CASES + LEAN2_CASES,
+                         ids=[_lean_id(g, v) for g, v in LEAN_CASES + LEAN2_CASES])
 def test_lean_variants(geo, variant):
     """fkey / emit1 / nozero: keys from a float add (-0.0, denormals, NaN of both signs, ±inf),
-    edge compares in the emit, key 0 counted in pass 0; with values, on random inputs."""
+    edge compares in the emit, key 0 counted in pass 0; with values, on random inputs. ``-pub`` cases
+    add preclear (early 16-byte clears), upscan (predicated-shfl scans), emitb (ballot-ordered stores)."""
     from topk_radix import launch
 
     cluster, threads, elems = geo

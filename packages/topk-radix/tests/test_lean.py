@@ -136,6 +136,26 @@ def test_variant_names_keep_shipped_cache_keys():
     assert len(names) == 4 and repr(base) not in names
     assert repr(ClusterRegTopK("bfloat16", 8, 512, 8, 8, False, fkey=True)) != repr(
         ClusterRegTopK("bfloat16", 8, 512, 8, 8, False))
+    foz = ClusterRegTopK("float32", 8, 512, 8, 4, False, False, 8192, True, True, True, True, True)
+    more = {repr(ClusterRegTopK("float32", 8, 512, 8, 4, False, False, 8192, True, True, True, True, True, *f))
+            for f in [(False, False, False), (True, False, False), (False, True, False), (False, False, True),
+                      (True, True, True)]}
+    assert repr(foz) in more and len(more) == 5  # preclear / upscan / emitb: new keys only when on
+    # emitb needs emit1 and E <= 16 (at E = 32 it took 127 registers): off, the shipped key
+    assert repr(ClusterRegTopK("float32", 8, 512, 32, 4, False, emit1=True, emitb=True)) == repr(
+        ClusterRegTopK("float32", 8, 512, 32, 4, False, emit1=True))
+    assert repr(ClusterRegTopK("float32", 8, 512, 8, 4, False, emitb=True)) == repr(
+        ClusterRegTopK("float32", 8, 512, 8, 4, False))
+
+
+def test_upscan_packed_find_sum():
+    """upscan's find sums (group << 20) | above in one warp sum: above < 2^20 for every geometry."""
+    from topk_radix import checks
+
+    for c in checks.CLUSTER_SIZES:
+        for t, e in ((1024, 8), (512, 8), (512, 16), (1024, 16), (512, 32)):
+            assert c * t * (e + 1) < 1 << 20  # the cluster's keys (slots) bound "above"
+    assert (63 << 20 | (1 << 20) - 1) < 1 << 31  # 64 groups (11 bits): no sign bit
 
 
 @pytest.mark.parametrize("vec", [1, 4, 8])

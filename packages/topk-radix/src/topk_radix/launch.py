@@ -91,7 +91,8 @@ def compile_kernel(dtype: str, cluster: int, capacity: int, threads: int, vec: i
 
 def compile_regs(dtype: str, cluster: int, threads: int, elems: int, vec: int, return_values: bool,
                  stamps: bool = False, options: str = "", gather: int = 0, warp_emit: bool = False,
-                 early: bool = False, fkey: bool = False, emit1: bool = False, nozero: bool = False):
+                 early: bool = False, fkey: bool = False, emit1: bool = False, nozero: bool = False,
+                 preclear: bool = False, upscan: bool = False, emitb: bool = False):
     """Compile the register-resident kernel (``regs.py``) from placeholder pointers (CPU-safe)."""
     import cutlass
     import cutlass.cute as cute
@@ -104,7 +105,7 @@ def compile_regs(dtype: str, cluster: int, threads: int, elems: int, vec: int, r
     itemsize = 4 if dtype == "float32" else 2
     gmem = cute.AddressSpace.gmem
     op = ClusterRegTopK(dtype, cluster, threads, elems, vec, return_values, stamps, gather, warp_emit, early,
-                        fkey, emit1, nozero)
+                        fkey, emit1, nozero, preclear, upscan, emitb)
     args = (make_ptr(raw, _FAKE_ADDRESS, gmem, assumed_align=16 if vec > 1 else itemsize),
             Int64(1), Int32(1), make_ptr(Int32, _FAKE_ADDRESS, gmem, assumed_align=4),
             Int32(1), Int32(1), Int32(1), Int32(1),
@@ -124,13 +125,20 @@ def get_regs(dtype: str, cluster: int, threads: int, elems: int, vec: int, retur
     fkey = bool(variant.get("fkey", False))
     emit1 = bool(variant.get("emit1", False))
     nozero = bool(variant.get("nozero", False))
+    preclear = bool(variant.get("preclear", False))
+    upscan = bool(variant.get("upscan", False))
+    emitb = bool(variant.get("emitb", False)) and emit1 and elems <= 16  # as regs.py: no build of its own
     flags = (("regs", elems, stamps), ("gather", gather), ("warp_emit", warp_emit), ("early", early))
     if fkey or emit1 or nozero:  # the shipped kernels keep their keys
         flags += (("fkey", fkey), ("emit1", emit1), ("nozero", nozero))
+    flags += (("preclear", True),) if preclear else ()
+    flags += (("upscan", True),) if upscan else ()
+    flags += (("emitb", True),) if emitb else ()
     key = kernel_key(dtype, cluster, threads * elems, threads, vec, return_values, flags)
     return compile_cached(key, lambda: compile_regs(dtype, cluster, threads, elems, vec, return_values, stamps,
                                                     gather=gather, warp_emit=warp_emit, early=early, fkey=fkey,
-                                                    emit1=emit1, nozero=nozero))
+                                                    emit1=emit1, nozero=nozero, preclear=preclear,
+                                                    upscan=upscan, emitb=emitb))
 
 
 def get_kernel(dtype: str, cluster: int, capacity: int, threads: int, vec: int, return_values: bool):

@@ -42,6 +42,14 @@ Compile-time variants (``checks.reg_variant`` picks them per launch; NOTES.md, s
     branches once per key, not twice: ties get a loop of their own that few threads enter (``lean.py``).
   * ``nozero``: pass 0 counts every slot, key 0 (no column) too, without a branch; the
     gather does not test for key 0 either (``lean.py`` says why that is exact).
+  * ``preclear``: the histograms are zeroed while the loads and ``seq_lens`` are in flight (before
+    the row-length test, not after it), one 16-byte store per thread and step, unrolled.
+  * ``upscan``: warp scans in five ``shfl.up`` steps whose lane predicate guards the add
+    (``cute_radix.warp_incl_sum_up``): two instructions a step, not four (find, emit, gather);
+    the find's chosen group and the keys above it come from one warp sum, not two.
+  * ``emitb`` (with ``emit1``, E <= 16): a warp writes its keys above the bin slot by slot, each slot's
+    lanes to consecutive outputs (ballot + popc), so one store covers ~one 128-byte line instead
+    of ~4 (each lane's run of outputs interleaved with its neighbours'). Output order is unspecified.
 
 Limits: ``C * T * E >= N`` (the host picks them), ``T * (E + 1) < 32768`` (packed
 16-bit counts). Runtime arguments are as in ``kernel.py``: one build per geometry
@@ -58,7 +66,7 @@ from cutlass._mlir.dialects import llvm
 from cutlass.cutlass_dsl import T as mlir_t
 
 from topk_core.kernels.cute_common import order_key
-from topk_core.kernels.cute_radix import digits
+from topk_core.kernels.cute_radix import digits, st_shared_zero4, warp_incl_sum_up
 
 from .kernel import NEG_INF_BITS, RowCommon
 from .lean import f32_key_fadd
@@ -87,7 +95,8 @@ class ClusterRegTopK(RowCommon):
 
     def __init__(self, dtype: str, cluster: int, threads: int, elems: int, vec: int, return_values: bool,
                  stamps: bool = False, gather: int = 0, warp_emit: bool = False, early: bool = False,
-                 fkey: bool = False, emit1: bool = False, nozero: bool = False):
+                 fkey: bool = False, emit1: bool = False, nozero: bool = False, preclear: bool = False,
+                 upscan: bool = False, emitb: bool = False):
         assert dtype in NEG_INF_BITS and cluster in (1, 2, 4, 8, 16)
         assert threads % 128 == 0 and elems % max(vec, 1) == 0
         self.dtype_name = dtype
@@ -116,6 +125,13 @@ class ClusterRegTopK(RowCommon):
         self.emit1 = emit1
         # nozero: pass 0 counts key 0 (no column) in bin 0 instead of branching around it (lean.py).
         self.nozero = nozero
+        # preclear: zero the histograms before the row-length test (in the loads' shadow), 16 bytes a store.
+        self.preclear = preclear
+        # upscan: predicated shfl.up warp scans (two instructions a step); one warp sum in the find.
+        self.upscan = upscan
+        # emitb: the emit's above-bin stores coalesced per warp and slot (ballot + popc); needs emit1.
+        # Not at E = 32: (8, 512, 32) took 127 registers with it (64 without), i.e. two waves at 32x128K.
+        self.emitb = emitb and emit1 and elems <= 16
         self.hist_off = []
         self.coarse_off = []
         h = c = 0
@@ -131,7 +147,8 @@ class ClusterRegTopK(RowCommon):
         return (f"ClusterRegTopK_{self.dtype_name}_c{self.cluster}_t{self.threads}_e{self.elems}"
                 f"_v{self.vec}_rv{int(self.return_values)}_st{int(self.stamps)}_g{self.gather}_w{int(self.warp_emit)}"
                 f"_x{int(self.early)}" + (f"_f{int(self.fkey)}_o{int(self.emit1)}_z{int(self.nozero)}"
-                                          if self.fkey or self.emit1 or self.nozero else ""))
+                                          if self.fkey or self.emit1 or self.nozero else "")
+                + ("_p1" if self.preclear else "") + ("_u1" if self.upscan else "") + ("_b1" if self.emitb else ""))
 
     # ------------------------------------------------------------------ host
     @cute.jit
@@ -176,19 +193,16 @@ class ClusterRegTopK(RowCommon):
 
         raws, cols, oks = self.load_slice(logits, row_base, n, g_row, rank, tid)
 
+        if const_expr(self.preclear):  # short rows never read them: zero before seq_lens arrives
+            self.clear(s_hist, s_coarse, s_sel, s_ctr, tid)
+
         length = self.valid_length(seq_len, next_n, spec, compress_ratio, n)
 
         if length <= k:
             self.fill_short_row(g_idx, g_val, g_row, length, k, rank * T + tid, C * T)
         else:
-            for i in cutlass.range(tid, self.hist_words, T):
-                s_hist[i] = Int32(0)
-            for i in cutlass.range(tid, self.coarse_words, T):
-                s_coarse[i] = Int32(0)
-            if tid == 0:
-                s_ctr[0] = Int64(0)
-                for j in cutlass.range_constexpr(SEL_GCNT, 16):
-                    s_sel[j] = Int32(0)
+            if const_expr(not self.preclear):
+                self.clear(s_hist, s_coarse, s_sel, s_ctr, tid)
             keys = []
             # fkey: one bound per slot. A vector slot is real iff v < n // V, i.e. its column is below
             # (n // V) * V; a scalar one iff its column is below n >= length (lean.py).
@@ -259,6 +273,42 @@ class ClusterRegTopK(RowCommon):
                 g_dbg[7] = cute.arch.globaltimer()
 
     # ------------------------------------------------------------------ pieces
+    @cute.jit
+    def clear(self, s_hist: cute.Tensor, s_coarse: cute.Tensor, s_sel: cute.Tensor, s_ctr: cute.Tensor,
+              tid: Int32):
+        """Zero the histograms, group sums, counters and ``s_sel``'s counts (before pass 0's barrier)."""
+        T = self.threads
+        if const_expr(self.preclear):
+            quads = self.hist_words // 4  # a multiple of 4 words (2^11 + 2^11 + 2^10, or 2^11 + 2^5)
+            for q in cutlass.range_constexpr((quads + T - 1) // T):
+                if const_expr((q + 1) * T <= quads):
+                    st_shared_zero4(s_hist.iterator + (q * T + tid) * 4)
+                else:
+                    if q * T + tid < quads:
+                        st_shared_zero4(s_hist.iterator + (q * T + tid) * 4)
+            for q in cutlass.range_constexpr((self.coarse_words + T - 1) // T):
+                if q * T + tid < self.coarse_words:
+                    s_coarse[q * T + tid] = Int32(0)
+        else:
+            for i in cutlass.range(tid, self.hist_words, T):
+                s_hist[i] = Int32(0)
+            for i in cutlass.range(tid, self.coarse_words, T):
+                s_coarse[i] = Int32(0)
+        if tid == 0:
+            s_ctr[0] = Int64(0)
+            for j in cutlass.range_constexpr(SEL_GCNT, 16):
+                s_sel[j] = Int32(0)
+
+    @cute.jit
+    def scan(self, x: Int32, lane: Int32) -> Int32:
+        """Inclusive warp prefix sum (the whole warp calls it)."""
+        incl = x
+        if const_expr(self.upscan):
+            incl = warp_incl_sum_up(x)
+        else:
+            incl = warp_incl(x, lane)
+        return incl
+
     @cute.jit
     def stamp(self, g_dbg: cute.Tensor, slot: cutlass.Constexpr, t0: Int64, tid: Int32):
         if const_expr(self.stamps):
@@ -346,7 +396,7 @@ class ClusterRegTopK(RowCommon):
                 m = m & (keys[i] != Uint32(0))
             ms.append(m)
             cnt = cnt + Int32(cutlass.select_(m, Int32(1), Int32(0)))
-        incl = warp_incl(cnt, lane)
+        incl = self.scan(cnt, lane)
         wbase = Int32(0)
         if lane == 31:
             wbase = cute.arch.atomic_add((s_sel.iterator + SEL_GCNT).llvm_ptr, incl)
@@ -494,7 +544,7 @@ class ClusterRegTopK(RowCommon):
             t = Int32(cutlass.select_(g >= Int32(0), t, Int32(0)))
             tots.append(t)
             own = own + t
-        incl = warp_incl(own, lane)
+        incl = self.scan(own, lane)
         acc = incl - own
         hit = (acc < need) & (need <= incl)
         gsel = Int32(0)
@@ -505,14 +555,20 @@ class ClusterRegTopK(RowCommon):
                 gsel = Int32(G - 1) - (lane * per + j)
                 above = acc
             acc = acc + t
-        gsel = cute.arch.warp_redux_sync(Int32(cutlass.select_(hit, gsel, Int32(0))), "add")
-        above = cute.arch.warp_redux_sync(Int32(cutlass.select_(hit, above, Int32(0))), "add")
+        if const_expr(self.upscan):
+            # One lane hits: one sum carries both. above <= the cluster's keys < 16 * 32768 = 2^19.
+            both = cute.arch.warp_redux_sync(Int32(cutlass.select_(hit, (gsel << 20) | above, Int32(0))), "add")
+            gsel = both >> 20
+            above = both & Int32(0xFFFFF)
+        else:
+            gsel = cute.arch.warp_redux_sync(Int32(cutlass.select_(hit, gsel, Int32(0))), "add")
+            above = cute.arch.warp_redux_sync(Int32(cutlass.select_(hit, above, Int32(0))), "add")
         b = gsel * 32 + 31 - lane
         v = Int32(0)
         vb = Int32(0)
         if const_expr((1 << w) >= 32):
             v, vb = self.cluster_sum(hist, b, local, rank)
-        incl = warp_incl(v, lane)
+        incl = self.scan(v, lane)
         ex = above + incl - v
         if (ex < need) & (need <= above + incl):
             s_sel[2 * p] = b
@@ -538,7 +594,7 @@ class ClusterRegTopK(RowCommon):
             hs.append(h)
             packed = packed + Int32(cutlass.select_(h > th, Int32(1),
                                                     cutlass.select_(h == th, Int32(1 << 16), Int32(0))))
-        incl = warp_incl(packed, lane)
+        incl = self.scan(packed, lane)
         gslot, eslot = self.atomic_offsets(packed, incl, s_wsum, s_ctr, s_sel, warp, lane)
         self.stamp(g_dbg, ST_EMIT_OFFS, t0, tid)
         gtot = k - need
@@ -574,19 +630,34 @@ class ClusterRegTopK(RowCommon):
         for i in cutlass.range_constexpr(self.slots):
             packed = packed + Int32(cutlass.select_(keys[i] > hi, Int32(1),
                                                     cutlass.select_(keys[i] >= lo, Int32(1 << 16), Int32(0))))
-        incl = warp_incl(packed, lane)
+        incl = self.scan(packed, lane)
         gslot, eslot = self.atomic_offsets(packed, incl, s_wsum, s_ctr, s_sel, warp, lane)
         self.stamp(g_dbg, ST_EMIT_OFFS, t0, tid)
         gtot = k - need
         # The bounds hold when the counts are right; they keep a broken invariant from ever
         # writing outside the row's k slots.
-        for i in cutlass.range_constexpr(self.slots):
-            if keys[i] > hi:
-                if gslot < gtot:
-                    g_idx[gslot] = cols[i]
-                    if const_expr(self.return_values):
-                        g_val[gslot] = g_row[cols[i]]
-                gslot = gslot + 1
+        if const_expr(self.emitb):
+            # The warp's above-bin outputs start at lane 0's slot; slot i's keys follow slot i-1's.
+            ltm = Uint32(cute.arch.lanemask_lt())
+            run = gslot - ((incl - packed) & Int32(0xFFFF))
+            for i in cutlass.range_constexpr(self.slots):
+                up = keys[i] > hi
+                ball = Uint32(cute.arch.vote_ballot_sync(up))
+                pos = run + Int32(cute.arch.popc(ball & ltm))
+                if up:
+                    if pos < gtot:
+                        g_idx[pos] = cols[i]
+                        if const_expr(self.return_values):
+                            g_val[pos] = g_row[cols[i]]
+                run = run + Int32(cute.arch.popc(ball))
+        else:
+            for i in cutlass.range_constexpr(self.slots):
+                if keys[i] > hi:
+                    if gslot < gtot:
+                        g_idx[gslot] = cols[i]
+                        if const_expr(self.return_values):
+                            g_val[gslot] = g_row[cols[i]]
+                    gslot = gslot + 1
         if (packed >> 16) != Int32(0):
             span = hi - lo
             for i in cutlass.range_constexpr(self.slots):
@@ -636,7 +707,7 @@ class ClusterRegTopK(RowCommon):
                 own = Int32(0)
                 if lane < NW:
                     own = s_wsum[lane]
-                winc = warp_incl(own, lane)
+                winc = self.scan(own, lane)
                 s_wsum[32 + lane] = winc - own
                 if lane == NW - 1:
                     add = Int64(winc & Int32(0xFFFF)) | (Int64(winc >> 16) << 32)
