@@ -14,13 +14,13 @@ set -u
 ALTS=${RADIX_ALTS:-"u:upscan=1;pu:preclear=1,upscan=1;b:emitb=1;pub:preclear=1,upscan=1,emitb=1"}
 echo "=== A/B ($(date +%T))"
 RADIX_ALTS=$ALTS RADIX_CELLS=${RADIX_CELLS:-"1x8,1x32,8x128,1x128,8x32,32x128,32x32,1x256"} STAMPS=0 \
-  timeout ${1:-60} python3 shared/device/radix_iter.py
+  timeout ${1:-65} python3 shared/device/radix_iter.py
 echo "=== tests ($(date +%T))"
-timeout ${2:-65} python3 -m pytest -q -m gpu -p no:cacheprovider packages/topk-radix \
+timeout ${2:-55} python3 -m pytest -q -m gpu -p no:cacheprovider packages/topk-radix \
   -k "${TESTS:-lean_variants and pub}" > "$OUT/pytest-radix12b.log" 2>&1
 echo "pytest rc $?"
 grep -E "passed|failed|error" "$OUT/pytest-radix12b.log" | tail -2; grep -E "^(FAILED|ERROR)" "$OUT/pytest-radix12b.log" | head -8
 echo "=== clocks ($(date +%T))"
 RADIX_ALTS="pub:preclear=1,upscan=1,emitb=1" RADIX_STAMP_CELLS=1x8,8x128 STAMPS=1 SWEEP=0 \
-  timeout ${3:-15} python3 shared/device/radix_iter.py
+  timeout ${3:-20} python3 shared/device/radix_iter.py
 echo "=== done ($(date +%T))"

@@ -172,3 +172,39 @@ def test_fkey_one_bound_per_slot(vec):
                 real = cols < n
                 bound = length
             np.testing.assert_array_equal(cols < bound, real & (cols < length), err_msg=f"n={n} L={length}")
+
+
+@pytest.mark.parametrize("warp_emit", [True, False])
+def test_emitb_positions(warp_emit):
+    """emitb's twin: each warp's above-bin keys, in ballot order (slot, then lane), fill exactly the
+    outputs the per-lane order fills, ``[warp base, warp base + warp count)``, both offset paths."""
+    rng = np.random.default_rng(5)
+    nw, slots = 4, 9
+    up = rng.random((nw, 32, slots)) < 0.3  # key > hi
+    tie = ~up & (rng.random((nw, 32, slots)) < 0.05)
+    packed = up.sum(2) + (tie.sum(2) << 16)
+    incl = np.cumsum(packed, axis=1)
+    lo0 = 1234  # rank 0's counter before this CTA
+    gslot = np.zeros((nw, 32), dtype=np.int64)
+    wtot = incl[:, 31]
+    for w in range(nw):
+        ex = incl[w] - packed[w]
+        if warp_emit:  # one atomic per warp, in warp order here
+            lo = lo0 + (wtot[:w] & 0xFFFF).sum()
+            gslot[w] = lo + (ex & 0xFFFF)
+        else:  # CTA scan of the warps' totals, then one atomic
+            gslot[w] = lo0 + ((wtot[:w].sum() + ex) & 0xFFFF)
+    per_lane, ballot = [], []
+    for w in range(nw):
+        ex = incl[w] - packed[w]
+        run = gslot[w] - (ex & 0xFFFF)
+        assert (run == run[0]).all()  # uniform over the warp
+        run = run[0]
+        for i in range(slots):
+            ball = up[w, :, i]
+            for lane in np.flatnonzero(ball):
+                ballot.append(run + ball[:lane].sum())
+            run += ball.sum()
+        for lane in range(32):
+            per_lane += list(gslot[w, lane] + np.arange(up[w, lane].sum()))
+    assert sorted(ballot) == sorted(per_lane) == list(range(lo0, lo0 + up.sum()))
