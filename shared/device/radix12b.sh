@@ -1,5 +1,5 @@
 #!/bin/bash
-# Dev only, one device call (carry .carry/dsl), ~140 s at most: radix's flags preclear (histograms zeroed
+# Dev only, one device call (carry .carry/dsl), ~145 s at most: radix's flags preclear (histograms zeroed
 # by 16-byte stores before the row-length test, in the loads' shadow), upscan (predicated shfl.up warp
 # scans, one warp sum in the find) and emitb (above-bin outputs in ballot order: one store per warp and
 # slot covers consecutive outputs; E <= 16 only, so 32x128K and 1x256K run it as "now").
@@ -8,7 +8,7 @@
 #      checked exact first (a FAIL entry = inexact or crashed).
 #  (b) the flags' GPU tests (test_lean_variants "-pub" cases: randn, int ties, plateaus, NaN/±inf,
 #      -0/denormals, huge, bf16/fp16, mixed and short lengths, next_n=2, with values).
-#  (c) clock64 per phase (thread 0 of row 0 rank 0), now vs pub, at 1x8K and 8x128K.
+#  (c) clock64 per phase (thread 0 of row 0 rank 0), now vs pub, at 1x8K, 8x128K and 32x128K.
 #   bash shared/device/run.sh bash shared/device/radix12b.sh [ab_s] [test_s] [stamp_s]
 set -u
 ALTS=${RADIX_ALTS:-"u:upscan=1;pu:preclear=1,upscan=1;b:emitb=1;pub:preclear=1,upscan=1,emitb=1"}
@@ -21,6 +21,6 @@ timeout ${2:-55} python3 -m pytest -q -m gpu -p no:cacheprovider packages/topk-r
 echo "pytest rc $?"
 grep -E "passed|failed|error" "$OUT/pytest-radix12b.log" | tail -2; grep -E "^(FAILED|ERROR)" "$OUT/pytest-radix12b.log" | head -8
 echo "=== clocks ($(date +%T))"
-RADIX_ALTS="pub:preclear=1,upscan=1,emitb=1" RADIX_STAMP_CELLS=1x8,8x128 STAMPS=1 SWEEP=0 \
-  timeout ${3:-20} python3 shared/device/radix_iter.py
+RADIX_ALTS="pub:preclear=1,upscan=1,emitb=1" RADIX_STAMP_CELLS=1x8,8x128,32x128 STAMPS=1 SWEEP=0 \
+  timeout ${3:-25} python3 shared/device/radix_iter.py
 echo "=== done ($(date +%T))"
