@@ -129,8 +129,12 @@ def reg_variant(rows: int, dtype: str, geo: tuple[int, int, int], next_n: int = 
     # 8x32K 6.83 -> 6.41, 8x128K 12.53 -> 10.96, 32x32K 11.34 -> 9.80, 32x128K 25.70 -> 21.49, 1x256K
     # 13.21 -> 11.37); alone, fkey or nozero took 32x128K's (8, 512, 32) past 64 registers (30.9, 31.5).
     # 16-bit rows: not measured.
+    # preclear + upscan on fp32 below clusters of 16 (session 12 call 8, us, foz -> both: 1x8K 4.88 -> 4.74,
+    # 1x32K 6.02 -> 5.95, 8x128K 10.70 -> 10.35, 32x128K 21.28 -> 20.79, 32x32K 9.81 -> 9.67, 8x32K 6.42 -> 6.40;
+    # at C=16 even or slower: 1x128K 7.94 -> 7.97, 1x256K 11.08 -> 11.03). emitb: slower at 8x128K (10.70 -> 11.27).
+    pu = fp32 and cluster < 16
     return {"gather": GATHER_KEYS if wide and cluster > 1 else 0, "warp_emit": wide, "early": fp32,
-            "fkey": fp32, "emit1": fp32, "nozero": fp32}
+            "fkey": fp32, "emit1": fp32, "nozero": fp32, "preclear": pu, "upscan": pu}
 
 
 def supports(p: Problem) -> str | None:
