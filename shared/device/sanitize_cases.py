@@ -4,6 +4,7 @@ Usage: compute-sanitizer --tool memcheck --report-api-errors no python3 shared/d
 Each case is checked exactly too; the exit code is the number of failures.
 """
 
+import os
 import sys
 
 import torch
@@ -75,6 +76,8 @@ def main(names):
         if name == "sgl_fused":
             failures += page_cases()
         for rows, n, k, dtype, kind, next_n, ratio in CASES:
+            if os.environ.get("SAN_CASES") and f"{rows}x{n}" not in os.environ["SAN_CASES"].split(","):
+                continue  # SAN_CASES=ROWSxN,...: only those cases
             logits = make_logits(kind, rows, n, dtype, "cuda", seed=rows * n, k=k)
             lens = make_seq_lens(rows // next_n, n, next_n=next_n, compress_ratio=ratio, seed=n, device="cuda")
             lens[0] = -3

@@ -239,7 +239,9 @@ class RadixTopK(RowTopK):
                     b, krem = self._find_bin(hist, 1 << width, krem, ctl, tid)
                     pref = pref | (Uint32(b) << sh)
                     if cutlass.const_expr(p + 1 < len(self.digits)):
-                        if hist[b] == krem:
+                        full = Int32(cutlass.select_(hist[b] == krem, Int32(1), Int32(0)))
+                        cute.arch.sync_threads()  # every thread has read hist[b] before the next digit clears it
+                        if full != Int32(0):
                             live = Int32(0)
                             tsh = Uint32(sh)
                         else:
