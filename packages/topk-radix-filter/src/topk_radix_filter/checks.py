@@ -18,13 +18,13 @@ MAX_K = 16384
 MAX_N = (1 << 31) - 1
 
 #: Speedup over torch.topk (masked), measured: {(rows, n): speedup}. H200, fp32, k=2048,
-#: next_n=1; torch.topk us / radix_filter us (the sampled filter, 0.7.0, session 11 code) from the committed
-#: one-process run of 2026-11-30, benchmarks/results/2026-11-30-cuda-{dsa,decode}-session11.json
-#: (written by shared/device/update_scores.py).
+#: next_n=1; torch.topk us / radix_filter us (0.8.0, session 12 code) from the committed one-process run of
+#: 2026-11-30, benchmarks/results/2026-11-30-cuda-dsa-session12.json; the decode grid's other cells (1x256K, 1x1M)
+#: from session 11's run of 0.7.0, -decode-session11.json (written by shared/device/update_scores.py).
 MEASURED: dict[tuple[int, int], float] = {
-    (1, 8192): 7.0, (1, 32768): 6.05, (1, 131072): 4.93, (1, 262144): 4.6, (1, 1048576): 3.75, (8, 32768): 6.3,
-    (8, 131072): 5.56, (32, 32768): 7.66, (32, 131072): 7.74, (128, 32768): 11.77, (128, 131072): 15.71,
-    (512, 32768): 13.25, (512, 131072): 17.12, (1024, 65536): 16.69, (4096, 8192): 8.81,
+    (1, 8192): 9.66, (1, 32768): 7.12, (1, 131072): 5.82, (1, 262144): 4.6, (1, 1048576): 3.75, (8, 32768): 7.58,
+    (8, 131072): 6.6, (32, 32768): 9.2, (32, 131072): 9.69, (128, 32768): 13.06, (128, 131072): 17.75,
+    (512, 32768): 13.88, (512, 131072): 18.12, (1024, 65536): 17.13, (4096, 8192): 11.77,
 }
 #: Only used if MEASURED is emptied: positive (above ``reference``), below the measured
 #: backends, more for batches, which this design targets.
