@@ -4,16 +4,13 @@ A phase is the SASS between two block barriers (BAR.SYNC), so a row kernel's pas
 and clears show apart. Usage: python3 shared/device/ncu_phases.py FILE.csv
 """
 
-import csv
 import sys
+
+from ncu_top import source_rows  # same folder
 
 
 def main(path: str) -> None:
-    with open(path, newline="") as f:
-        lines = [ln for ln in f if ln.startswith('"')]
-    if lines and lines[0].startswith('"Kernel Name"'):
-        lines = lines[1:]
-    rows = list(csv.DictReader(lines))
+    rows = source_rows(path)
     if not rows:
         print("ncu_phases: no rows in", path)
         return

@@ -7,12 +7,17 @@ import csv
 import sys
 
 
-def main(path: str, top: int) -> None:
+def source_rows(path: str) -> list:
+    """The per-SASS-line rows of an ncu ``--page source --csv`` dump (ncu_phases.py reads them too)."""
     with open(path, newline="") as f:
         lines = [ln for ln in f if ln.startswith('"')]
     if lines and lines[0].startswith('"Kernel Name"'):  # a line naming the kernel precedes the header
         lines = lines[1:]
-    rows = list(csv.DictReader(lines))
+    return list(csv.DictReader(lines))
+
+
+def main(path: str, top: int) -> None:
+    rows = source_rows(path)
     if not rows:
         print("ncu_top: no rows in", path)
         return
