@@ -1,7 +1,12 @@
 #!/bin/bash
 # Second call of the final warm pair (carry .carry/flashinfer; CuTe DSL left by the first
 # call): the committed benchmark tables, every backend beside FlashInfer in one process.
-#   bash shared/device/bench.sh bash shared/device/final_b.sh
+# GRIDS orders the grids (session 12's bench ran past the device budget during the second grid,
+# so put first the one whose cells matter most this session).
+#   TAG=session13 GRIDS="decode dsa" bash shared/device/bench.sh bash shared/device/final_b.sh
 set -u
-python3 -m topk_core bench --grid dsa --sgl --out "$OUT" --replays 10 --tag ${TAG:-session11} 2>&1 | tail -40
-python3 -m topk_core bench --grid decode --out "$OUT" --replays 10 --tag ${TAG:-session11} 2>&1 | tail -25
+for g in ${GRIDS:-dsa decode}; do
+  sgl=""
+  [ "$g" = dsa ] && sgl="--sgl"
+  python3 -m topk_core bench --grid $g $sgl --out "$OUT" --replays 10 --tag ${TAG:-session12} 2>&1 | tail -40
+done
