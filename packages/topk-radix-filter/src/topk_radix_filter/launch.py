@@ -43,7 +43,6 @@ class Variant:
     fastkey: bool = False  # float32: order keys as x + 0.0 and a sign flip (3 instructions, not ~8)
     pstore1: bool = False  # the two-read path's pass 1 writes by predicated stores (no branch per key)
     early: bool = False  # the digit select stops once the threshold's bin holds exactly the keys still needed
-    unroll1: int = 2  # the two-read path's pass 1: vectors per thread per tile
     vclear: bool = True  # histogram clears as 16-byte shared stores, unrolled
     unitdiv: bool = True  # rows of next_n == compress_ratio == 1 skip the prologue's integer divisions
     sparse: bool = True  # the filter writes a tile's kept elements by a loop over its mask's set bits

@@ -341,8 +341,9 @@ class SampledFilter(RadixTopK):
             b = Int32(cute.arch.bfind(m))
             m = m ^ (Uint32(1) << Uint32(b))
             col = base + (b >> sh) * (self.threads * per) + (b & (per - 1))
-            st_shared_if(Int32(cutlass.select_(p < C, Int32(1), Int32(0))), ckey.iterator + p, Int32(xr[col]))
-            st_shared_if(Int32(cutlass.select_(p < C, Int32(1), Int32(0))), cidx.iterator + p, col)
+            room = Int32(cutlass.select_(p < C, Int32(1), Int32(0)))
+            st_shared_if(room, ckey.iterator + p, Int32(xr[col]))
+            st_shared_if(room, cidx.iterator + p, col)
             p = p + 1
 
     def _words(self, vs: list) -> list:

@@ -27,17 +27,11 @@ from __future__ import annotations
 
 import cutlass.cute as cute
 from cutlass import Uint32
-from cutlass._mlir.dialects import llvm
-from cutlass.cutlass_dsl import T as mlir_t
+
+from topk_core.kernels.cute_common import order_key_f32_fadd
 
 
 @cute.jit
 def f32_key_fadd(bits: Uint32) -> Uint32:
-    """``order_key(bits, "float32")`` from a float add, a sign flip and one NaN select."""
-    return Uint32(llvm.inline_asm(
-        mlir_t.i32(), [Uint32(bits).ir_value()],
-        "{\n\t.reg .f32 f;\n\t.reg .b32 r, s;\n\t.reg .pred p;\n\t"
-        "mov.b32 f, $1;\n\tsetp.nan.f32 p, f, f;\n\tadd.rn.f32 f, f, 0f00000000;\n\tmov.b32 r, f;\n\t"
-        "shr.s32 s, r, 31;\n\tor.b32 s, s, 0x80000000;\n\txor.b32 r, r, s;\n\t"
-        "selp.b32 $0, 0xFFFFFFFF, r, p;\n\t}",
-        "=r,r", has_side_effects=False, is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT))
+    """``order_key(bits, "float32")``: ``cute_common.order_key_f32_fadd`` with the NaN test on the input."""
+    return order_key_f32_fadd(bits, True)

@@ -98,11 +98,21 @@ def order_key(bits: Int32, dtype: cutlass.Constexpr) -> Uint32:
 
 
 @cute.jit
-def order_key_f32_fadd(bits: Int32) -> Uint32:
-    """``order_key_f32`` in three instructions: ``x + 0.0`` turns -0.0 into +0.0 and every NaN into
-    the canonical NaN 0x7FFFFFFF (whose key is the top one), then the sign flips the rest."""
+def order_key_f32_fadd(bits, nan_on_input: cutlass.Constexpr = False) -> Uint32:
+    """``order_key_f32`` from ``x + 0.0`` and a sign flip: the add turns -0.0 into +0.0, so the flip needs
+    no -0 case. NaN: by default the add's canonical NaN 0x7FFFFFFF (top key; 3 instructions, radix_filter);
+    ``nan_on_input`` tests the input for NaN and selects the top key itself (5 instructions, radix), not
+    relying on the add's NaN. Both were checked on the H200 with NaNs of every sign and payload."""
+    if cutlass.const_expr(nan_on_input):
+        return Uint32(llvm.inline_asm(
+            mlir_t.i32(), [Uint32(bits).ir_value()],
+            "{\n\t.reg .f32 f;\n\t.reg .b32 r, s;\n\t.reg .pred p;\n\t"
+            "mov.b32 f, $1;\n\tsetp.nan.f32 p, f, f;\n\tadd.rn.f32 f, f, 0f00000000;\n\tmov.b32 r, f;\n\t"
+            "shr.s32 s, r, 31;\n\tor.b32 s, s, 0x80000000;\n\txor.b32 r, r, s;\n\t"
+            "selp.b32 $0, 0xFFFFFFFF, r, p;\n\t}",
+            "=r,r", has_side_effects=False, is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT))
     y = Int32(llvm.inline_asm(
-        mlir_t.i32(), [bits.ir_value()],
+        mlir_t.i32(), [Int32(bits).ir_value()],
         "{\n\t.reg .f32 f;\n\tmov.b32 f, $1;\n\tadd.rn.f32 f, f, 0f00000000;\n\tmov.b32 $0, f;\n\t}",
         "=r,r", has_side_effects=False, is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT))
     return Uint32(y ^ ((y >> Int32(31)) | Int32(-0x80000000)))
@@ -286,14 +296,17 @@ def row_length(seq_ptr: cute.Pointer, row: Int32, n: Int32, next_n: Int32, compr
             seq = cute.make_tensor(seq_ptr + row, cute.make_layout(1))
             length = cutlass.min(cutlass.max(seq[0], Int32(0)), n)
         else:
-            req = row // next_n
-            seq = cute.make_tensor(seq_ptr + req, cute.make_layout(1))
-            length = valid_length(seq[0], row - req * next_n, next_n, compress_ratio, n)
+            length = _row_length_divided(seq_ptr, row, n, next_n, compress_ratio)
     else:
-        req = row // next_n
-        seq = cute.make_tensor(seq_ptr + req, cute.make_layout(1))
-        length = valid_length(seq[0], row - req * next_n, next_n, compress_ratio, n)
+        length = _row_length_divided(seq_ptr, row, n, next_n, compress_ratio)
     return length
+
+
+@cute.jit
+def _row_length_divided(seq_ptr: cute.Pointer, row: Int32, n: Int32, next_n: Int32, compress_ratio: Int32) -> Int32:
+    req = row // next_n
+    seq = cute.make_tensor(seq_ptr + req, cute.make_layout(1))
+    return valid_length(seq[0], row - req * next_n, next_n, compress_ratio, n)
 
 
 @cute.jit
