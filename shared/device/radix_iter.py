@@ -3,7 +3,7 @@
 Usage (device): bash shared/device/run.sh python3 shared/device/radix_iter.py
 RADIX_ALTS="name:flag=value,...;..." replaces ALTS ("now" is always first); STAMPS=1 adds the clocks;
 RADIX_CELLS="1x8,1x32,8x128,..." (rows x N/1024, in that order) replaces CELLS, RADIX_STAMP_CELLS
-STAMP_CELLS; SWEEP=0 skips the timings.
+STAMP_CELLS; SWEEP=0 skips the timings; RADIX_GEOS times forced geometries (geo_sweep).
 Timed as `topk bench` does (CUDA-graph replay over rotating randn inputs, seq_lens uniform in
 [N/2, N], indices only), each checked exact first, alternating twice in one process.
 ALTS maps a name to changes of checks.reg_variant's flags (launch.REG_VARIANT).
@@ -53,6 +53,27 @@ def variant(shape: Shape, alt: str) -> dict:
     return {**checks.reg_variant(shape.rows, shape.dtype, geo, shape.next_n), **ALTS[alt]}
 
 
+#: RADIX_GEOS="1x8:1,512,16;1x128:8,1024,16": extra (cell, forced geometry) timings, each with
+#: checks.reg_variant's flags for that geometry plus the flags of RADIX_GEO_FLAGS ("spare=1,...").
+GEOS = []
+for spec in filter(None, os.environ.get("RADIX_GEOS", "").split(";")):
+    cell, _, geo = spec.partition(":")
+    GEOS.append((_cells(cell)[0], tuple(int(x) for x in geo.split(","))))
+GEO_FLAGS = {f: int(v) for f, v in (kv.split("=") for kv in os.environ.get("RADIX_GEO_FLAGS", "").split(",") if kv)}
+
+
+def geo_sweep():
+    for shape, geo in GEOS:
+        inputs = make_inputs(shape, rotations(shape.nbytes), "cuda")
+        flags = {**checks.reg_variant(shape.rows, shape.dtype, geo, shape.next_n), **GEO_FLAGS}
+        now = checks.reg_geometry(shape.rows, shape.n, shape.dtype)
+        res = [f"{name} {time_radix(shape, inputs, force, variant(shape, 'now') if force is None else flags)}"
+               for _ in range(2) for name, force in ((f"now{now}", None), (f"{geo}", ("regs", *geo)))]
+        print(f"{shape.label:>9} | " + " | ".join(res), flush=True)
+        del inputs
+        torch.cuda.empty_cache()
+
+
 def sweep():
     for shape in CELLS:
         inputs = make_inputs(shape, rotations(shape.nbytes), "cuda")
@@ -79,4 +100,6 @@ if __name__ == "__main__":
             stamps()
         if os.environ.get("SWEEP", "1") == "1":
             sweep()
+        if GEOS:
+            geo_sweep()
     print(f"radix_iter: {time.time() - t0:.0f} s", flush=True)

@@ -86,6 +86,18 @@ def _reg_variants():
             ("float16", 4, 512, 8, 1, True, True, "", 64, False, False, False, False, False, True, False, False),
             ("float32", 2, 256, 32, 4, False, False, "", 8192, False, True, True, True, True, False, True, False),
             ("float32", 4, 512, 16, 4, True, False, "", 0, False, False, False, True, False, False, False, True)]
+    # spare (regs.py: CTAs past the row's end exit): shipped fp32 flags at C=8/16, the CTA-scan offsets, 16-bit.
+    out += [("float32", 8, 512, 32, 4, False, False, "", 0, False, True, True, True, True, True, True, False, True),
+            ("float32", 16, 512, 16, 4, True, False, "", 8192, True, True, True, True, True, False, False, False, True),
+            ("bfloat16", 2, 512, 16, 1, True, False, "", 64, True, True, False, False, False, False, False, False,
+             True)]
+    # smem_keys (+ min_ctas): keys of the last slots in shared memory; fp32 shipped flags, 16-bit, scalar copies.
+    out += [("float32", 8, 512, 32, 4, False, False, "", 0, False, True, True, True, True, True, True, False, False,
+             24, 3),
+            ("bfloat16", 4, 512, 16, 8, True, False, "", 0, True, False, False, False, False, False, False, False,
+             True, 8, 0),
+            ("float16", 2, 512, 16, 1, False, False, "", 0, False, True, False, False, False, False, False, False,
+             False, 12, 3)]
     return out
 
 

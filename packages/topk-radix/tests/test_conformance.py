@@ -189,3 +189,92 @@ def test_lean_variants(geo, variant):
     finally:
         launch.FORCE = None
         launch.REG_VARIANT = None
+
+
+#: spare: CTAs whose slice starts at or past the row's end exit before pass 0; the live ones read and
+#: write no exited CTA's shared memory. Shipped flags + spare, the CTA-scan emit, the 64-key overflow path.
+SPARE_VARIANTS = [{"gather": 8192, "warp_emit": True, "early": True, **LEAN, "preclear": True, "upscan": True},
+                  {"gather": 0, "warp_emit": False, "early": True, **LEAN, "preclear": True, "upscan": True},
+                  {"gather": 64, "warp_emit": True, "early": True, **LEAN}]
+SPARE_CASES = [((8, 512, 32), SPARE_VARIANTS[1]), ((8, 512, 8), SPARE_VARIANTS[0]), ((16, 512, 16), SPARE_VARIANTS[0]),
+               ((8, 1024, 16), SPARE_VARIANTS[0]), ((2, 512, 32), SPARE_VARIANTS[1]), ((4, 512, 16), SPARE_VARIANTS[2]),
+               ((16, 512, 32), SPARE_VARIANTS[1])]
+
+
+def _spare_lengths(cluster: int, cap: int, k: int) -> list[int]:
+    """Row lengths that leave 0 .. C-1 spare CTAs: k + 1 (rank 0 alone), slice edges +-1, the full row."""
+    n = cluster * cap
+    want = [k + 1, cap, cap + 1, 2 * cap - 1, 3 * cap + 17, n // 2, n - cap, n - cap + 1, n - 1, n, k, 0]
+    return [min(max(x, 0), n) for x in want]
+
+
+@pytest.mark.parametrize("geo,variant", SPARE_CASES,
+                         ids=["x".join(map(str, g)) + "-g{}w{:d}".format(v["gather"], v["warp_emit"])
+                              for g, v in SPARE_CASES])
+def test_spare_ctas(geo, variant):
+    if not torch.cuda.is_available():
+        pytest.skip("needs a CUDA GPU")
+    from topk_radix import launch
+
+    cluster, threads, elems = geo
+    cap = threads * elems
+    n = cluster * cap
+    launch.FORCE = ("regs", *geo)
+    launch.REG_VARIANT = {**variant, "spare": True}
+    try:
+        for j, (kind, dtype, k) in enumerate((("randn", torch.float32, 2048), ("int_ties", torch.float32, 300),
+                                              ("plateau", torch.float32, 700), ("nan", torch.float32, 1),
+                                              ("inf", torch.float32, 2048), ("int_ties", torch.bfloat16, 300),
+                                              ("nan", torch.float16, 2048))):
+            lens = _spare_lengths(cluster, cap, k)
+            logits = make_logits(kind, len(lens), n, dtype, "cuda", seed=31 * j + cluster, k=k)
+            seq_lens = torch.tensor(lens, dtype=torch.int32, device="cuda")
+            idx, vals = top_k_varlen(logits, seq_lens, k, return_values=True, backend="radix")
+            check_topk(logits, seq_lens, k, idx, vals)
+        # next_n = 2: each request's two rows end one column apart, so a slice edge falls between them.
+        lens = torch.tensor([cap + 1, 3 * cap, n - 1], dtype=torch.int32, device="cuda")
+        logits = make_logits("randn", 6, n, torch.float32, "cuda", seed=7 + cluster, k=2048)
+        idx, vals = top_k_varlen(logits, lens, 2048, next_n=2, return_values=True, backend="radix")
+        check_topk(logits, lens, 2048, idx, vals, next_n=2)
+    finally:
+        launch.FORCE = None
+        launch.REG_VARIANT = None
+
+
+#: smem_keys: the last S element slots keep their keys in shared memory (regs.KeyView), min_ctas caps the
+#: registers for that many CTAs per SM (32x128K's clusters of 8 then fit the GPU at once). Shipped fp32 flags
+#: with the CTA-scan emit, warp_emit, 16-bit rows (shift emit), spare.
+SMEM_BASE = {"gather": 0, "early": True, **LEAN, "preclear": True, "upscan": True}
+SMEM_CASES = [((8, 512, 32), {**SMEM_BASE, "warp_emit": False, "smem_keys": 24, "min_ctas": 3}),
+              ((8, 512, 32), {**SMEM_BASE, "warp_emit": False, "smem_keys": 16, "min_ctas": 3, "spare": True}),
+              ((2, 512, 32), {**SMEM_BASE, "warp_emit": True, "smem_keys": 8}),
+              ((4, 512, 16), {"gather": 0, "warp_emit": False, "early": False, "smem_keys": 12, "min_ctas": 3})]
+
+
+@pytest.mark.parametrize("geo,variant", SMEM_CASES,
+                         ids=["x".join(map(str, g)) + "-k{}m{}".format(v["smem_keys"], v.get("min_ctas", 0))
+                              for g, v in SMEM_CASES])
+def test_smem_keys(geo, variant):
+    if not torch.cuda.is_available():
+        pytest.skip("needs a CUDA GPU")
+    from topk_radix import launch
+
+    cluster, threads, elems = geo
+    n = cluster * threads * elems
+    launch.FORCE = ("regs", *geo)
+    launch.REG_VARIANT = variant
+    try:
+        for j, kind in enumerate(("randn", "int_ties", "plateau", "nan", "inf", "zeros_denormals", "huge")):
+            m = n - 4 - j % 2  # 16-byte rows / a scalar tail
+            _case(3, m, 300, mode="mixed", logits=make_logits(kind, 3, m, torch.float32, "cuda", seed=50 + j, k=300))
+        _case(2, n, 2048, logits=make_logits("randn", 2, n, torch.float32, "cuda", seed=61, k=2048), mode="full")
+        _case(4, n - 8, 700, logits=make_logits("nan", 4, n - 8, torch.float32, "cuda", seed=62, k=700), next_n=2)
+        for dtype, kind in ((torch.bfloat16, "int_ties"), (torch.float16, "nan")):
+            _case(3, n - 8, 300, logits=make_logits(kind, 3, n - 8, dtype, "cuda", seed=63, k=300), mode="mixed")
+        # The largest values in the shared-memory slots' columns (the last vectors of each thread).
+        logits = make_logits("randn", 2, n, torch.float32, "cuda", seed=64, k=2048)
+        logits[:, n - n // 4:] += 50.0
+        _case(2, n, 2048, logits=logits, mode="full")
+    finally:
+        launch.FORCE = None
+        launch.REG_VARIANT = None

@@ -90,13 +90,43 @@ def warp_incl(x: Int32, lane: Int32) -> Int32:
     return incl
 
 
+class KeyView:
+    """A thread's keys by slot: registers, except slots ``[first, first + 4 * quads)``, which live in
+    shared memory (``smem_keys``) as 16-byte quads ``s_keys[(q * T + tid) * 4 + j]`` and are loaded
+    again, one quad at a time, at their first use in each loop (``fresh()`` per loop), so that only
+    the register slots stay live across the passes."""
+
+    def __init__(self, regs: list, s_keys, tid, first: int, quads: int, threads: int):
+        self.regs, self.s_keys, self.tid = regs, s_keys, tid
+        self.first, self.quads, self.threads = first, quads, threads
+        self.cache = {}
+
+    def fresh(self) -> KeyView:
+        return KeyView(self.regs, self.s_keys, self.tid, self.first, self.quads, self.threads)
+
+    def __len__(self) -> int:
+        return len(self.regs)
+
+    def __getitem__(self, i: int):
+        j = i - self.first
+        if j < 0 or j >= 4 * self.quads:
+            return self.regs[i]
+        q = j // 4
+        if q not in self.cache:
+            layout = cute.make_layout((4, self.quads * self.threads), stride=(1, 4))
+            quad = cute.make_tensor(self.s_keys.iterator, layout)
+            self.cache[q] = quad[None, q * self.threads + self.tid].load()
+        return Uint32(self.cache[q][j % 4])
+
+
 class ClusterRegTopK(RowCommon):
     """Compile-time specialisation only (dtype, C, T, E, vector width, values, stamps)."""
 
     def __init__(self, dtype: str, cluster: int, threads: int, elems: int, vec: int, return_values: bool,
                  stamps: bool = False, gather: int = 0, warp_emit: bool = False, early: bool = False,
                  fkey: bool = False, emit1: bool = False, nozero: bool = False, preclear: bool = False,
-                 upscan: bool = False, emitb: bool = False):
+                 upscan: bool = False, emitb: bool = False, spare: bool = False, smem_keys: int = 0,
+                 min_ctas: int = 0):
         assert dtype in NEG_INF_BITS and cluster in (1, 2, 4, 8, 16)
         assert threads % 128 == 0 and elems % max(vec, 1) == 0
         self.dtype_name = dtype
@@ -132,6 +162,15 @@ class ClusterRegTopK(RowCommon):
         # emitb: the emit's above-bin stores coalesced per warp and slot (ballot + popc); needs emit1.
         # Not at E = 32: (8, 512, 32) took 127 registers with it (64 without), i.e. two waves at 32x128K.
         self.emitb = emitb and emit1 and elems <= 16
+        # spare: CTAs whose slice starts past the row's end exit at once (no column of theirs is real).
+        self.spare = spare and cluster > 1
+        # smem_keys: the last smem_keys element slots keep their keys in shared memory (KeyView), so a
+        # CTA needs fewer registers and more CTAs fit an SM (and more clusters the GPU: NOTES.md, session 13).
+        assert smem_keys % 4 == 0 and 0 <= smem_keys < elems
+        assert smem_keys == 0 or (gather == 0 and not emitb), "smem_keys: no gather, no emitb"
+        self.smem_keys = smem_keys
+        # min_ctas: ptxas register budget for this many CTAs per SM (0: ptxas decides).
+        self.min_ctas = min_ctas
         self.hist_off = []
         self.coarse_off = []
         h = c = 0
@@ -148,7 +187,9 @@ class ClusterRegTopK(RowCommon):
                 f"_v{self.vec}_rv{int(self.return_values)}_st{int(self.stamps)}_g{self.gather}_w{int(self.warp_emit)}"
                 f"_x{int(self.early)}" + (f"_f{int(self.fkey)}_o{int(self.emit1)}_z{int(self.nozero)}"
                                           if self.fkey or self.emit1 or self.nozero else "")
-                + ("_p1" if self.preclear else "") + ("_u1" if self.upscan else "") + ("_b1" if self.emitb else ""))
+                + ("_p1" if self.preclear else "") + ("_u1" if self.upscan else "") + ("_b1" if self.emitb else "")
+                + ("_s1" if self.spare else "") + (f"_k{self.smem_keys}" if self.smem_keys else "")
+                + (f"_m{self.min_ctas}" if self.min_ctas else ""))
 
     # ------------------------------------------------------------------ host
     @cute.jit
@@ -156,7 +197,11 @@ class ClusterRegTopK(RowCommon):
                  next_n: Int32, compress_ratio: Int32, k: Int32, rows: Int32,
                  out_idx: cute.Pointer, out_val: cute.Pointer, dbg: cute.Pointer, stream):
         kern = self.kernel(logits, ld, n, seq_lens, next_n, compress_ratio, k, out_idx, out_val, dbg)
-        if const_expr(self.cluster > 1):
+        if const_expr(self.min_ctas > 0):  # the carveout is named so the compile needs no device query
+            kern.launch(grid=[self.cluster, rows, 1], block=[self.threads, 1, 1],
+                        cluster=[self.cluster, 1, 1], stream=stream, min_blocks_per_mp=self.min_ctas,
+                        preferred_smem_carveout=100)
+        elif const_expr(self.cluster > 1):
             kern.launch(grid=[self.cluster, rows, 1], block=[self.threads, 1, 1],
                         cluster=[self.cluster, 1, 1], stream=stream)
         else:
@@ -187,6 +232,9 @@ class ClusterRegTopK(RowCommon):
         s_wsum = smem.allocate_tensor(Int32, cute.make_layout(64), byte_alignment=16)
         s_ctr = smem.allocate_tensor(Int64, cute.make_layout(2), byte_alignment=16)
         s_buf = smem.allocate_tensor(Int32, cute.make_layout(max(self.gather, 4)), byte_alignment=16)
+        s_keys = s_buf
+        if const_expr(self.smem_keys > 0):
+            s_keys = smem.allocate_tensor(Int32, cute.make_layout(self.smem_keys * self.threads), byte_alignment=16)
 
         spec, seq_len, logits, row_base, g_row, g_idx, g_val = self.row_view(
             row, next_n, seq_lens, logits, ld, n, out_idx, out_val, k)
@@ -201,76 +249,105 @@ class ClusterRegTopK(RowCommon):
         if length <= k:
             self.fill_short_row(g_idx, g_val, g_row, length, k, rank * T + tid, C * T)
         else:
-            if const_expr(not self.preclear):
-                self.clear(s_hist, s_coarse, s_sel, s_ctr, tid)
-            keys = []
-            # fkey: one bound per slot. A vector slot is real iff v < n // V, i.e. its column is below
-            # (n // V) * V; a scalar one iff its column is below n >= length (lean.py).
-            vlim = length
-            if const_expr(self.fkey and self.vec > 1):
-                vlim = cutlass.min(length, (n // self.vec) * self.vec)
-            for i in cutlass.range_constexpr(self.slots):
-                keep = oks[i] & (cols[i] < length)
-                if const_expr(self.fkey and (self.vec == 1 or i + 1 < self.slots)):  # not the tail slot
-                    keep = cols[i] < vlim
-                # select_ returns an untyped i32: without Uint32() shifts and compares turn signed.
-                if const_expr(self.fkey and self.bits == 32):
-                    key = f32_key_fadd(raws[i])
-                else:
-                    key = order_key(raws[i], self.dtype_name)
-                keys.append(Uint32(cutlass.select_(keep, key, Uint32(0))))
-            cute.arch.sync_threads()
-            self.stamp(g_dbg, 1, t0, tid)
-
-            prefix = Uint32(0)
-            need = k
-            tsh = Uint32(0)  # shift of the last digit found: emit compares keys >> tsh
-            live = Int32(1)  # 0 once a pass's bin holds exactly the keys still needed (early)
-            npass = len(self.digits)
-            prefix, need, tsh, live = self.reg_pass(keys, s_hist, s_coarse, s_sel, g_dbg, t0, prefix, need, tsh, live,
-                                                    0, tid, warp, lane, rank)
-            regs_rest = Int32(1)
-            if const_expr(self.gather > 0):
-                total = s_sel[SEL_TOTAL]
-                if (live != Int32(0)) & (total <= Int32(self.gather)):
-                    regs_rest = Int32(0)
-                    self.gather_candidates(keys, prefix, s_buf, s_sel, rank, tid, lane, g_dbg, t0)
-                    for p in cutlass.range_constexpr(1, npass):
-                        if const_expr(self.early):
-                            if live != Int32(0):
-                                prefix, need, tsh, live = self.buf_pass(
-                                    s_buf, total, s_hist, s_coarse, s_sel, g_dbg, t0, prefix, need, tsh, live, p,
-                                    tid, warp, lane)
-                        else:
-                            prefix, need, tsh, live = self.buf_pass(
-                                s_buf, total, s_hist, s_coarse, s_sel, g_dbg, t0, prefix, need, tsh, live, p,
-                                tid, warp, lane)
-            if regs_rest != Int32(0):  # no gather, or too many candidates (ties, plateaus)
-                for p in cutlass.range_constexpr(1, npass):
-                    if const_expr(self.early):
-                        if live != Int32(0):
-                            prefix, need, tsh, live = self.reg_pass(
-                                keys, s_hist, s_coarse, s_sel, g_dbg, t0, prefix, need, tsh, live, p,
-                                tid, warp, lane, rank)
-                    else:
-                        prefix, need, tsh, live = self.reg_pass(
-                            keys, s_hist, s_coarse, s_sel, g_dbg, t0, prefix, need, tsh, live, p,
-                            tid, warp, lane, rank)
-
-            if const_expr(self.emit1):
-                self.emit_edges(keys, cols, prefix, tsh, need, k, g_row, g_idx, g_val, s_wsum, s_ctr, s_sel, tid,
-                                warp, lane, g_dbg, t0)
+            if const_expr(self.spare):
+                # A CTA whose slice starts at or past the row's end holds no column: it exits now (the
+                # cluster barriers wait for non-exited threads only) and no live CTA addresses it.
+                if rank * self.cap < length:
+                    self.select_row(raws, cols, oks, length, n, k, s_hist, s_coarse, s_sel, s_wsum, s_ctr, s_buf,
+                                    s_keys, g_row, g_idx, g_val, g_dbg, t0, tid, warp, lane, rank)
             else:
-                self.emit(keys, cols, prefix, tsh, need, k, g_row, g_idx, g_val, s_wsum, s_ctr, s_sel, tid, warp,
-                          lane, g_dbg, t0)
-            self.stamp(g_dbg, 5, t0, tid)
-            if const_expr(C > 1):
-                cute.arch.cluster_wait()
+                self.select_row(raws, cols, oks, length, n, k, s_hist, s_coarse, s_sel, s_wsum, s_ctr, s_buf,
+                                s_keys, g_row, g_idx, g_val, g_dbg, t0, tid, warp, lane, rank)
         if const_expr(self.stamps):
             self.stamp(g_dbg, 6, t0, tid)
             if tid == 0:
                 g_dbg[0] = g0
                 g_dbg[7] = cute.arch.globaltimer()
+
+
+    @cute.jit
+    def select_row(self, raws: list, cols: list, oks: list, length: Int32, n: Int32, k: Int32,
+                   s_hist: cute.Tensor, s_coarse: cute.Tensor, s_sel: cute.Tensor, s_wsum: cute.Tensor,
+                   s_ctr: cute.Tensor, s_buf: cute.Tensor, s_keys: cute.Tensor, g_row: cute.Tensor, g_idx: cute.Tensor,
+                   g_val: cute.Tensor, g_dbg: cute.Tensor, t0: Int64, tid: Int32, warp: Int32, lane: Int32,
+                   rank: Int32):
+        """A row longer than k: keys, the passes, the emit (every live CTA of the cluster)."""
+        C = self.cluster
+        # CTAs holding a column of the row (ranks [0, lc)); with ``spare`` the others have exited.
+        lc = Int32(C)
+        if const_expr(self.spare):
+            lc = cutlass.min((length + Int32(self.cap - 1)) // Int32(self.cap), Int32(C))
+        if const_expr(not self.preclear):
+            self.clear(s_hist, s_coarse, s_sel, s_ctr, tid)
+        keys = []
+        # fkey: one bound per slot. A vector slot is real iff v < n // V, i.e. its column is below
+        # (n // V) * V; a scalar one iff its column is below n >= length (lean.py).
+        vlim = length
+        if const_expr(self.fkey and self.vec > 1):
+            vlim = cutlass.min(length, (n // self.vec) * self.vec)
+        for i in cutlass.range_constexpr(self.slots):
+            keep = oks[i] & (cols[i] < length)
+            if const_expr(self.fkey and (self.vec == 1 or i + 1 < self.slots)):  # not the tail slot
+                keep = cols[i] < vlim
+            # select_ returns an untyped i32: without Uint32() shifts and compares turn signed.
+            if const_expr(self.fkey and self.bits == 32):
+                key = f32_key_fadd(raws[i])
+            else:
+                key = order_key(raws[i], self.dtype_name)
+            keys.append(Uint32(cutlass.select_(keep, key, Uint32(0))))
+        if const_expr(self.smem_keys > 0):  # this thread's own words: no barrier before it reads them back
+            first = self.elems - self.smem_keys
+            for j in cutlass.range_constexpr(self.smem_keys):
+                s_keys[((j // 4) * self.threads + tid) * 4 + j % 4] = Int32(keys[first + j])
+                keys[first + j] = None
+            keys = KeyView(keys, s_keys, tid, first, self.smem_keys // 4, self.threads)
+        cute.arch.sync_threads()
+        self.stamp(g_dbg, 1, t0, tid)
+
+        prefix = Uint32(0)
+        need = k
+        tsh = Uint32(0)  # shift of the last digit found: emit compares keys >> tsh
+        live = Int32(1)  # 0 once a pass's bin holds exactly the keys still needed (early)
+        npass = len(self.digits)
+        prefix, need, tsh, live = self.reg_pass(keys, s_hist, s_coarse, s_sel, g_dbg, t0, prefix, need, tsh, live,
+                                                0, tid, warp, lane, rank, lc)
+        regs_rest = Int32(1)
+        if const_expr(self.gather > 0):
+            total = s_sel[SEL_TOTAL]
+            if (live != Int32(0)) & (total <= Int32(self.gather)):
+                regs_rest = Int32(0)
+                self.gather_candidates(keys, prefix, s_buf, s_sel, rank, tid, lane, g_dbg, t0, lc)
+                for p in cutlass.range_constexpr(1, npass):
+                    if const_expr(self.early):
+                        if live != Int32(0):
+                            prefix, need, tsh, live = self.buf_pass(
+                                s_buf, total, s_hist, s_coarse, s_sel, g_dbg, t0, prefix, need, tsh, live, p,
+                                tid, warp, lane)
+                    else:
+                        prefix, need, tsh, live = self.buf_pass(
+                            s_buf, total, s_hist, s_coarse, s_sel, g_dbg, t0, prefix, need, tsh, live, p,
+                            tid, warp, lane)
+        if regs_rest != Int32(0):  # no gather, or too many candidates (ties, plateaus)
+            for p in cutlass.range_constexpr(1, npass):
+                if const_expr(self.early):
+                    if live != Int32(0):
+                        prefix, need, tsh, live = self.reg_pass(
+                            keys, s_hist, s_coarse, s_sel, g_dbg, t0, prefix, need, tsh, live, p,
+                            tid, warp, lane, rank, lc)
+                else:
+                    prefix, need, tsh, live = self.reg_pass(
+                        keys, s_hist, s_coarse, s_sel, g_dbg, t0, prefix, need, tsh, live, p,
+                        tid, warp, lane, rank, lc)
+
+        if const_expr(self.emit1):
+            self.emit_edges(keys, cols, prefix, tsh, need, k, g_row, g_idx, g_val, s_wsum, s_ctr, s_sel, tid,
+                            warp, lane, g_dbg, t0)
+        else:
+            self.emit(keys, cols, prefix, tsh, need, k, g_row, g_idx, g_val, s_wsum, s_ctr, s_sel, tid, warp,
+                      lane, g_dbg, t0)
+        self.stamp(g_dbg, 5, t0, tid)
+        if const_expr(C > 1):
+            cute.arch.cluster_wait()
 
     # ------------------------------------------------------------------ pieces
     @cute.jit
@@ -318,9 +395,11 @@ class ClusterRegTopK(RowCommon):
     @cute.jit
     def reg_pass(self, keys: list, s_hist: cute.Tensor, s_coarse: cute.Tensor, s_sel: cute.Tensor,
                  g_dbg: cute.Tensor, t0: Int64, prefix: Uint32, need: Int32, tsh: Uint32, live: Int32,
-                 p: cutlass.Constexpr, tid: Int32, warp: Int32, lane: Int32, rank: Int32):
-        """Pass ``p`` over the keys in registers, with one cluster barrier."""
+                 p: cutlass.Constexpr, tid: Int32, warp: Int32, lane: Int32, rank: Int32, lc: Int32):
+        """Pass ``p`` over the keys in registers, with one cluster barrier (``lc``: live CTAs)."""
         C = self.cluster
+        if const_expr(self.smem_keys > 0):
+            keys = keys.fresh()
         for i in cutlass.range_constexpr(self.slots):
             key = keys[i]
             if const_expr(p == 0 and self.nozero):
@@ -345,7 +424,7 @@ class ClusterRegTopK(RowCommon):
         if const_expr(p == 0):
             self.stamp(g_dbg, ST_P0_BAR, t0, tid)
         if warp == 0:
-            self.find(s_hist, s_coarse, s_sel, p, need, lane, rank, False)
+            self.find(s_hist, s_coarse, s_sel, p, need, lane, rank, False, lc)
         if const_expr(p == 0):
             self.stamp(g_dbg, ST_P0_FIND, t0, tid)
         cute.arch.sync_threads()
@@ -376,7 +455,7 @@ class ClusterRegTopK(RowCommon):
 
     @cute.jit
     def gather_candidates(self, keys: list, prefix: Uint32, s_buf: cute.Tensor, s_sel: cute.Tensor, rank: Int32,
-                          tid: Int32, lane: Int32, g_dbg: cute.Tensor, t0: Int64):
+                          tid: Int32, lane: Int32, g_dbg: cute.Tensor, t0: Int64, lc: Int32):
         """Copy the cluster's pass-0 candidates (keys in the chosen bin) into every CTA's ``s_buf``.
 
         This CTA's candidates go to ``[below, below + mine)`` (``below``: the bin's count in
@@ -416,8 +495,12 @@ class ClusterRegTopK(RowCommon):
             key = s_buf[at]
             addr = Int32((s_buf.iterator + at).toint())
             for c in cutlass.range_constexpr(C):
-                if rank != c:
-                    self.dsmem_store_u32(addr, Int32(c), key)
+                if const_expr(self.spare):
+                    if (rank != c) & (Int32(c) < lc):  # exited CTAs (spare) take no copy
+                        self.dsmem_store_u32(addr, Int32(c), key)
+                else:
+                    if rank != c:
+                        self.dsmem_store_u32(addr, Int32(c), key)
         self.stamp(g_dbg, ST_G_REMOTE, t0, tid)
         cute.arch.cluster_arrive()
         cute.arch.cluster_wait()
@@ -439,7 +522,7 @@ class ClusterRegTopK(RowCommon):
             self.stamp(g_dbg, ST_P1_COUNT, t0, tid)
         cute.arch.sync_threads()
         if warp == 0:
-            self.find(s_hist, s_coarse, s_sel, p, need, lane, Int32(0), True)
+            self.find(s_hist, s_coarse, s_sel, p, need, lane, Int32(0), True, Int32(self.cluster))
         cute.arch.sync_threads()
         return self.after_pass(s_sel, g_dbg, t0, prefix, live, p, tid)
 
@@ -503,26 +586,35 @@ class ClusterRegTopK(RowCommon):
                 s_coarse[coff + g] = s
 
     @cute.jit
-    def cluster_sum(self, buf: cute.Tensor, idx: Int32, local: cutlass.Constexpr, rank: Int32):
+    def cluster_sum(self, buf: cute.Tensor, idx: Int32, local: cutlass.Constexpr, rank: Int32, lc: Int32):
         """``buf[idx]`` summed over the cluster's CTAs (all C loads issued at once), and the
-        part of the sum from CTAs ranked below ``rank``. ``local``: this CTA's copy only."""
+        part of the sum from CTAs ranked below ``rank``. ``local``: this CTA's copy only.
+        ``spare``: CTAs ranked ``lc`` and up have exited, so their loads go to rank ``lc - 1``."""
         total = Int32(0)
         below = Int32(0)
         if const_expr(self.cluster == 1 or local):
             total = buf[idx]
         else:
             vals = []
+            last = lc - Int32(1)
             for c in cutlass.range_constexpr(self.cluster):
-                remote = cute.arch.map_dsmem_ptr(buf.iterator + idx, c)
+                src = c
+                if const_expr(self.spare and c > 0):
+                    src = cutlass.min(Int32(c), last)  # one instruction a rank, no select of the value
+                remote = cute.arch.map_dsmem_ptr(buf.iterator + idx, src)
                 vals.append(Int32(llvm.load(mlir_t.i32(), remote.llvm_ptr)))
             for c in cutlass.range_constexpr(self.cluster):
                 total = total + vals[c]
                 below = below + Int32(cutlass.select_(rank > Int32(c), vals[c], Int32(0)))
+            if const_expr(self.spare):
+                # Ranks lc..C-1 read rank lc-1's word (vals[C-1]) again: take those copies out. ``below``
+                # has none (rank < lc).
+                total = total - (Int32(self.cluster) - lc) * vals[self.cluster - 1]
         return total, below
 
     @cute.jit
     def find(self, s_hist: cute.Tensor, s_coarse: cute.Tensor, s_sel: cute.Tensor, p: cutlass.Constexpr,
-             need: Int32, lane: Int32, rank: Int32, local: cutlass.Constexpr):
+             need: Int32, lane: Int32, rank: Int32, local: cutlass.Constexpr, lc: Int32):
         """Warp 0: the digit of pass ``p`` holding the ``need``-th largest matching key.
 
         Hop 1: lane ``l`` sums groups ``G-1-l*per .. `` (top down) over the cluster; a
@@ -540,7 +632,7 @@ class ClusterRegTopK(RowCommon):
         own = Int32(0)
         for j in cutlass.range_constexpr(per):
             g = Int32(G - 1) - (lane * per + j)
-            t, _ = self.cluster_sum(coarse, cutlass.max(g, Int32(0)), local, rank)
+            t, _ = self.cluster_sum(coarse, cutlass.max(g, Int32(0)), local, rank, lc)
             t = Int32(cutlass.select_(g >= Int32(0), t, Int32(0)))
             tots.append(t)
             own = own + t
@@ -567,7 +659,7 @@ class ClusterRegTopK(RowCommon):
         v = Int32(0)
         vb = Int32(0)
         if const_expr((1 << w) >= 32):
-            v, vb = self.cluster_sum(hist, b, local, rank)
+            v, vb = self.cluster_sum(hist, b, local, rank, lc)
         incl = self.scan(v, lane)
         ex = above + incl - v
         if (ex < need) & (need <= above + incl):
@@ -587,6 +679,8 @@ class ClusterRegTopK(RowCommon):
         stop (``early``) left every key of the threshold bin in, as ties.
         """
         th = thr >> tsh
+        if const_expr(self.smem_keys > 0):
+            keys = keys.fresh()
         hs = []
         packed = Int32(0)  # keys above the threshold (low 16 bits) and equal to it (high 16)
         for i in cutlass.range_constexpr(self.slots):
@@ -627,9 +721,10 @@ class ClusterRegTopK(RowCommon):
         lo = (thr >> tsh) << tsh
         hi = lo | ((Uint32(1) << tsh) - Uint32(1))
         packed = Int32(0)  # keys above the bin (low 16 bits) and in it (high 16)
+        kv = keys.fresh() if const_expr(self.smem_keys > 0) else keys
         for i in cutlass.range_constexpr(self.slots):
-            packed = packed + Int32(cutlass.select_(keys[i] > hi, Int32(1),
-                                                    cutlass.select_(keys[i] >= lo, Int32(1 << 16), Int32(0))))
+            packed = packed + Int32(cutlass.select_(kv[i] > hi, Int32(1),
+                                                    cutlass.select_(kv[i] >= lo, Int32(1 << 16), Int32(0))))
         incl = self.scan(packed, lane)
         gslot, eslot = self.atomic_offsets(packed, incl, s_wsum, s_ctr, s_sel, warp, lane)
         self.stamp(g_dbg, ST_EMIT_OFFS, t0, tid)
@@ -651,20 +746,22 @@ class ClusterRegTopK(RowCommon):
                             g_val[pos] = g_row[cols[i]]
                 run = run + Int32(cute.arch.popc(ball))
         else:
+            kv = keys.fresh() if const_expr(self.smem_keys > 0) else keys
             for i in cutlass.range_constexpr(self.slots):
-                if keys[i] > hi:
+                if kv[i] > hi:
                     if gslot < gtot:
                         g_idx[gslot] = cols[i]
                         if const_expr(self.return_values):
                             g_val[gslot] = g_row[cols[i]]
                     gslot = gslot + 1
+        kt = keys.fresh() if const_expr(self.smem_keys > 0) else keys  # made here: a runtime if carries no view
         if (packed >> 16) != Int32(0):
             span = hi - lo
             for i in cutlass.range_constexpr(self.slots):
                 # In the bin: key - lo <= hi - lo, a compare the count loop did not make, so the
                 # compiler need not keep its predicates in registers. Key 0 (no column) is never
                 # in: no real key shares the bin's digits with it.
-                if keys[i] - lo <= span:
+                if kt[i] - lo <= span:
                     if eslot < need:
                         g_idx[gtot + eslot] = cols[i]
                         if const_expr(self.return_values):
