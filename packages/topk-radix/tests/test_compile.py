@@ -91,13 +91,6 @@ def _reg_variants():
             ("float32", 16, 512, 16, 4, True, False, "", 8192, True, True, True, True, True, False, False, False, True),
             ("bfloat16", 2, 512, 16, 1, True, False, "", 64, True, True, False, False, False, False, False, False,
              True)]
-    # smem_keys (+ min_ctas): keys of the last slots in shared memory; fp32 shipped flags, 16-bit, scalar copies.
-    out += [("float32", 8, 512, 32, 4, False, False, "", 0, False, True, True, True, True, True, True, False, False,
-             24, 3),
-            ("bfloat16", 4, 512, 16, 8, True, False, "", 0, True, False, False, False, False, False, False, False,
-             True, 8, 0),
-            ("float16", 2, 512, 16, 1, False, False, "", 0, False, True, False, False, False, False, False, False,
-             False, 12, 3)]
     return out
 
 

@@ -133,8 +133,12 @@ def reg_variant(rows: int, dtype: str, geo: tuple[int, int, int], next_n: int = 
     # 1x32K 6.02 -> 5.95, 8x128K 10.70 -> 10.35, 32x128K 21.28 -> 20.79, 32x32K 9.81 -> 9.67, 8x32K 6.42 -> 6.40;
     # at C=16 even or slower: 1x128K 7.94 -> 7.97, 1x256K 11.08 -> 11.03). emitb: slower at 8x128K (10.70 -> 11.27).
     pu = fp32 and cluster < 16
+    # spare (CTAs past the row's end exit before pass 0) where it measured faster (session 13 call 1, us, two
+    # rounds: 1x32K 6.00/5.93 -> 5.92/5.92, 8x32K 6.39 -> 6.35, 32x32K 9.66/9.63 -> 9.57/9.57); slower at C=16
+    # (1x128K 7.93 -> 8.50, 1x256K 11.2 -> 11.6), (8, 1024, 16) (8x128K 10.35 -> 10.71) and E=32 (32x128K 20.7 -> 21.6).
+    spare = fp32 and geo[:2] in ((8, 512), (4, 512)) and geo[2] <= 16
     return {"gather": GATHER_KEYS if wide and cluster > 1 else 0, "warp_emit": wide, "early": fp32,
-            "fkey": fp32, "emit1": fp32, "nozero": fp32, "preclear": pu, "upscan": pu}
+            "fkey": fp32, "emit1": fp32, "nozero": fp32, "preclear": pu, "upscan": pu, "spare": spare}
 
 
 def supports(p: Problem) -> str | None:

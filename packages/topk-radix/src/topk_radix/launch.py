@@ -92,8 +92,7 @@ def compile_kernel(dtype: str, cluster: int, capacity: int, threads: int, vec: i
 def compile_regs(dtype: str, cluster: int, threads: int, elems: int, vec: int, return_values: bool,
                  stamps: bool = False, options: str = "", gather: int = 0, warp_emit: bool = False,
                  early: bool = False, fkey: bool = False, emit1: bool = False, nozero: bool = False,
-                 preclear: bool = False, upscan: bool = False, emitb: bool = False, spare: bool = False,
-                 smem_keys: int = 0, min_ctas: int = 0):
+                 preclear: bool = False, upscan: bool = False, emitb: bool = False, spare: bool = False):
     """Compile the register-resident kernel (``regs.py``) from placeholder pointers (CPU-safe)."""
     import cutlass
     import cutlass.cute as cute
@@ -106,7 +105,7 @@ def compile_regs(dtype: str, cluster: int, threads: int, elems: int, vec: int, r
     itemsize = 4 if dtype == "float32" else 2
     gmem = cute.AddressSpace.gmem
     op = ClusterRegTopK(dtype, cluster, threads, elems, vec, return_values, stamps, gather, warp_emit, early,
-                        fkey, emit1, nozero, preclear, upscan, emitb, spare, smem_keys, min_ctas)
+                        fkey, emit1, nozero, preclear, upscan, emitb, spare)
     args = (make_ptr(raw, _FAKE_ADDRESS, gmem, assumed_align=16 if vec > 1 else itemsize),
             Int64(1), Int32(1), make_ptr(Int32, _FAKE_ADDRESS, gmem, assumed_align=4),
             Int32(1), Int32(1), Int32(1), Int32(1),
@@ -130,8 +129,6 @@ def get_regs(dtype: str, cluster: int, threads: int, elems: int, vec: int, retur
     upscan = bool(variant.get("upscan", False))
     emitb = bool(variant.get("emitb", False)) and emit1 and elems <= 16  # as regs.py: no build of its own
     spare = bool(variant.get("spare", False)) and cluster > 1
-    smem_keys = int(variant.get("smem_keys", 0))
-    min_ctas = int(variant.get("min_ctas", 0))
     flags = (("regs", elems, stamps), ("gather", gather), ("warp_emit", warp_emit), ("early", early))
     if fkey or emit1 or nozero:  # the shipped kernels keep their keys
         flags += (("fkey", fkey), ("emit1", emit1), ("nozero", nozero))
@@ -139,14 +136,11 @@ def get_regs(dtype: str, cluster: int, threads: int, elems: int, vec: int, retur
     flags += (("upscan", True),) if upscan else ()
     flags += (("emitb", True),) if emitb else ()
     flags += (("spare", True),) if spare else ()
-    flags += (("smem_keys", smem_keys),) if smem_keys else ()
-    flags += (("min_ctas", min_ctas),) if min_ctas else ()
     key = kernel_key(dtype, cluster, threads * elems, threads, vec, return_values, flags)
     return compile_cached(key, lambda: compile_regs(dtype, cluster, threads, elems, vec, return_values, stamps,
                                                     gather=gather, warp_emit=warp_emit, early=early, fkey=fkey,
                                                     emit1=emit1, nozero=nozero, preclear=preclear,
-                                                    upscan=upscan, emitb=emitb, spare=spare,
-                                                    smem_keys=smem_keys, min_ctas=min_ctas))
+                                                    upscan=upscan, emitb=emitb, spare=spare))
 
 
 def get_kernel(dtype: str, cluster: int, capacity: int, threads: int, vec: int, return_values: bool):

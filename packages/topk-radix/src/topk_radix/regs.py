@@ -50,6 +50,8 @@ Compile-time variants (``checks.reg_variant`` picks them per launch; NOTES.md, s
   * ``emitb`` (with ``emit1``, E <= 16): a warp writes its keys above the bin slot by slot, each slot's
     lanes to consecutive outputs (ballot + popc), so one store covers ~one 128-byte line instead
     of ~4 (each lane's run of outputs interleaved with its neighbours'). Output order is unspecified.
+  * ``spare`` (C > 1): a CTA whose slice starts at or past the row's end exits before pass 0; the live
+    ones read rank ``lc - 1``'s words in its place (``cluster_sum``) and copy candidates to live CTAs only.
 
 Limits: ``C * T * E >= N`` (the host picks them), ``T * (E + 1) < 32768`` (packed
 16-bit counts). Runtime arguments are as in ``kernel.py``: one build per geometry
@@ -90,43 +92,13 @@ def warp_incl(x: Int32, lane: Int32) -> Int32:
     return incl
 
 
-class KeyView:
-    """A thread's keys by slot: registers, except slots ``[first, first + 4 * quads)``, which live in
-    shared memory (``smem_keys``) as 16-byte quads ``s_keys[(q * T + tid) * 4 + j]`` and are loaded
-    again, one quad at a time, at their first use in each loop (``fresh()`` per loop), so that only
-    the register slots stay live across the passes."""
-
-    def __init__(self, regs: list, s_keys, tid, first: int, quads: int, threads: int):
-        self.regs, self.s_keys, self.tid = regs, s_keys, tid
-        self.first, self.quads, self.threads = first, quads, threads
-        self.cache = {}
-
-    def fresh(self) -> KeyView:
-        return KeyView(self.regs, self.s_keys, self.tid, self.first, self.quads, self.threads)
-
-    def __len__(self) -> int:
-        return len(self.regs)
-
-    def __getitem__(self, i: int):
-        j = i - self.first
-        if j < 0 or j >= 4 * self.quads:
-            return self.regs[i]
-        q = j // 4
-        if q not in self.cache:
-            layout = cute.make_layout((4, self.quads * self.threads), stride=(1, 4))
-            quad = cute.make_tensor(self.s_keys.iterator, layout)
-            self.cache[q] = quad[None, q * self.threads + self.tid].load()
-        return Uint32(self.cache[q][j % 4])
-
-
 class ClusterRegTopK(RowCommon):
     """Compile-time specialisation only (dtype, C, T, E, vector width, values, stamps)."""
 
     def __init__(self, dtype: str, cluster: int, threads: int, elems: int, vec: int, return_values: bool,
                  stamps: bool = False, gather: int = 0, warp_emit: bool = False, early: bool = False,
                  fkey: bool = False, emit1: bool = False, nozero: bool = False, preclear: bool = False,
-                 upscan: bool = False, emitb: bool = False, spare: bool = False, smem_keys: int = 0,
-                 min_ctas: int = 0):
+                 upscan: bool = False, emitb: bool = False, spare: bool = False):
         assert dtype in NEG_INF_BITS and cluster in (1, 2, 4, 8, 16)
         assert threads % 128 == 0 and elems % max(vec, 1) == 0
         self.dtype_name = dtype
@@ -164,13 +136,6 @@ class ClusterRegTopK(RowCommon):
         self.emitb = emitb and emit1 and elems <= 16
         # spare: CTAs whose slice starts past the row's end exit at once (no column of theirs is real).
         self.spare = spare and cluster > 1
-        # smem_keys: the last smem_keys element slots keep their keys in shared memory (KeyView), so a
-        # CTA needs fewer registers and more CTAs fit an SM (and more clusters the GPU: NOTES.md, session 13).
-        assert smem_keys % 4 == 0 and 0 <= smem_keys < elems
-        assert smem_keys == 0 or (gather == 0 and not emitb), "smem_keys: no gather, no emitb"
-        self.smem_keys = smem_keys
-        # min_ctas: ptxas register budget for this many CTAs per SM (0: ptxas decides).
-        self.min_ctas = min_ctas
         self.hist_off = []
         self.coarse_off = []
         h = c = 0
@@ -188,8 +153,7 @@ class ClusterRegTopK(RowCommon):
                 f"_x{int(self.early)}" + (f"_f{int(self.fkey)}_o{int(self.emit1)}_z{int(self.nozero)}"
                                           if self.fkey or self.emit1 or self.nozero else "")
                 + ("_p1" if self.preclear else "") + ("_u1" if self.upscan else "") + ("_b1" if self.emitb else "")
-                + ("_s1" if self.spare else "") + (f"_k{self.smem_keys}" if self.smem_keys else "")
-                + (f"_m{self.min_ctas}" if self.min_ctas else ""))
+                + ("_s1" if self.spare else ""))
 
     # ------------------------------------------------------------------ host
     @cute.jit
@@ -197,11 +161,7 @@ class ClusterRegTopK(RowCommon):
                  next_n: Int32, compress_ratio: Int32, k: Int32, rows: Int32,
                  out_idx: cute.Pointer, out_val: cute.Pointer, dbg: cute.Pointer, stream):
         kern = self.kernel(logits, ld, n, seq_lens, next_n, compress_ratio, k, out_idx, out_val, dbg)
-        if const_expr(self.min_ctas > 0):  # the carveout is named so the compile needs no device query
-            kern.launch(grid=[self.cluster, rows, 1], block=[self.threads, 1, 1],
-                        cluster=[self.cluster, 1, 1], stream=stream, min_blocks_per_mp=self.min_ctas,
-                        preferred_smem_carveout=100)
-        elif const_expr(self.cluster > 1):
+        if const_expr(self.cluster > 1):
             kern.launch(grid=[self.cluster, rows, 1], block=[self.threads, 1, 1],
                         cluster=[self.cluster, 1, 1], stream=stream)
         else:
@@ -232,9 +192,6 @@ class ClusterRegTopK(RowCommon):
         s_wsum = smem.allocate_tensor(Int32, cute.make_layout(64), byte_alignment=16)
         s_ctr = smem.allocate_tensor(Int64, cute.make_layout(2), byte_alignment=16)
         s_buf = smem.allocate_tensor(Int32, cute.make_layout(max(self.gather, 4)), byte_alignment=16)
-        s_keys = s_buf
-        if const_expr(self.smem_keys > 0):
-            s_keys = smem.allocate_tensor(Int32, cute.make_layout(self.smem_keys * self.threads), byte_alignment=16)
 
         spec, seq_len, logits, row_base, g_row, g_idx, g_val = self.row_view(
             row, next_n, seq_lens, logits, ld, n, out_idx, out_val, k)
@@ -254,10 +211,10 @@ class ClusterRegTopK(RowCommon):
                 # cluster barriers wait for non-exited threads only) and no live CTA addresses it.
                 if rank * self.cap < length:
                     self.select_row(raws, cols, oks, length, n, k, s_hist, s_coarse, s_sel, s_wsum, s_ctr, s_buf,
-                                    s_keys, g_row, g_idx, g_val, g_dbg, t0, tid, warp, lane, rank)
+                                    g_row, g_idx, g_val, g_dbg, t0, tid, warp, lane, rank)
             else:
                 self.select_row(raws, cols, oks, length, n, k, s_hist, s_coarse, s_sel, s_wsum, s_ctr, s_buf,
-                                s_keys, g_row, g_idx, g_val, g_dbg, t0, tid, warp, lane, rank)
+                                g_row, g_idx, g_val, g_dbg, t0, tid, warp, lane, rank)
         if const_expr(self.stamps):
             self.stamp(g_dbg, 6, t0, tid)
             if tid == 0:
@@ -268,7 +225,7 @@ class ClusterRegTopK(RowCommon):
     @cute.jit
     def select_row(self, raws: list, cols: list, oks: list, length: Int32, n: Int32, k: Int32,
                    s_hist: cute.Tensor, s_coarse: cute.Tensor, s_sel: cute.Tensor, s_wsum: cute.Tensor,
-                   s_ctr: cute.Tensor, s_buf: cute.Tensor, s_keys: cute.Tensor, g_row: cute.Tensor, g_idx: cute.Tensor,
+                   s_ctr: cute.Tensor, s_buf: cute.Tensor, g_row: cute.Tensor, g_idx: cute.Tensor,
                    g_val: cute.Tensor, g_dbg: cute.Tensor, t0: Int64, tid: Int32, warp: Int32, lane: Int32,
                    rank: Int32):
         """A row longer than k: keys, the passes, the emit (every live CTA of the cluster)."""
@@ -295,12 +252,6 @@ class ClusterRegTopK(RowCommon):
             else:
                 key = order_key(raws[i], self.dtype_name)
             keys.append(Uint32(cutlass.select_(keep, key, Uint32(0))))
-        if const_expr(self.smem_keys > 0):  # this thread's own words: no barrier before it reads them back
-            first = self.elems - self.smem_keys
-            for j in cutlass.range_constexpr(self.smem_keys):
-                s_keys[((j // 4) * self.threads + tid) * 4 + j % 4] = Int32(keys[first + j])
-                keys[first + j] = None
-            keys = KeyView(keys, s_keys, tid, first, self.smem_keys // 4, self.threads)
         cute.arch.sync_threads()
         self.stamp(g_dbg, 1, t0, tid)
 
@@ -398,8 +349,6 @@ class ClusterRegTopK(RowCommon):
                  p: cutlass.Constexpr, tid: Int32, warp: Int32, lane: Int32, rank: Int32, lc: Int32):
         """Pass ``p`` over the keys in registers, with one cluster barrier (``lc``: live CTAs)."""
         C = self.cluster
-        if const_expr(self.smem_keys > 0):
-            keys = keys.fresh()
         for i in cutlass.range_constexpr(self.slots):
             key = keys[i]
             if const_expr(p == 0 and self.nozero):
@@ -679,8 +628,6 @@ class ClusterRegTopK(RowCommon):
         stop (``early``) left every key of the threshold bin in, as ties.
         """
         th = thr >> tsh
-        if const_expr(self.smem_keys > 0):
-            keys = keys.fresh()
         hs = []
         packed = Int32(0)  # keys above the threshold (low 16 bits) and equal to it (high 16)
         for i in cutlass.range_constexpr(self.slots):
@@ -721,10 +668,9 @@ class ClusterRegTopK(RowCommon):
         lo = (thr >> tsh) << tsh
         hi = lo | ((Uint32(1) << tsh) - Uint32(1))
         packed = Int32(0)  # keys above the bin (low 16 bits) and in it (high 16)
-        kv = keys.fresh() if const_expr(self.smem_keys > 0) else keys
         for i in cutlass.range_constexpr(self.slots):
-            packed = packed + Int32(cutlass.select_(kv[i] > hi, Int32(1),
-                                                    cutlass.select_(kv[i] >= lo, Int32(1 << 16), Int32(0))))
+            packed = packed + Int32(cutlass.select_(keys[i] > hi, Int32(1),
+                                                    cutlass.select_(keys[i] >= lo, Int32(1 << 16), Int32(0))))
         incl = self.scan(packed, lane)
         gslot, eslot = self.atomic_offsets(packed, incl, s_wsum, s_ctr, s_sel, warp, lane)
         self.stamp(g_dbg, ST_EMIT_OFFS, t0, tid)
@@ -746,22 +692,20 @@ class ClusterRegTopK(RowCommon):
                             g_val[pos] = g_row[cols[i]]
                 run = run + Int32(cute.arch.popc(ball))
         else:
-            kv = keys.fresh() if const_expr(self.smem_keys > 0) else keys
             for i in cutlass.range_constexpr(self.slots):
-                if kv[i] > hi:
+                if keys[i] > hi:
                     if gslot < gtot:
                         g_idx[gslot] = cols[i]
                         if const_expr(self.return_values):
                             g_val[gslot] = g_row[cols[i]]
                     gslot = gslot + 1
-        kt = keys.fresh() if const_expr(self.smem_keys > 0) else keys  # made here: a runtime if carries no view
         if (packed >> 16) != Int32(0):
             span = hi - lo
             for i in cutlass.range_constexpr(self.slots):
                 # In the bin: key - lo <= hi - lo, a compare the count loop did not make, so the
                 # compiler need not keep its predicates in registers. Key 0 (no column) is never
                 # in: no real key shares the bin's digits with it.
-                if kt[i] - lo <= span:
+                if keys[i] - lo <= span:
                     if eslot < need:
                         g_idx[gtot + eslot] = cols[i]
                         if const_expr(self.return_values):
