@@ -136,21 +136,27 @@ def test_reg_geometry_decode_choices():
 
 def test_reg_variant():
     """gather + warp_emit on fp32 grids of <= half a wave; early, fkey, emit1, nozero on fp32
-    (NOTES.md, sessions 4 and 12); spare at (8, 512, 8) and (4, 512, 16) (session 13); 16-bit rows without any."""
+    (NOTES.md, sessions 4 and 12); spare at (8, 512, 8) and (4, 512, 16), push0 on half-wave clusters of 8
+    (session 13); 16-bit rows without any."""
     def pick(rows, n, dtype="float32", next_n=1):
         return checks.reg_variant(rows, dtype, checks.reg_geometry(rows, n, dtype), next_n)
 
-    lean = {"fkey": True, "emit1": True, "nozero": True, "preclear": True, "upscan": True, "spare": False}
+    lean = {"fkey": True, "emit1": True, "nozero": True, "preclear": True, "upscan": True, "spare": False,
+            "push0": False}
     c16 = {**lean, "preclear": False, "upscan": False}  # clusters of 16 (session 12 call 8: even or slower)
-    for rows, n in ((1, 32768), (8, 32768), (32, 32768)):  # (8, 512, 8), (8, 512, 8), (4, 512, 16)
+    for rows, n in ((1, 32768), (8, 32768)):  # (8, 512, 8)
         assert pick(rows, n) == {"gather": checks.GATHER_KEYS, "warp_emit": True, "early": True, **lean,
-                                 "spare": True}, (rows, n)
-    assert pick(8, 131072) == {"gather": checks.GATHER_KEYS, "warp_emit": True, "early": True, **lean}
+                                 "spare": True, "push0": True}, (rows, n)
+    assert pick(32, 32768) == {"gather": checks.GATHER_KEYS, "warp_emit": True, "early": True, **lean,
+                               "spare": True}  # (4, 512, 16)
+    assert pick(8, 131072) == {"gather": checks.GATHER_KEYS, "warp_emit": True, "early": True, **lean,
+                               "push0": True}  # (8, 1024, 16)
     for rows, n in ((1, 131072), (1, 262144)):
         assert pick(rows, n) == {"gather": checks.GATHER_KEYS, "warp_emit": True, "early": True, **c16}, (rows, n)
     assert pick(1, 8192) == {"gather": 0, "warp_emit": True, "early": True, **lean}  # C=1: nothing to gather
     for rows, n in ((32, 131072), (128, 32768)):
         assert pick(rows, n) == {"gather": 0, "warp_emit": False, "early": True, **lean}, (rows, n)
     assert pick(8, 65536, next_n=2) == {"gather": 0, "warp_emit": False, "early": True, **lean}
-    off = {"fkey": False, "emit1": False, "nozero": False, "preclear": False, "upscan": False, "spare": False}
+    off = {"fkey": False, "emit1": False, "nozero": False, "preclear": False, "upscan": False, "spare": False,
+           "push0": False}
     assert pick(1, 131072, "bfloat16") == {"gather": 0, "warp_emit": False, "early": False, **off}

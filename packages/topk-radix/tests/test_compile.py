@@ -91,6 +91,13 @@ def _reg_variants():
             ("float32", 16, 512, 16, 4, True, False, "", 8192, True, True, True, True, True, False, False, False, True),
             ("bfloat16", 2, 512, 16, 1, True, False, "", 64, True, True, False, False, False, False, False, False,
              True)]
+    # push0 (regs.py: pass 0's group sums pushed to every CTA): shipped fp32 flags at C=16 and C=8 with spare, 16-bit.
+    out += [("float32", 16, 512, 16, 4, False, False, "", 8192, True, True, True, True, True, False, False, False,
+             False, True),
+            ("float32", 8, 512, 8, 4, True, False, "", 8192, True, True, True, True, True, True, True, False, True,
+             True),
+            ("float16", 4, 512, 16, 1, True, False, "", 64, False, False, False, False, False, False, False, False,
+             False, True)]
     return out
 
 

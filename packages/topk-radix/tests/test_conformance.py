@@ -212,6 +212,28 @@ def _spare_lengths(cluster: int, cap: int, k: int) -> list[int]:
                          ids=["x".join(map(str, g)) + "-g{}w{:d}".format(v["gather"], v["warp_emit"])
                               for g, v in SPARE_CASES])
 def test_spare_ctas(geo, variant):
+    _slice_edge_cases(geo, {**variant, "spare": True})
+
+
+#: push0: pass 0's group sums pushed to every CTA before its cluster barrier (the find's first hop local);
+#: with the shipped flags of each issue-5 geometry, with spare, the CTA-scan emit, the 64-key overflow, 16-bit.
+PUSH_CASES = [((16, 512, 16), SPARE_VARIANTS[0]), ((8, 512, 8), {**SPARE_VARIANTS[0], "spare": True}),
+              ((8, 1024, 16), SPARE_VARIANTS[0]), ((8, 512, 32), SPARE_VARIANTS[1]),
+              ((2, 512, 32), {**SPARE_VARIANTS[1], "spare": True}), ((4, 512, 16), SPARE_VARIANTS[2]),
+              ((16, 512, 32), SPARE_VARIANTS[0])]
+
+
+@pytest.mark.parametrize("geo,variant", PUSH_CASES,
+                         ids=["x".join(map(str, g)) + "-g{}w{:d}s{:d}".format(v["gather"], v["warp_emit"],
+                                                                              v.get("spare", False))
+                              for g, v in PUSH_CASES])
+def test_push0(geo, variant):
+    _slice_edge_cases(geo, {**variant, "push0": True})
+
+
+def _slice_edge_cases(geo, variant):
+    """Rows ending at every slice edge (0 .. C-1 CTAs without a column), ties, NaN, +-inf, 16-bit, values,
+    next_n = 2, on one forced geometry and regs.py variant."""
     if not torch.cuda.is_available():
         pytest.skip("needs a CUDA GPU")
     from topk_radix import launch
@@ -220,7 +242,7 @@ def test_spare_ctas(geo, variant):
     cap = threads * elems
     n = cluster * cap
     launch.FORCE = ("regs", *geo)
-    launch.REG_VARIANT = {**variant, "spare": True}
+    launch.REG_VARIANT = variant
     try:
         for j, (kind, dtype, k) in enumerate((("randn", torch.float32, 2048), ("int_ties", torch.float32, 300),
                                               ("plateau", torch.float32, 700), ("nan", torch.float32, 1),

@@ -137,8 +137,14 @@ def reg_variant(rows: int, dtype: str, geo: tuple[int, int, int], next_n: int = 
     # rounds: 1x32K 6.00/5.93 -> 5.92/5.92, 8x32K 6.39 -> 6.35, 32x32K 9.66/9.63 -> 9.57/9.57); slower at C=16
     # (1x128K 7.93 -> 8.50, 1x256K 11.2 -> 11.6), (8, 1024, 16) (8x128K 10.35 -> 10.71) and E=32 (32x128K 20.7 -> 21.6).
     spare = fp32 and geo[:2] in ((8, 512), (4, 512)) and geo[2] <= 16
+    # push0 (pass 0's group sums pushed to every CTA) on clusters of 8 of half a wave (session 13 call 3, us, two
+    # rounds: 1x32K 5.90 -> 5.79, 8x32K 6.36 -> 6.24, 8x128K 10.36/10.40 -> 10.17); slower at C=16 (1x128K 7.94 ->
+    # 8.52: the wait before the pushes and their drain cost more than the local hop saves) and on full-wave grids
+    # (32x128K 20.8 -> 21.4, 128x32K 16.5 -> 16.6); 32x32K (C=4) even.
+    push0 = fp32 and wide and cluster == 8
     return {"gather": GATHER_KEYS if wide and cluster > 1 else 0, "warp_emit": wide, "early": fp32,
-            "fkey": fp32, "emit1": fp32, "nozero": fp32, "preclear": pu, "upscan": pu, "spare": spare}
+            "fkey": fp32, "emit1": fp32, "nozero": fp32, "preclear": pu, "upscan": pu, "spare": spare,
+            "push0": push0}
 
 
 def supports(p: Problem) -> str | None:

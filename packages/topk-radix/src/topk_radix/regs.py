@@ -52,6 +52,8 @@ Compile-time variants (``checks.reg_variant`` picks them per launch; NOTES.md, s
     of ~4 (each lane's run of outputs interleaved with its neighbours'). Output order is unspecified.
   * ``spare`` (C > 1): a CTA whose slice starts at or past the row's end exits before pass 0; the live
     ones read rank ``lc - 1``'s words in its place (``cluster_sum``) and copy candidates to live CTAs only.
+  * ``push0`` (C > 1): pass 0's group sums are stored into every CTA before pass 0's cluster barrier (one
+    more cluster barrier first: no CTA is written to before it runs), so the find's first hop is local.
 
 Limits: ``C * T * E >= N`` (the host picks them), ``T * (E + 1) < 32768`` (packed
 16-bit counts). Runtime arguments are as in ``kernel.py``: one build per geometry
@@ -98,7 +100,7 @@ class ClusterRegTopK(RowCommon):
     def __init__(self, dtype: str, cluster: int, threads: int, elems: int, vec: int, return_values: bool,
                  stamps: bool = False, gather: int = 0, warp_emit: bool = False, early: bool = False,
                  fkey: bool = False, emit1: bool = False, nozero: bool = False, preclear: bool = False,
-                 upscan: bool = False, emitb: bool = False, spare: bool = False):
+                 upscan: bool = False, emitb: bool = False, spare: bool = False, push0: bool = False):
         assert dtype in NEG_INF_BITS and cluster in (1, 2, 4, 8, 16)
         assert threads % 128 == 0 and elems % max(vec, 1) == 0
         self.dtype_name = dtype
@@ -146,6 +148,13 @@ class ClusterRegTopK(RowCommon):
             c += max((1 << w) // 32, 1)
         self.hist_words = h
         self.coarse_words = c
+        # push0 (C > 1): pass 0's group sums are pushed to every CTA (st.shared::cluster into row ``rank`` of
+        # a [C][G0] block after ``s_coarse``'s words) before pass 0's cluster barrier, so the find's first hop
+        # reads them locally instead of C remote words per group. An extra cluster barrier (arrive at the
+        # row's start, wait before the pushes) makes sure every CTA is running before it is written to.
+        self.push0 = push0 and cluster > 1
+        self.groups0 = max((1 << self.digits[0][1]) // 32, 1)
+        self.push_words = cluster * self.groups0 if self.push0 else 0
 
     def __repr__(self) -> str:  # stable across processes: part of the DSL's cache key
         return (f"ClusterRegTopK_{self.dtype_name}_c{self.cluster}_t{self.threads}_e{self.elems}"
@@ -153,7 +162,7 @@ class ClusterRegTopK(RowCommon):
                 f"_x{int(self.early)}" + (f"_f{int(self.fkey)}_o{int(self.emit1)}_z{int(self.nozero)}"
                                           if self.fkey or self.emit1 or self.nozero else "")
                 + ("_p1" if self.preclear else "") + ("_u1" if self.upscan else "") + ("_b1" if self.emitb else "")
-                + ("_s1" if self.spare else ""))
+                + ("_s1" if self.spare else "") + ("_q1" if self.push0 else ""))
 
     # ------------------------------------------------------------------ host
     @cute.jit
@@ -187,7 +196,7 @@ class ClusterRegTopK(RowCommon):
 
         smem = cutlass.memory.SmemAllocator()
         s_hist = smem.allocate_tensor(Int32, cute.make_layout(self.hist_words), byte_alignment=16)
-        s_coarse = smem.allocate_tensor(Int32, cute.make_layout(self.coarse_words), byte_alignment=16)
+        s_coarse = smem.allocate_tensor(Int32, cute.make_layout(self.coarse_words + self.push_words), byte_alignment=16)
         s_sel = smem.allocate_tensor(Int32, cute.make_layout(16), byte_alignment=16)
         s_wsum = smem.allocate_tensor(Int32, cute.make_layout(64), byte_alignment=16)
         s_ctr = smem.allocate_tensor(Int64, cute.make_layout(2), byte_alignment=16)
@@ -234,6 +243,8 @@ class ClusterRegTopK(RowCommon):
         lc = Int32(C)
         if const_expr(self.spare):
             lc = cutlass.min((length + Int32(self.cap - 1)) // Int32(self.cap), Int32(C))
+        if const_expr(self.push0):  # its wait comes before pass 0's pushes (coarsen)
+            cute.arch.cluster_arrive_relaxed()
         if const_expr(not self.preclear):
             self.clear(s_hist, s_coarse, s_sel, s_ctr, tid)
         keys = []
@@ -362,7 +373,7 @@ class ClusterRegTopK(RowCommon):
                     self.count_key(s_hist, s_coarse, key, p, p > 0)
         if const_expr(p == 0):  # most keys count: sum the groups after the fact
             cute.arch.sync_threads()
-            self.coarsen(s_hist, s_coarse, p, warp, lane)
+            self.coarsen(s_hist, s_coarse, p, warp, lane, rank, lc)
         if const_expr(p < 2):
             self.stamp(g_dbg, ST_P0_COUNT if p == 0 else ST_P1_COUNT, t0, tid)
         if const_expr(C > 1):
@@ -523,16 +534,24 @@ class ClusterRegTopK(RowCommon):
 
     @cute.jit
     def coarsen(self, s_hist: cute.Tensor, s_coarse: cute.Tensor, p: cutlass.Constexpr, warp: Int32,
-                lane: Int32):
-        """Sum pass ``p``'s histogram per group of 32 bins (one warp reduction per group)."""
+                lane: Int32, rank: Int32, lc: Int32):
+        """Sum pass ``p``'s histogram per group of 32 bins (one warp reduction per group); ``push0``:
+        lane ``c`` stores the sum into CTA ``c``'s push block (row ``rank``)."""
         w = self.digits[p][1]
         groups = max((1 << w) // 32, 1)
         hoff = self.hist_off[p]
         coff = self.coarse_off[p]
+        if const_expr(self.push0 and p == 0):
+            cute.arch.cluster_wait()  # every CTA of the cluster is running: its shared memory may be written
         for g in cutlass.range(warp, groups, self.threads // 32):
             s = cute.arch.warp_redux_sync(s_hist[hoff + g * 32 + lane], "add")
-            if lane == 0:
-                s_coarse[coff + g] = s
+            if const_expr(self.push0 and p == 0):
+                if lane < lc:
+                    addr = Int32((s_coarse.iterator + (self.coarse_words + rank * self.groups0 + g)).toint())
+                    self.dsmem_store_u32(addr, lane, s)
+            else:
+                if lane == 0:
+                    s_coarse[coff + g] = s
 
     @cute.jit
     def cluster_sum(self, buf: cute.Tensor, idx: Int32, local: cutlass.Constexpr, rank: Int32, lc: Int32):
@@ -581,7 +600,15 @@ class ClusterRegTopK(RowCommon):
         own = Int32(0)
         for j in cutlass.range_constexpr(per):
             g = Int32(G - 1) - (lane * per + j)
-            t, _ = self.cluster_sum(coarse, cutlass.max(g, Int32(0)), local, rank, lc)
+            t = Int32(0)
+            if const_expr(self.push0 and p == 0 and not local):  # pushed here: C local words
+                for c in cutlass.range_constexpr(self.cluster):
+                    v = s_coarse[self.coarse_words + c * G + cutlass.max(g, Int32(0))]
+                    if const_expr(self.spare and c > 0):
+                        v = Int32(cutlass.select_(Int32(c) < lc, v, Int32(0)))  # an exited CTA's row is unset
+                    t = t + v
+            else:
+                t, _ = self.cluster_sum(coarse, cutlass.max(g, Int32(0)), local, rank, lc)
             t = Int32(cutlass.select_(g >= Int32(0), t, Int32(0)))
             tots.append(t)
             own = own + t
