@@ -99,7 +99,14 @@ SPARSE = [dict(sparse=True), dict(unroll=8, compact=True, sample_bits=11, sparse
           dict(threads=256, cand=4096, first_bits=11, late=True, unroll=8, sample_bits=9, sparse=True),
           dict(late=True, compact=True, sample_bits=11, sparse=True),
           dict(sample=256, cand=1024, margin=1, sparse=True)]
-VARIANTS += TWO_READ + SPARSE
+#: The two-read path with pass 1's candidates written by a loop over their bits (``sparse1``, session 13): SHORT_MANY's
+#: and SHORT_F32's flags, a buffer small enough to overflow, the order-key classification (fcmp off) and a sampled
+#: variant whose fallback runs it.
+_S1 = dict(first_bits=11, sampled=False, fastkey=True, pstore1=True, early=True, sparse1=True)
+SPARSE1 = [dict(threads=256, cand=2048, **_S1), dict(threads=512, cand=4096, **_S1), dict(threads=256, cand=256, **_S1),
+           dict(threads=256, cand=2048, first_bits=11, sampled=False, fcmp=False, pstore1=True, sparse1=True),
+           dict(pstore1=True, sparse1=True)]
+VARIANTS += TWO_READ + SPARSE + SPARSE1
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")
@@ -120,7 +127,7 @@ def test_every_benchmarked_variant_is_exact(variant, kind):
         check_topk(logits, seq_lens, k, idx)
 
 
-@pytest.mark.parametrize("variant", TWO_READ, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()))
+@pytest.mark.parametrize("variant", TWO_READ + SPARSE1, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()))
 @pytest.mark.parametrize("dtype", list(DT))
 def test_two_read_flags_on_special_bits(variant, dtype):
     """fastkey ranks float32 by ``x + 0.0``'s bits: NaNs of any sign and payload (quiet, signalling,
@@ -147,6 +154,28 @@ def test_two_read_flags_on_special_bits(variant, dtype):
         vals = torch.full((rows, k), 7, dtype=DT[dtype], device=dev)
         launch(Call(logits=logits, seq_lens=seq_lens, top_k=k, next_n=2, indices=idx, values=vals), Variant(**variant))
         check_topk(logits, seq_lens, k, idx, vals, next_n=2)
+
+
+@pytest.mark.parametrize("variant", SPARSE1[:2], ids=["sparse1_short_many", "sparse1_short_f32"])
+@pytest.mark.parametrize("kind", ["randn", "int_ties", "plateau", "zeros_denormals", "sorted", "reversed", "huge"])
+def test_sparse1_on_batches(variant, kind):
+    """``sparse1`` at the shapes it is for (many rows of 4K-8K columns, k a third of a row: most tiles hold
+    candidates), aligned rows (16-byte vectors, values) and rows one column shifted (scalar loads), lengths
+    uniform, mixed (0, <= k, > N) and full."""
+    if not torch.cuda.is_available():
+        pytest.skip("needs a CUDA GPU")
+    from topk_radix_filter.launch import Variant, launch
+
+    dev = torch.device("cuda")
+    for rows, n, k, mode, shift in ((300, 8192, 2048, "uniform", 0), (37, 8192, 2048, "mixed", 1),
+                                    (64, 4096, 1024, "full", 0), (9, 5003, 700, "mixed", 0)):
+        full = make_logits(kind, rows, n + shift, torch.float32, dev, seed=rows + n, k=k)
+        logits = full[:, shift:]  # shift 1: rows 4 bytes past 16-byte alignment
+        seq_lens = make_seq_lens(rows, n, seed=rows, mode=mode, device=dev)
+        idx = torch.full((rows, k), -7, dtype=torch.int32, device=dev)
+        vals = torch.full((rows, k), 7.0, dtype=torch.float32, device=dev) if shift == 0 else None
+        launch(Call(logits=logits, seq_lens=seq_lens, top_k=k, indices=idx, values=vals), Variant(**variant))
+        check_topk(logits, seq_lens, k, idx, vals)
 
 
 @pytest.mark.parametrize("rows, n, kind", [(450, 20000, "randn"), (400, 65536, "int_ties"), (2100, 3000, "nan"),

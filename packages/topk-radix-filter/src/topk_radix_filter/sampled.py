@@ -51,7 +51,7 @@ from topk_core.kernels.cute_common import (
     warp_reserve,
     write_short_row,
 )
-from topk_core.kernels.cute_radix import CAND, EQ, GT, RadixTopK
+from topk_core.kernels.cute_radix import CAND, EQ, GT, RadixTopK, emit_if_bit, warp_incl_sum_up
 
 #: relsel: level-one bins (the top one clamps) and the bits below them (level two)
 REL_BINS = 2048
@@ -73,6 +73,24 @@ def f16x2_bits_if_not_below(word: Int32, floor2: Int32, bit_lo: Int32, bit_hi: I
         "=r,r,r,r,r", has_side_effects=False, is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT))
 
 
+@cute.jit
+def f32_or_if_not_below(mask: Int32, bits: Int32, floor_bits: Int32, bit: cutlass.Constexpr) -> Int32:
+    """``mask | bit`` if the float32 with raw ``bits`` is not below the float32 ``floor_bits`` (NaN is not below),
+    else ``mask``: a compare and a predicated or (``f32_bit_if_not_below``'s select and add cost one more)."""
+    return Int32(llvm.inline_asm(
+        mlir_t.i32(), [mask.ir_value(), bits.ir_value(), floor_bits.ir_value()],
+        f"{{\n\t.reg .pred p;\n\tsetp.geu.f32 p, $2, $3;\n\t@p or.b32 $0, $0, {1 << bit};\n\t}}",
+        "=r,0,r,r", has_side_effects=False, is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT))
+
+
+@cute.jit
+def _pinned(x: Int32) -> Int32:
+    """``x`` through a side-effecting ``mov``: computed where it is written (the compiler would otherwise sink a
+    per-row value into the loop that uses it and recompute it every iteration)."""
+    return Int32(llvm.inline_asm(mlir_t.i32(), [Int32(x).ir_value()], "mov.b32 $0, $1;", "=r,r",
+                                 has_side_effects=True, is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT))
+
+
 class SampledFilter(RadixTopK):
     """Compile-time specialisation: dtype, values, block shape, sample size, margin."""
 
@@ -83,7 +101,7 @@ class SampledFilter(RadixTopK):
                  late: bool = False, sample_bits: int = 0, compact: bool = False, root_pad: int = 1,
                  bf16cmp: bool = True, rel16: bool = True, f16cmp: bool = True, fastkey: bool = False,
                  pstore1: bool = False, early: bool = False, vclear: bool = False, unitdiv: bool = False,
-                 sparse: bool = False):
+                 sparse: bool = False, sparse1: bool = False):
         assert sample % 32 == 0 and (sample <= cand or not sampled)
         assert group in (1, 2, 3, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
@@ -141,6 +159,11 @@ class SampledFilter(RadixTopK):
         # each element's raw bits reloaded from the row (an L1 hit), instead of a predicated store pair for every
         # element: a few % of a long row is kept, so most of those stores were issued for nothing
         self.sparse = sparse and self.pstore
+        # sparse1 (pstore1, a pass-1 tile of <= 32 keys): the two-read path's pass 1 writes a tile's candidates (keys
+        # inside the first digit's bin, a few % of a row) by a loop over the set bits of their mask, raw bits reloaded
+        # from the row (an L1 hit), not by a predicated store pair for every key; out-of-range vectors are dropped by
+        # one mask of the tile's valid bits
+        self.sparse1 = sparse1 and self.pstore1
 
     @cute.jit
     def _sample_loads(self, xr, length: Int32, tid: Int32) -> list:
@@ -345,6 +368,120 @@ class SampledFilter(RadixTopK):
             st_shared_if(room, ckey.iterator + p, Int32(xr[col]))
             st_shared_if(room, cidx.iterator + p, col)
             p = p + 1
+
+    @cute.jit
+    def _pass1_floors(self, b0: Int32):
+        """(use_f, flo, fhi): whether pass 1 may classify by float compares (both edges of bin b0 are floats:
+        not the top bin, not above +inf's key) and the edges' floats (``f32_key_floor``)."""
+        sh0 = self.digits[0][0]
+        lo = Uint32(b0) << sh0
+        hi = lo + Uint32(1 << sh0)  # 0 when b0 is the top bin (nothing above it)
+        use_f = Int32(0)
+        if cutlass.const_expr(self.fcmp):
+            use_f = Int32(cutlass.select_((hi != Uint32(0)) & (hi <= Uint32(F32_INF_KEY)), Int32(1), Int32(0)))
+        return _pinned(use_f), _pinned(f32_key_floor(lo)), _pinned(f32_key_floor(hi))
+
+    @cute.jit
+    def _select_two_read(self, xstart: cute.Pointer, length: Int32, k: Int32, out, hist, ckey, cidx, ctl,
+                         tid: Int32):
+        """``RadixTopK._select`` with ``sparse1``'s pass 1 (``_select_or_keep_sparse``; the bin's float edges
+        computed once per row, not per tile)."""
+        T, U, C, V = self.threads, self.unroll, self.cand, self.vec
+        lane = tid % 32
+        sh0 = self.digits[0][0]
+        xr = cute.make_tensor(xstart, cute.make_layout(length))
+        self._reset(hist, ctl, tid)
+        xv, nv, tail = self._vectors(xstart, length)
+        for start in cutlass.range(0, nv, T * U):  # pass 0: the first digit's histogram
+            raws = self._raws(self._load_vectors(xv, start, nv, tid, U))  # out of the vectors before branching
+            if start + Int32(T * U) <= nv:  # uniform: a whole step in range needs no test per vector
+                for b in cutlass.range_constexpr(U * V):
+                    kf = self._key(raws[b])
+                    cute.arch.atomic_add((hist.iterator + Int32(kf >> sh0)).llvm_ptr, Int32(1))
+            else:
+                for u in cutlass.range_constexpr(U):
+                    if start + u * T + tid < nv:
+                        for e in cutlass.range_constexpr(V):
+                            kp = self._key(raws[u * V + e])
+                            cute.arch.atomic_add((hist.iterator + Int32(kp >> sh0)).llvm_ptr, Int32(1))
+        if cutlass.const_expr(V > 1):
+            if tail + tid < length:
+                key = self._key(Int32(xr[tail + tid]))
+                cute.arch.atomic_add((hist.iterator + Int32(key >> sh0)).llvm_ptr, Int32(1))
+        cute.arch.sync_threads()
+        b0, krem = self._find_bin(hist, self.bins, k, ctl, tid)
+        self._clear(hist, tid, 1 << self.digits[1][1])
+        cute.arch.sync_threads()
+        use_f, flo, fhi = self._pass1_floors(b0)
+        U1 = self.unroll1
+        for start in cutlass.range(0, nv, T * U1):  # pass 1: above b0 selected, inside it candidates
+            vs = self._load_vectors(xv, start, nv, tid, U1)
+            self._select_or_keep_sparse(vs, start, nv, b0, use_f, flo, fhi, out, ckey, cidx, ctl, tid)
+        if cutlass.const_expr(V > 1):
+            j = tail + tid
+            bits = Int32(0)
+            if j < length:
+                bits = Int32(xr[j])
+            self._select_or_keep(bits, j, j < length, b0, out, hist, ckey, cidx, ctl, lane)
+        cute.arch.sync_threads()
+        ncand = ctl[CAND]
+        self._key_candidates(xr, length, ncand, b0, hist, ckey, tid)
+        cute.arch.sync_threads()
+        if ncand <= C:
+            self._refine(True, xr, out, hist, ckey, cidx, ctl, ncand, b0, krem, k, tid)
+        else:
+            self._refine(False, xr, out, hist, ckey, cidx, ctl, length, b0, krem, k, tid)
+
+    @cute.jit
+    def _select_or_keep_sparse(self, vs: list, start: Int32, nv: Int32, b0: Int32, use_f: Int32, flo: Int32,
+                               fhi: Int32, out, ckey, cidx, ctl, tid: Int32):
+        """``sparse1``'s pass-1 tile: keys above bin b0 and inside it marked in two masks (as RadixTopK's, by a
+        compare and a predicated or each), one scan and two atomics per warp; the keys above go out by predicated
+        stores (a third of a short row is selected), the few inside by a loop over their bits (``_write_kept``).
+        Vectors past the row's end are dropped by one mask of the tile's valid bits (a vector in range implies
+        every earlier one is). ``use_f``, ``flo``, ``fhi``: ``_pass1_floors``, computed once per row."""
+        T, V = self.threads, self.vec
+        nvec = len(vs)
+        sh0 = self.digits[0][0]
+        assert nvec * V <= 32, "one bit per key of the tile"
+        raws = [Int32(vs[u][e]) for u in range(nvec) for e in range(V)]
+        valid = Uint32(0)
+        for u in cutlass.range_constexpr(nvec):
+            valid = Uint32(cutlass.select_(start + u * T + tid < nv, Uint32((1 << ((u + 1) * V)) - 1), valid))
+        amask = Uint32(0)
+        imask = Uint32(0)
+        if use_f != Int32(0):
+            a = Int32(0)
+            i = Int32(0)
+            for b in cutlass.range_constexpr(nvec * V):
+                a = f32_or_if_not_below(a, raws[b], fhi, b)
+                i = f32_or_if_not_below(i, raws[b], flo, b)
+            amask = Uint32(a) & valid
+            imask = Uint32(i ^ a) & valid  # not below lo, below hi
+        else:
+            for b in cutlass.range_constexpr(nvec * V):
+                d0 = Int32(self._key(raws[b]) >> sh0)
+                amask = amask | Uint32(cutlass.select_(d0 > b0, Uint32(1 << b), Uint32(0)))
+                imask = imask | Uint32(cutlass.select_(d0 == b0, Uint32(1 << b), Uint32(0)))
+            amask = amask & valid
+            imask = imask & valid
+        packed = Int32(cute.arch.popc(amask)) | (Int32(cute.arch.popc(imask)) << 16)
+        incl = warp_incl_sum_up(packed)
+        gbase = Int32(0)
+        cbase = Int32(0)
+        if (tid % 32 == 31) & (incl != 0):
+            gbase = cute.arch.atomic_add((ctl.iterator + GT).llvm_ptr, incl & Int32(0xFFFF))
+            cbase = cute.arch.atomic_add((ctl.iterator + CAND).llvm_ptr, incl >> 16)
+        ex = incl - packed
+        apos = cute.arch.shuffle_sync(gbase, 31) + (ex & Int32(0xFFFF))
+        cpos = cute.arch.shuffle_sync(cbase, 31) + (ex >> 16)
+        ir, vr, xr = out
+        vbytes = self.elem.width // 8 if self.with_values else 0
+        for u in cutlass.range_constexpr(nvec):
+            for e in cutlass.range_constexpr(V):
+                apos = emit_if_bit(amask, u * V + e, apos, (start + u * T + tid) * V + e, ir.iterator, raws[u * V + e],
+                                   vr.iterator, vbytes)
+        self._write_kept(imask, start, cpos, xr, ckey, cidx, tid, V)
 
     def _words(self, vs: list) -> list:
         """The 32-bit words of a tile's vectors (``words``), vector by vector."""
@@ -585,6 +722,14 @@ class SampledFilter(RadixTopK):
                 done = self._select_sampled(xstart, length, k, out, hist, ckey, cidx, ctl, tid, Int32(0))
         if done == Int32(0):
             cute.arch.sync_threads()  # every thread is past reading ctl and ckey before the fallback resets them
+            self._two_read(xstart, length, k, out, hist, ckey, cidx, ctl, tid)
+
+    @cute.jit
+    def _two_read(self, xstart: cute.Pointer, length: Int32, k: Int32, out, hist, ckey, cidx, ctl, tid: Int32):
+        """The two-read path: ``RadixTopK._select``, or ``_select_two_read`` with ``sparse1``."""
+        if cutlass.const_expr(self.sparse1):
+            self._select_two_read(xstart, length, k, out, hist, ckey, cidx, ctl, tid)
+        else:
             RadixTopK._select(self, xstart, length, k, out, hist, ckey, cidx, ctl, tid)
 
     @cute.jit
@@ -724,4 +869,4 @@ class SampledFilter(RadixTopK):
             if done == Int32(0):  # only rank 0 is left here
                 if rank == Int32(0):
                     cute.arch.sync_threads()
-                    RadixTopK._select(self, xstart, length, k, out, hist, ckey, cidx, ctl, tid)
+                    self._two_read(xstart, length, k, out, hist, ckey, cidx, ctl, tid)
