@@ -98,13 +98,6 @@ def _reg_variants():
              True),
             ("float16", 4, 512, 16, 1, True, False, "", 64, False, False, False, False, False, False, False, False,
              False, True)]
-    # skipw (regs.py: warps skip slot groups past the row's end): C=1 and C=16 shipped fp32 flags, 16-bit scalar.
-    out += [("float32", 1, 1024, 8, 4, False, False, "", 0, True, True, True, True, True, True, True, False, False,
-             False, True),
-            ("float32", 16, 512, 16, 4, True, False, "", 8192, True, True, True, True, True, False, False, False,
-             False, False, True),
-            ("bfloat16", 4, 512, 16, 1, True, False, "", 64, True, True, False, True, False, False, False, False,
-             True, True, True)]
     return out
 
 

@@ -231,35 +231,6 @@ def test_push0(geo, variant):
     _slice_edge_cases(geo, {**variant, "push0": True})
 
 
-#: skipw: a warp skips a slot group that starts past the row's end, in the pass and emit loops; with the
-#: shipped flags of every issue-5 geometry (C=1 too), spare + push0, the CTA-scan emit, the 64-key overflow.
-SKIPW_CASES = [((1, 1024, 8), {"gather": 0, "warp_emit": True, "early": True, **LEAN, "preclear": True,
-                               "upscan": True}),
-               ((16, 512, 16), SPARE_VARIANTS[0]), ((8, 512, 8), {**SPARE_VARIANTS[0], "spare": True, "push0": True}),
-               ((8, 1024, 16), {**SPARE_VARIANTS[0], "push0": True}), ((8, 512, 32), SPARE_VARIANTS[1]),
-               ((4, 512, 16), SPARE_VARIANTS[2]), ((1, 512, 16), SPARE_VARIANTS[1])]
-
-
-@pytest.mark.parametrize("geo,variant", SKIPW_CASES,
-                         ids=["x".join(map(str, g)) + "-g{}w{:d}".format(v["gather"], v["warp_emit"])
-                              for g, v in SKIPW_CASES])
-def test_skipw(geo, variant):
-    _slice_edge_cases(geo, {**variant, "skipw": True})
-    from topk_radix import launch
-
-    cluster, threads, elems = geo
-    n = cluster * threads * elems
-    launch.FORCE = ("regs", *geo)
-    launch.REG_VARIANT = {**variant, "skipw": True}
-    try:  # random lengths: warp-group edges anywhere
-        for j, kind in enumerate(("randn", "int_ties", "plateau", "nan")):
-            _case(5, n - 3 * j, 300, mode="mixed", logits=make_logits(kind, 5, n - 3 * j, torch.float32, "cuda",
-                                                                      seed=90 + j, k=300))
-    finally:
-        launch.FORCE = None
-        launch.REG_VARIANT = None
-
-
 def _slice_edge_cases(geo, variant):
     """Rows ending at every slice edge (0 .. C-1 CTAs without a column), ties, NaN, +-inf, 16-bit, values,
     next_n = 2, on one forced geometry and regs.py variant."""

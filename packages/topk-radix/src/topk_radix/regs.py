@@ -94,23 +94,13 @@ def warp_incl(x: Int32, lane: Int32) -> Int32:
     return incl
 
 
-class SlotKeys(list):
-    """A thread's keys by slot, with ``lives[g]``: does this thread's warp hold any column of the row in
-    slot group ``g`` (one 16-byte vector of slots; the scalar tail slot is its own group)? Python ``True``
-    everywhere without ``skipw``, so the loops below trace exactly as plain loops over the slots."""
-
-    lives: list
-    bounds: list  # (first slot, end slot) per group
-
-
 class ClusterRegTopK(RowCommon):
     """Compile-time specialisation only (dtype, C, T, E, vector width, values, stamps)."""
 
     def __init__(self, dtype: str, cluster: int, threads: int, elems: int, vec: int, return_values: bool,
                  stamps: bool = False, gather: int = 0, warp_emit: bool = False, early: bool = False,
                  fkey: bool = False, emit1: bool = False, nozero: bool = False, preclear: bool = False,
-                 upscan: bool = False, emitb: bool = False, spare: bool = False, push0: bool = False,
-                 skipw: bool = False):
+                 upscan: bool = False, emitb: bool = False, spare: bool = False, push0: bool = False):
         assert dtype in NEG_INF_BITS and cluster in (1, 2, 4, 8, 16)
         assert threads % 128 == 0 and elems % max(vec, 1) == 0
         self.dtype_name = dtype
@@ -124,7 +114,6 @@ class ClusterRegTopK(RowCommon):
         self.cap = threads * elems
         self.slots = elems + (1 if vec > 1 else 0)  # the extra one: a column of the row's scalar tail
         assert threads * self.slots < 32768, "per-CTA counts are packed in 16 bits"
-        assert not skipw or (emit1 and not emitb), "skipw: the emit1 loops only"
         self.return_values = return_values
         self.stamps = stamps
         self.neg_inf = NEG_INF_BITS[dtype]
@@ -166,13 +155,6 @@ class ClusterRegTopK(RowCommon):
         self.push0 = push0 and cluster > 1
         self.groups0 = max((1 << self.digits[0][1]) // 32, 1)
         self.push_words = cluster * self.groups0 if self.push0 else 0
-        # skipw: a warp whose 16-byte slot group starts at or past the row's end (all its keys 0) skips that
-        # group in every loop over the slots (one uniform branch per group instead of V keys' work).
-        self.skipw = skipw
-        nvec = elems // max(vec, 1)
-        self.slot_bounds = [(u * max(vec, 1), (u + 1) * max(vec, 1)) for u in range(nvec)]
-        if vec > 1:
-            self.slot_bounds.append((elems, elems + 1))  # the tail slot: a group of its own, always live
 
     def __repr__(self) -> str:  # stable across processes: part of the DSL's cache key
         return (f"ClusterRegTopK_{self.dtype_name}_c{self.cluster}_t{self.threads}_e{self.elems}"
@@ -180,7 +162,7 @@ class ClusterRegTopK(RowCommon):
                 f"_x{int(self.early)}" + (f"_f{int(self.fkey)}_o{int(self.emit1)}_z{int(self.nozero)}"
                                           if self.fkey or self.emit1 or self.nozero else "")
                 + ("_p1" if self.preclear else "") + ("_u1" if self.upscan else "") + ("_b1" if self.emitb else "")
-                + ("_s1" if self.spare else "") + ("_q1" if self.push0 else "") + ("_w1" if self.skipw else ""))
+                + ("_s1" if self.spare else "") + ("_q1" if self.push0 else ""))
 
     # ------------------------------------------------------------------ host
     @cute.jit
@@ -265,15 +247,7 @@ class ClusterRegTopK(RowCommon):
             cute.arch.cluster_arrive_relaxed()
         if const_expr(not self.preclear):
             self.clear(s_hist, s_coarse, s_sel, s_ctr, tid)
-        keys = SlotKeys()
-        keys.bounds = self.slot_bounds
-        keys.lives = [True] * len(self.slot_bounds)
-        if const_expr(self.skipw):
-            V = max(self.vec, 1)
-            nvec = self.elems // V
-            T = self.threads
-            for u in cutlass.range_constexpr(nvec):  # the warp's first column in group u
-                keys.lives[u] = (rank * (T * nvec) + u * T + warp * 32) * V < length
+        keys = []
         # fkey: one bound per slot. A vector slot is real iff v < n // V, i.e. its column is below
         # (n // V) * V; a scalar one iff its column is below n >= length (lean.py).
         vlim = length
@@ -381,24 +355,22 @@ class ClusterRegTopK(RowCommon):
                 g_dbg[slot] = cute.arch.clock64() - t0
 
     @cute.jit
-    def reg_pass(self, keys: SlotKeys, s_hist: cute.Tensor, s_coarse: cute.Tensor, s_sel: cute.Tensor,
+    def reg_pass(self, keys: list, s_hist: cute.Tensor, s_coarse: cute.Tensor, s_sel: cute.Tensor,
                  g_dbg: cute.Tensor, t0: Int64, prefix: Uint32, need: Int32, tsh: Uint32, live: Int32,
                  p: cutlass.Constexpr, tid: Int32, warp: Int32, lane: Int32, rank: Int32, lc: Int32):
         """Pass ``p`` over the keys in registers, with one cluster barrier (``lc``: live CTAs)."""
         C = self.cluster
-        for g in cutlass.range_constexpr(len(keys.bounds)):
-            if keys.lives[g]:
-                for i in cutlass.range_constexpr(keys.bounds[g][0], keys.bounds[g][1]):
-                    key = keys[i]
-                    if const_expr(p == 0 and self.nozero):
-                        self.count_key(s_hist, s_coarse, key, p, False)  # key 0 into bin 0: see nozero
-                    else:
-                        take = key != Uint32(0)
-                        if const_expr(p > 0):
-                            sp = self.digits[p - 1][0]
-                            take = (key >> sp) == (prefix >> sp)
-                        if take:  # few keys match after pass 0: count their groups directly
-                            self.count_key(s_hist, s_coarse, key, p, p > 0)
+        for i in cutlass.range_constexpr(self.slots):
+            key = keys[i]
+            if const_expr(p == 0 and self.nozero):
+                self.count_key(s_hist, s_coarse, key, p, False)  # key 0 into bin 0: see nozero
+            else:
+                take = key != Uint32(0)
+                if const_expr(p > 0):
+                    sp = self.digits[p - 1][0]
+                    take = (key >> sp) == (prefix >> sp)
+                if take:  # few keys match after pass 0: count their groups directly
+                    self.count_key(s_hist, s_coarse, key, p, p > 0)
         if const_expr(p == 0):  # most keys count: sum the groups after the fact
             cute.arch.sync_threads()
             self.coarsen(s_hist, s_coarse, p, warp, lane, rank, lc)
@@ -723,12 +695,9 @@ class ClusterRegTopK(RowCommon):
         lo = (thr >> tsh) << tsh
         hi = lo | ((Uint32(1) << tsh) - Uint32(1))
         packed = Int32(0)  # keys above the bin (low 16 bits) and in it (high 16)
-        for g in cutlass.range_constexpr(len(keys.bounds)):
-            if keys.lives[g]:
-                for i in cutlass.range_constexpr(keys.bounds[g][0], keys.bounds[g][1]):
-                    packed = packed + Int32(cutlass.select_(keys[i] > hi, Int32(1),
-                                                            cutlass.select_(keys[i] >= lo, Int32(1 << 16),
-                                                                            Int32(0))))
+        for i in cutlass.range_constexpr(self.slots):
+            packed = packed + Int32(cutlass.select_(keys[i] > hi, Int32(1),
+                                                    cutlass.select_(keys[i] >= lo, Int32(1 << 16), Int32(0))))
         incl = self.scan(packed, lane)
         gslot, eslot = self.atomic_offsets(packed, incl, s_wsum, s_ctr, s_sel, warp, lane)
         self.stamp(g_dbg, ST_EMIT_OFFS, t0, tid)
@@ -750,29 +719,25 @@ class ClusterRegTopK(RowCommon):
                             g_val[pos] = g_row[cols[i]]
                 run = run + Int32(cute.arch.popc(ball))
         else:
-            for g in cutlass.range_constexpr(len(keys.bounds)):
-                if keys.lives[g]:
-                    for i in cutlass.range_constexpr(keys.bounds[g][0], keys.bounds[g][1]):
-                        if keys[i] > hi:
-                            if gslot < gtot:
-                                g_idx[gslot] = cols[i]
-                                if const_expr(self.return_values):
-                                    g_val[gslot] = g_row[cols[i]]
-                            gslot = gslot + 1
+            for i in cutlass.range_constexpr(self.slots):
+                if keys[i] > hi:
+                    if gslot < gtot:
+                        g_idx[gslot] = cols[i]
+                        if const_expr(self.return_values):
+                            g_val[gslot] = g_row[cols[i]]
+                    gslot = gslot + 1
         if (packed >> 16) != Int32(0):
             span = hi - lo
-            # In the bin: key - lo <= hi - lo, a compare the count loop did not make, so the
-            # compiler need not keep its predicates in registers. Key 0 (no column) is never
-            # in: no real key shares the bin's digits with it.
-            for g in cutlass.range_constexpr(len(keys.bounds)):
-                if keys.lives[g]:
-                    for i in cutlass.range_constexpr(keys.bounds[g][0], keys.bounds[g][1]):
-                        if keys[i] - lo <= span:
-                            if eslot < need:
-                                g_idx[gtot + eslot] = cols[i]
-                                if const_expr(self.return_values):
-                                    g_val[gtot + eslot] = g_row[cols[i]]
-                            eslot = eslot + 1
+            for i in cutlass.range_constexpr(self.slots):
+                # In the bin: key - lo <= hi - lo, a compare the count loop did not make, so the
+                # compiler need not keep its predicates in registers. Key 0 (no column) is never
+                # in: no real key shares the bin's digits with it.
+                if keys[i] - lo <= span:
+                    if eslot < need:
+                        g_idx[gtot + eslot] = cols[i]
+                        if const_expr(self.return_values):
+                            g_val[gtot + eslot] = g_row[cols[i]]
+                    eslot = eslot + 1
 
     @cute.jit
     def atomic_offsets(self, packed: Int32, incl: Int32, s_wsum: cute.Tensor, s_ctr: cute.Tensor,
