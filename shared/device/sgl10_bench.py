@@ -9,7 +9,10 @@ Variant names: a key of ``V`` ("w8", ..) plus suffixes (session 11): "s4" / "s2"
 the candidate select and of the bracket), "sel4" (select only), "br4" (bracket only), "late" (page table
 at the end, one block of all k = 2048 slots: ``launch.late_block``), "lateold" (session 10's late pass:
 blocks of ``block`` slots, ``launch``'s default since session 11);
+"lazy" (session 13: the late pass's page-table request found after the stream, so that it holds no registers
+across the loop; ``WarpConfig.lazy``), "m80" (a register cap: ``maxnreg=80``, 6 programs of 4 warps / 3 of 8 per SM);
 late variants run with the page table only. "old" is prepended to each cell unless it lists "noold".
+E.g. ``w4lateoldlazym80``: 4 warps, session 10's late pass, lazy request, 80 registers.
 Usage: [SGL_PLAN="cell:variant,..;.."] python3 shared/device/sgl10_bench.py [budget_seconds]
 """
 
@@ -27,6 +30,7 @@ from topk_core.bench.candidates import SglTransform, make_inputs
 from topk_core.bench.grids import Shape
 from topk_core.bench.run import _check
 from topk_core.bench.timing import rotations, time_graph
+from topk_core.kernels import toolchain
 from topk_core.testing import check_topk
 from topk_sgl_fused import launch
 from topk_sgl_fused.launch import WarpConfig as W
@@ -55,7 +59,7 @@ PLAN = [  # (cell, variants): most important first; a spent budget cuts the tail
 
 def variant(name):
     """The ``WarpConfig`` of a variant name (see the module docstring)."""
-    m = re.fullmatch(r"(w\d+(?:r80)?)((?:s2|s4|sel2|sel4|br2|br4)?)(late|lateold)?", name)
+    m = re.fullmatch(r"(w\d+(?:r80)?)((?:s2|s4|sel2|sel4|br2|br4)?)(late|lateold)?(lazy)?(?:m(\d+))?", name)
     if not m:
         raise KeyError(name)
     cfg = V[m.group(1)]
@@ -63,7 +67,10 @@ def variant(name):
             "sel4": dict(sbits=4), "br2": dict(bbits=2), "br4": dict(bbits=4)}[m.group(2)]
     late = {None: {}, "late": dict(late=True, late_kb=launch.late_block(cfg, 2048)),
             "lateold": dict(late=True, late_kb=cfg.block)}[m.group(3)]
-    return replace(cfg, **bits, **late)
+    extra = dict(lazy=True) if m.group(4) else {}
+    if m.group(5):
+        extra["maxnreg"] = int(m.group(5))
+    return replace(cfg, **bits, **late, **extra)
 
 
 def page_only(name):
@@ -81,16 +88,20 @@ PLAN = [(shape, [n for n in names if n != "noold"]) for shape, names in PLAN]
 
 
 def _warm(job):
-    """Compile one (shape, variant, transform) in a worker by running it once."""
+    """Compile one (shape, variant, transform) in a worker by running it on the same rotating inputs the
+    timing uses (session 11: the main process rebuilt most kernels after a warm-up on one input; this rules
+    out any argument specialization that differs between the two). Returns (error or None, cache dir)."""
     shape, name, transform = job
     try:
         _setup(name)
-        inputs = make_inputs(shape, 1, "cuda")
-        SglTransform("sgl_fused", transform).prepare(shape, inputs).step(0)
+        inputs = make_inputs(shape, rotations(shape.nbytes), "cuda")
+        prep = SglTransform("sgl_fused", transform).prepare(shape, inputs)
+        for i in range(len(inputs.logits)):
+            prep.step(i)
         torch.cuda.synchronize()
-        return None
+        return None, os.environ.get("TRITON_CACHE_DIR")
     except Exception as exc:
-        return f"{shape.label} {name} {transform}: {type(exc).__name__}: {str(exc)[:300]}"
+        return f"{shape.label} {name} {transform}: {type(exc).__name__}: {str(exc)[:300]}", None
 
 
 def _setup(name):
@@ -109,11 +120,15 @@ def main():
         [variant(n) for n in names if n != "old"]
     jobs = [(shape, name, t) for shape, names in PLAN for name in names for t in ("none", "page_table")
             if not (page_only(name) and t == "none")]
+    toolchain.use_disk_cache()  # TRITON_CACHE_DIR set before the workers start, so all share one disk cache
+    dirs = set()
     with mp.get_context("spawn").Pool(min(14, os.cpu_count() or 4)) as pool:
-        for err in pool.imap_unordered(_warm, jobs):
+        for err, cache in pool.imap_unordered(_warm, jobs):
             if err:
                 print("warm failed:", err, flush=True)
-    print(f"compiled {len(jobs)} in {time.time() - t0:.0f}s", flush=True)
+            dirs.add(cache)
+    print(f"compiled {len(jobs)} in {time.time() - t0:.0f}s; worker cache dirs {sorted(map(str, dirs))}, "
+          f"main {os.environ.get('TRITON_CACHE_DIR')}", flush=True)
     orig = launch.pick_warp
     results = []
     stream = torch.cuda.Stream()
@@ -130,6 +145,7 @@ def main():
                 for transform in ("page_table",) if page_only(name) else ("none", "page_table"):
                     _setup(name)
                     t1 = time.time()
+                    built = set(toolchain.build_seconds)
                     try:
                         prep = SglTransform("sgl_fused", transform).prepare(shape, inputs)
                         for i in range(count):
@@ -145,6 +161,9 @@ def main():
                         launch.pick_warp = orig
                         launch.WARP = True
                     row[(name, transform)] = us
+                    slow = [v for key, v in toolchain.build_seconds.items() if key not in built and v > 2.0]
+                    if slow:  # a build the warm-up should have left on disk
+                        note += f" [built in this process: {max(slow):.1f}s]"
                     print(f"{shape.label:>10} {name:>8} {transform:>10} {f'{us:.1f} us' if us else 'FAILED'} "
                           f"({time.time() - t1:.1f}s) {note}", flush=True)
                     results.append(dict(cell=shape.label, variant=name, transform=transform, us=us, note=note))

@@ -200,4 +200,7 @@ if __name__ == "__main__":
 
         compile_warp("fp32", 1, WarpConfig(4, 2, 2048, 512, 512, late=True, sbits=4, bbits=4), k=4096)
         compile_warp("bf16", 0, WarpConfig(8, 2, 2048, 1024, 1024, sbits=2, bbits=2))
+        # the late pass's request found after the stream (``lazy``), with and without the register cap
+        compile_warp("fp32", 1, WarpConfig(8, 2, 2048, 1024, 1024, late=True, lazy=True), has_starts=True)
+        compile_warp("fp32", 1, WarpConfig(4, 2, 2048, 512, 512, late=True, lazy=True, maxnreg=80))
     print("compiled the warp kernels")

@@ -14,6 +14,7 @@ compares against the exact answer with ``check_topk`` (transforms inverted first
 | bracket bits 1 / 2 / 4             | the same bracket from every search width               |
 | select bits 2 / 4, ties, NaN       | multi-threshold steps, full-width ties, early stops    |
 | late page table, random table      | k slots in one or several blocks, k not a power of two |
+| lazy request (late), random table  | req found after the stream: fast path, fill, fallback  |
 """
 
 import os
@@ -194,6 +195,63 @@ def test_late_page_table_random(k):
         local = torch.where(idx >= 0, inv[req[:, None].expand_as(idx), idx.clamp(min=0)], -1)
         assert (local[idx >= 0] >= 0).all()  # every output is a table entry of the row's request
         check_topk(x, lens, k, local.to(torch.int32).to(dev), vals)
+
+
+def _random_tables(requests, n, seed):
+    """``(table, inverse)``: each request's row a random injection of ``n`` columns into ``[0, 4n)``."""
+    g = torch.Generator().manual_seed(seed)
+    table = torch.stack([torch.randperm(4 * n, generator=g)[:n] for _ in range(requests)]).to(torch.int32)
+    inv = torch.full((requests, 4 * n), -1, dtype=torch.int64)
+    for r in range(requests):
+        inv[r, table[r].long()] = torch.arange(n)
+    return table, inv
+
+
+@pytest.mark.parametrize("k", [37, 300])
+def test_lazy_page_table(k):
+    """``lazy`` (the late pass's request found after the stream): random tables over three requests of
+    two rows (cu_seqlens_q), row_starts and values, ties, NaN, +-inf, a row shorter than k (the fill) and
+    one of exactly k + 1; blocks of ``block`` and of ``late_block``; a tiny cap (the exact fallback);
+    a register cap (ignored by the interpreter)."""
+    from topk_sgl_fused.launch import WarpConfig, late_block
+
+    dev = triton_device()
+    n, rows = 1300, 6
+    x = make_logits("randn", rows, n, torch.float32, dev, seed=13)
+    x[1, ::5] = x[1, 0]  # ties across the row
+    x[2, ::31] = float("nan")
+    x[3, ::17] = float("inf")
+    x[3, 1::17] = float("-inf")
+    x[5] = make_logits("int_ties", 1, n, torch.float32, dev, seed=14, k=k)[0]
+    starts = torch.tensor([0, 7, 100, -20, 0, 1300 - k - 1], dtype=torch.int32, device=dev)
+    lens = torch.tensor([1300, 1250, 900, 1290, k - 5, k + 1], dtype=torch.int32, device=dev)
+    cu = torch.tensor([0, 2, 4, 6], dtype=torch.int32, device=dev)
+    req = torch.tensor([0, 0, 1, 1, 2, 2])
+    table, inv = _random_tables(3, n, seed=12 + k)
+    kb = late_block(WarpConfig(1), k)
+    configs = [WarpConfig(1, 1, 64, 64, 64, late=True, lazy=True),
+               WarpConfig(2, 1, 128, 64, 64, late=True, late_kb=kb, lazy=True, maxnreg=80),
+               WarpConfig(1, 1, 64, 64, 64, late=True, lazy=True, cap=8)]
+    for config in configs:
+        idx, vals = _run(x, lens, k, config, transform="page_table", page_table=table.to(dev), cu_seqlens_q=cu,
+                         row_starts=starts)
+        idx = idx.cpu().long()
+        assert ((idx >= -1) & (idx < 4 * n)).all()
+        local = torch.where(idx >= 0, inv[req[:, None].expand_as(idx), idx.clamp(min=0)], -1)
+        assert (local[idx >= 0] >= 0).all()  # every output is a table entry of the row's request
+        check_topk(x, lens, k, local.to(torch.int32).to(dev), vals, row_starts=starts)
+
+
+def test_lazy_same_ptx_without_page_table():
+    """``lazy`` changes nothing but the page-table build: its compile-time arguments are the old ones
+    for the identity and ragged transforms, and without ``late``."""
+    from topk_sgl_fused.launch import WarpConfig, warp_constexprs
+
+    lazy, plain = WarpConfig(4, 2, 2048, 512, 512, late=True, lazy=True), WarpConfig(4, 2, 2048, 512, 512, late=True)
+    for transform in (0, 2):
+        assert warp_constexprs(lazy, 32, transform, False, 2048) == warp_constexprs(plain, 32, transform, False, 2048)
+    assert "LAZY" not in warp_constexprs(WarpConfig(4, lazy=True), 32, 1, False, 2048)
+    assert warp_constexprs(lazy, 32, 1, False, 2048)["LAZY"] is True
 
 
 def test_all_equal_and_special_rows():

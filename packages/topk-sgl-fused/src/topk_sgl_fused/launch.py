@@ -364,6 +364,10 @@ class WarpConfig:
     sbits: int = 1
     bbits: int = 1
     late_kb: int = 0  # slots per block of the late page-table pass (0: ``block``, session 10's pass; see late_block)
+    # With late: the page table's request found after the stream, not before it (its registers not live across the
+    # loop; sm_90a: 8 warps 93 -> 80 registers, 2 -> 3 programs per SM as the identity transform; 4 warps need
+    # maxnreg=80 too for 96 -> 80). Off until timed (NOTES.md session 13).
+    lazy: bool = False
 
 
 #: The warp path's configs by rows per SM (H200, fp32, k=2048, NOTES.md 2026-11-30 session 10):
@@ -444,7 +448,7 @@ def warp_constexprs(config: WarpConfig, key_bits: int, transform: int, has_start
     return dict(KEY_BITS=key_bits, A=config.a, V=128 // key_bits, TH=32 * config.warps, SAMPLE=config.sample,
                 CBLOCK=config.cblock, BLOCK=config.block, TRANSFORM=transform, HAS_STARTS=has_starts,
                 BISECT=config.bisect, LATE=late, LATE_KB=kb, SB=config.sbits,
-                BB=config.bbits)
+                BB=config.bbits, **({"LAZY": True} if late and config.lazy else {}))
 
 
 def launch_warp(call: Call, config: WarpConfig | None = None) -> None:

@@ -35,7 +35,7 @@ import triton.language as tl
 
 from topk_core.kernels.triton_common import order_key
 
-from .kernel import _cand_chunk, _emit_chunk, _exact_row, _fill_short_row, _select_cands, _transform
+from .kernel import _cand_chunk, _emit_chunk, _exact_row, _fill_short_row, _row_transform, _select_cands, _transform
 from .split import _as_lists, _classify, _fp32_bounds, _load_tile, _raw_bits, _select_row_setup, _tile_offsets
 
 
@@ -251,27 +251,34 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
                 KEY_BITS: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, SAMPLE: tl.constexpr,
                 CBLOCK: tl.constexpr, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr, HAS_STARTS: tl.constexpr,
                 BISECT: tl.constexpr = True, LATE: tl.constexpr = False, LATE_KB: tl.constexpr = 0,
-                SB: tl.constexpr = 1, BB: tl.constexpr = 1):
+                SB: tl.constexpr = 1, BB: tl.constexpr = 1, LAZY: tl.constexpr = False):
     """Row ``program_id(0)``: its k output slots. TRANSFORM: 0 none, 1 page_table, 2 ragged.
     ``stride_row`` is specialized (16-divisible strides keep the 16-byte loads); BLOCK is the
     lane count of the short-row fill and of the exact fallback. LATE (page table only): local
     columns first, the table over the k slots at the end in blocks of ``LATE_KB`` (0: BLOCK).
-    SB / BB: bits per step of the candidate select / of the bracket (1: bisection)."""
+    SB / BB: bits per step of the candidate select / of the bracket (1: bisection). LAZY (with LATE): the page
+    table's request is found where a branch first needs it, not before the stream loop, so that its registers
+    (request, table pointer) are not live across the loop (fewer registers: more programs per SM)."""
     b = tl.program_id(0)
+    # LATE: the fast path writes local columns; the page table goes over the k slots at the end.
+    FAST_T: tl.constexpr = 0 if LATE and TRANSFORM == 1 else TRANSFORM
+    SETUP_T: tl.constexpr = FAST_T if LAZY else TRANSFORM
     lane, L, row_ptr, orow, req, offset = _select_row_setup(
         b, logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k, cu_ptr, has_cu, num_req,
-        offsets_ptr, BLOCK, TRANSFORM, HAS_STARTS)
+        offsets_ptr, BLOCK, SETUP_T, HAS_STARTS)
     if L <= k:
+        if SETUP_T != TRANSFORM:
+            req, offset = _row_transform(b, lane, cu_ptr, has_cu, num_req, offsets_ptr, BLOCK, TRANSFORM)
         _fill_short_row(L, k, orow, row_ptr, lane, req, offset, page_ptr, page_stride, out_idx_ptr, out_val_ptr,
                         return_values, BLOCK, TRANSFORM)
     else:
         buf_key = scratch_ptr + b.to(tl.int64) * (2 * cap)
         buf_idx = buf_key + cap
-        # LATE: the page table over the k slots at the end (local columns written first).
-        FAST_T: tl.constexpr = 0 if LATE and TRANSFORM == 1 else TRANSFORM
         ok = _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf_key, buf_idx, cap,
                         req, offset, page_ptr, page_stride, KEY_BITS, A, V, TH, SAMPLE, CBLOCK, FAST_T, BISECT,
                         SB, BB)
+        if SETUP_T != TRANSFORM:
+            req, offset = _row_transform(b, lane, cu_ptr, has_cu, num_req, offsets_ptr, BLOCK, TRANSFORM)
         if FAST_T != TRANSFORM:
             if ok:
                 tl.debug_barrier()  # slots were written by other threads
