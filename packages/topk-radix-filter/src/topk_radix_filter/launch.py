@@ -123,8 +123,10 @@ SHORT = Variant(threads=512, cand=4096, first_bits=11, sampled=False)
 #:   keys are written), the digit select stopping once the threshold's bin holds exactly the keys still
 #:   needed (``early``). Session 12, us, session 11's SHORT -> all three (call 5, with vclear/unitdiv on both
 #:   sides): 1024x8K 30.8 -> 25.2, 128x8K 8.3 -> 6.8, 1024x4K (k=1024) 21.4 -> 18.05. 16-bit rows: not
-#:   measured, SHORT.
-SHORT_F32 = replace(SHORT, fastkey=True, pstore1=True, early=True)
+#:   measured, SHORT. With ``sparse1`` (pass 1's candidates written by a loop over their mask's bits, the
+#:   bin's float edges once per row; session 13, ab13.sh, us: 1024x8K 24.6 -> 23.6, 512x8K 15.5 -> 14.95,
+#:   1024x4K k=1024 17.7 -> 17.15, 32x8K 5.5 -> 5.45, 128x8K 6.8 -> 6.9).
+SHORT_F32 = replace(SHORT, fastkey=True, pstore1=True, early=True, sparse1=True)
 #: - LIGHT_ONE_WAVE, LIGHT's rows when they need two waves of LIGHT (3 CTAs per SM) but fit one wave
 #:   of 4: 256 threads, 8 vectors in flight, a 9-bit sample digit (54 registers, 4 CTAs per SM;
 #:   session 9, us, 512x32K: LIGHT -> 256 threads with 8 vectors 34.5 -> 32.0 (one call), then ->
@@ -134,8 +136,10 @@ LIGHT_ONE_WAVE = Variant(threads=256, cand=4096, first_bits=11, late=True, unrol
 #: - SHORT_MANY, >= 2048 rows of N < 16K: SHORT on 256 threads and 2048 candidates, 6 CTAs per SM
 #:   (session 9, us: 4096x8K 112.9 -> 96.8, 2048x8K 59.5 -> 54.2; fewer rows lost: 1024x8K 32.8 ->
 #:   35.4, 128x8K 8.6 -> 10.7), with SHORT_F32's three flags (session 12 call 5, us: 4096x8K 93.4 -> 72.95,
-#:   2048x8K 52.7 -> 40.5; 40 registers, 6 CTAs per SM).
-SHORT_MANY = Variant(threads=256, cand=2048, first_bits=11, sampled=False, fastkey=True, pstore1=True, early=True)
+#:   2048x8K 52.7 -> 40.5; 40 registers, 6 CTAs per SM), and sparse1 (session 13, us: 4096x8K 71.3 -> 67.2/68.8,
+#:   2048x8K 40.0 -> 38.1/38.3; 40 registers).
+SHORT_MANY = Variant(threads=256, cand=2048, first_bits=11, sampled=False, fastkey=True, pstore1=True, early=True,
+                     sparse1=True)
 SHORT_MANY_MIN = 2048
 MANY_ROWS_MIN = 265
 LIGHT_MAX_N = 65536
