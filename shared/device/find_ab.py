@@ -9,7 +9,8 @@ sample, ``t256u8``/``t256su8`` those with 8 vectors in flight (4 per SM),
 ``r2`` the rank's root as floor(sqrt(mu)) + 2 (session 9's; + 1 ships since session 10), ``s8k`` an 8192-key
 sample, ``c16k`` 16384 candidates per CTA of a cluster, ``f0`` the two-read path without
 fastkey/pstore1/early (session 11's), ``fp`` without early, ``vu0`` any variant without vclear and unitdiv (session 12),
-``s1`` the two-read path with pass 1's candidates written by a loop over their bits (sparse1, session 13);
+``s1`` the two-read path with pass 1's candidates written by a loop over their bits (sparse1, session 13); ``rb``
+sparse1 with pass 0 counting raw bins of x + 0.0, permuted to key bins after the pass (rawbin, session 13b);
 FIND_AB=name,... keeps only those), and
 radix_cutlass (FIND_AB=...,cutlass), timed side by side in one process. Session 7's other
 alternatives (coarse threshold, groups, pipelined filter, carveout) are in the commits named in
@@ -224,6 +225,7 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
             alts["f0"] = replace(v, fastkey=False, pstore1=False, early=False, vclear=False, unitdiv=False)
             alts["fp"] = replace(v, early=False)
             alts["s1"] = replace(v, sparse1=True)  # session 13: pass 1's candidates by a loop over their bits
+            alts["rb"] = replace(v, sparse1=True, rawbin=True)  # session 13b: pass 0 on raw bins of x + 0.0
     return list(alts.items())
 
 

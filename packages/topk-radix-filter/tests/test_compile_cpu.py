@@ -67,3 +67,28 @@ def test_sparse1_builds_compile(tmp_path):
                          cwd=tmp_path)  # the kept PTX files land there
     assert out.returncode == 0, out.stderr[-3000:]
     assert out.stdout.split() == ["6", "6"]
+
+
+RAWBIN_SCRIPT = """
+from dataclasses import replace
+from topk_radix_filter.launch import build, SHORT_F32, SHORT_MANY
+out = []
+for v in (SHORT_MANY, SHORT_F32):
+    for dtype, with_values, vec in (("float32", False, True), ("float32", True, False), ("bfloat16", True, True)):
+        if dtype != "float32":
+            v = replace(v, fastkey=False)
+        on = build(dtype, with_values, replace(v, rawbin=True), vec=vec).__ptx__
+        off = build(dtype, with_values, v, vec=vec).__ptx__
+        out.append((on != off) == (dtype == "float32") and ".target sm_90a" in on)
+print(sum(out), len(out))
+"""
+
+
+def test_rawbin_builds_compile(tmp_path):
+    """``rawbin`` builds (SHORT_MANY, SHORT_F32; float32 with and without values, scalar loads) compile for sm_90a
+    and differ from the shipped builds; 16-bit rows (no fastkey) ignore the flag: the same PTX."""
+    env = dict(os.environ, CUTE_DSL_ARCH="sm_90a", CUTE_DSL_CACHE_DIR=str(tmp_path / "cache"), CUTE_DSL_KEEP_PTX="1")
+    out = subprocess.run([sys.executable, "-c", RAWBIN_SCRIPT], env=env, capture_output=True, text=True, timeout=900,
+                         cwd=tmp_path)  # the kept PTX files land there
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.split() == ["6", "6"]

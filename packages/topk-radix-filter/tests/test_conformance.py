@@ -106,7 +106,10 @@ _S1 = dict(first_bits=11, sampled=False, fastkey=True, pstore1=True, early=True,
 SPARSE1 = [dict(threads=256, cand=2048, **_S1), dict(threads=512, cand=4096, **_S1), dict(threads=256, cand=256, **_S1),
            dict(threads=256, cand=2048, first_bits=11, sampled=False, fcmp=False, pstore1=True, sparse1=True),
            dict(pstore1=True, sparse1=True)]
-VARIANTS += TWO_READ + SPARSE + SPARSE1
+#: sparse1 with pass 0 counting raw bins of x + 0.0 (``rawbin``, session 13b): SHORT_MANY's and SHORT_F32's flags, the
+#: small buffer, and a sampled variant whose fallback runs it.
+RAWBIN = [dict(v, rawbin=True) for v in SPARSE1[:3]] + [dict(pstore1=True, sparse1=True, fastkey=True, rawbin=True)]
+VARIANTS += TWO_READ + SPARSE + SPARSE1 + RAWBIN
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")
@@ -127,7 +130,8 @@ def test_every_benchmarked_variant_is_exact(variant, kind):
         check_topk(logits, seq_lens, k, idx)
 
 
-@pytest.mark.parametrize("variant", TWO_READ + SPARSE1, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()))
+@pytest.mark.parametrize("variant", TWO_READ + SPARSE1 + RAWBIN,
+                         ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()))
 @pytest.mark.parametrize("dtype", list(DT))
 def test_two_read_flags_on_special_bits(variant, dtype):
     """fastkey ranks float32 by ``x + 0.0``'s bits: NaNs of any sign and payload (quiet, signalling,
@@ -156,7 +160,8 @@ def test_two_read_flags_on_special_bits(variant, dtype):
         check_topk(logits, seq_lens, k, idx, vals, next_n=2)
 
 
-@pytest.mark.parametrize("variant", SPARSE1[:2], ids=["sparse1_short_many", "sparse1_short_f32"])
+@pytest.mark.parametrize("variant", SPARSE1[:2] + RAWBIN[:2], ids=["sparse1_short_many", "sparse1_short_f32",
+                                                                  "rawbin_short_many", "rawbin_short_f32"])
 @pytest.mark.parametrize("kind", ["randn", "int_ties", "plateau", "zeros_denormals", "sorted", "reversed", "huge"])
 def test_sparse1_on_batches(variant, kind):
     """``sparse1`` at the shapes it is for (many rows of 4K-8K columns, k a third of a row: most tiles hold

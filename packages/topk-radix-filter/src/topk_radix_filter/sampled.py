@@ -91,6 +91,17 @@ def _pinned(x: Int32) -> Int32:
                                  has_side_effects=True, is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT))
 
 
+@cute.jit
+def _raw_digit4(bits: Int32, sh: cutlass.Constexpr) -> Int32:
+    """``rawbin``: the top bits of ``x + 0.0`` (-0.0 -> +0.0, every NaN -> 0x7FFFFFFF: fastkey's mapping) as a
+    byte offset, ``(y >> sh) * 4``: the add, a shift and a mask, no sign flip."""
+    y = Int32(llvm.inline_asm(
+        mlir_t.i32(), [Int32(bits).ir_value()],
+        "{\n\t.reg .f32 f;\n\tmov.b32 f, $1;\n\tadd.rn.f32 f, f, 0f00000000;\n\tmov.b32 $0, f;\n\t}",
+        "=r,r", has_side_effects=False, is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT))
+    return Int32((Uint32(y) >> (sh - 2)) & Uint32(((1 << (32 - sh)) - 1) << 2))
+
+
 class SampledFilter(RadixTopK):
     """Compile-time specialisation: dtype, values, block shape, sample size, margin."""
 
@@ -101,7 +112,7 @@ class SampledFilter(RadixTopK):
                  late: bool = False, sample_bits: int = 0, compact: bool = False, root_pad: int = 1,
                  bf16cmp: bool = True, rel16: bool = True, f16cmp: bool = True, fastkey: bool = False,
                  pstore1: bool = False, early: bool = False, vclear: bool = False, unitdiv: bool = False,
-                 sparse: bool = False, sparse1: bool = False):
+                 sparse: bool = False, sparse1: bool = False, rawbin: bool = False):
         assert sample % 32 == 0 and (sample <= cand or not sampled)
         assert group in (1, 2, 3, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
@@ -164,6 +175,9 @@ class SampledFilter(RadixTopK):
         # from the row (an L1 hit), not by a predicated store pair for every key; out-of-range vectors are dropped by
         # one mask of the tile's valid bits
         self.sparse1 = sparse1 and self.pstore1
+        # rawbin (sparse1, fastkey): the two-read path's pass 0 counts keys in bins of the raw top bits of x + 0.0
+        # (no sign flip: 4 instructions a key, not 6), permuted into the order keys' bins once after the pass
+        self.rawbin = rawbin and self.sparse1 and self.fastkey
 
     @cute.jit
     def _sample_loads(self, xr, length: Int32, tid: Int32) -> list:
@@ -370,6 +384,45 @@ class SampledFilter(RadixTopK):
             p = p + 1
 
     @cute.jit
+    def _count0(self, hist, raw: Int32):
+        """Pass 0: one key into the first digit's histogram (``rawbin``: the raw bits' bin, ``_rawbin_to_keys``)."""
+        sh0 = self.digits[0][0]
+        if cutlass.const_expr(self.rawbin):
+            off = _raw_digit4(raw, sh0)
+            llvm.inline_asm(None, [(Int32(hist.iterator.toint()) + off).ir_value()], "red.shared.add.u32 [$0], 1;",
+                            "r,~{memory}", has_side_effects=True, is_align_stack=False,
+                            asm_dialect=llvm.AsmDialect.AD_ATT)
+        else:
+            key = self._key(raw)
+            cute.arch.atomic_add((hist.iterator + Int32(key >> sh0)).llvm_ptr, Int32(1))
+
+    @cute.jit
+    def _rawbin_to_keys(self, hist, tid: Int32):
+        """``rawbin``: the raw bins to the order keys' (raw bin r: key bin r + nb/2 below nb/2, nb - 1 - r
+        above). On quads (Q of them, H = Q/2) that moves q -> q + H, q + H -> H - 1 - q (reversed),
+        H - 1 - q -> Q - 1 - q, Q - 1 - q -> q (reversed): each thread owns whole 4-cycles, so no barrier
+        between its loads and stores."""
+        Q = self.bins // 4
+        H = Q // 2
+        quads = cute.make_tensor(hist.iterator, cute.make_layout((4, Q), stride=(1, 4)))
+        for c in cutlass.range_constexpr((H // 2 + self.threads - 1) // self.threads):
+            q = c * self.threads + tid
+            if q < H // 2:
+                a = quads[None, q].load()
+                b = quads[None, q + H].load()
+                d = quads[None, H - 1 - q].load()
+                e = quads[None, Q - 1 - q].load()
+                quads[None, q + H].store(a)
+                quads[None, Q - 1 - q].store(d)
+                rb = cute.make_rmem_tensor(cute.make_layout(4), Int32)
+                re = cute.make_rmem_tensor(cute.make_layout(4), Int32)
+                for i in cutlass.range_constexpr(4):
+                    rb[i] = Int32(b[3 - i])
+                    re[i] = Int32(e[3 - i])
+                quads[None, H - 1 - q].store(rb.load())
+                quads[None, q].store(re.load())
+
+    @cute.jit
     def _pass1_floors(self, b0: Int32):
         """(use_f, flo, fhi): whether pass 1 may classify by float compares (both edges of bin b0 are floats:
         not the top bin, not above +inf's key) and the edges' floats (``f32_key_floor``)."""
@@ -388,7 +441,6 @@ class SampledFilter(RadixTopK):
         computed once per row, not per tile)."""
         T, U, C, V = self.threads, self.unroll, self.cand, self.vec
         lane = tid % 32
-        sh0 = self.digits[0][0]
         xr = cute.make_tensor(xstart, cute.make_layout(length))
         self._reset(hist, ctl, tid)
         xv, nv, tail = self._vectors(xstart, length)
@@ -396,19 +448,19 @@ class SampledFilter(RadixTopK):
             raws = self._raws(self._load_vectors(xv, start, nv, tid, U))  # out of the vectors before branching
             if start + Int32(T * U) <= nv:  # uniform: a whole step in range needs no test per vector
                 for b in cutlass.range_constexpr(U * V):
-                    kf = self._key(raws[b])
-                    cute.arch.atomic_add((hist.iterator + Int32(kf >> sh0)).llvm_ptr, Int32(1))
+                    self._count0(hist, raws[b])
             else:
                 for u in cutlass.range_constexpr(U):
                     if start + u * T + tid < nv:
                         for e in cutlass.range_constexpr(V):
-                            kp = self._key(raws[u * V + e])
-                            cute.arch.atomic_add((hist.iterator + Int32(kp >> sh0)).llvm_ptr, Int32(1))
+                            self._count0(hist, raws[u * V + e])
         if cutlass.const_expr(V > 1):
             if tail + tid < length:
-                key = self._key(Int32(xr[tail + tid]))
-                cute.arch.atomic_add((hist.iterator + Int32(key >> sh0)).llvm_ptr, Int32(1))
+                self._count0(hist, Int32(xr[tail + tid]))
         cute.arch.sync_threads()
+        if cutlass.const_expr(self.rawbin):
+            self._rawbin_to_keys(hist, tid)
+            cute.arch.sync_threads()
         b0, krem = self._find_bin(hist, self.bins, k, ctl, tid)
         self._clear(hist, tid, 1 << self.digits[1][1])
         cute.arch.sync_threads()
