@@ -167,13 +167,13 @@ def supports(p: Problem) -> str | None:
         return f"cannot judge problem: {type(exc).__name__}: {exc}"
 
 
-#: torch.topk (masked) µs / radix µs, fp32 k=2048, H200, 2026-11-30: radix 0.3.0 from the committed one-process
-#: run benchmarks/results/2026-11-30-cuda-dsa-session12.json; the decode grid's other cells (1x256K, 1x1M) from
-#: session 11's run of radix 0.2.0, 2026-11-30-cuda-decode-session11.json (written by shared/device/update_scores.py).
+#: torch.topk (masked) µs / radix µs, fp32 k=2048, H200, 2026-11-30: radix 0.4.0 from the committed one-process
+#: runs benchmarks/results/2026-11-30-cuda-decode-session13.json and -dsa-session13.json (the DSA run wins where
+#: cells repeat; written by shared/device/update_scores.py).
 MEASURED_SPEEDUP = {
-    (1, 8192): 9.79, (1, 32768): 9.34, (1, 131072): 8.18, (1, 262144): 5.66, (8, 32768): 9.28, (8, 131072): 8.27,
-    (32, 32768): 8.44, (32, 131072): 6.68, (128, 32768): 8.41, (128, 131072): 3.37, (512, 32768): 3.89,
-    (512, 131072): 3.27, (1024, 65536): 3.68, (4096, 8192): 4.16,
+    (1, 8192): 9.71, (1, 32768): 9.44, (1, 131072): 7.97, (1, 262144): 6.84, (8, 32768): 9.39, (8, 131072): 8.4,
+    (32, 32768): 8.46, (32, 131072): 6.61, (128, 32768): 8.51, (128, 131072): 3.32, (512, 32768): 3.87,
+    (512, 131072): 3.27, (1024, 65536): 3.65, (4096, 8192): 4.13,
 }
 
 
