@@ -435,54 +435,42 @@ class SampledFilter(RadixTopK):
         return _pinned(use_f), _pinned(f32_key_floor(lo)), _pinned(f32_key_floor(hi))
 
     @cute.jit
-    def _select_two_read(self, xstart: cute.Pointer, length: Int32, k: Int32, out, hist, ckey, cidx, ctl,
-                         tid: Int32):
-        """``RadixTopK._select`` with ``sparse1``'s pass 1 (``_select_or_keep_sparse``; the bin's float edges
-        computed once per row, not per tile)."""
-        T, U, C, V = self.threads, self.unroll, self.cand, self.vec
-        lane = tid % 32
-        xr = cute.make_tensor(xstart, cute.make_layout(length))
-        self._reset(hist, ctl, tid)
-        xv, nv, tail = self._vectors(xstart, length)
-        for start in cutlass.range(0, nv, T * U):  # pass 0: the first digit's histogram
-            raws = self._raws(self._load_vectors(xv, start, nv, tid, U))  # out of the vectors before branching
-            if start + Int32(T * U) <= nv:  # uniform: a whole step in range needs no test per vector
-                for b in cutlass.range_constexpr(U * V):
-                    self._count0(hist, raws[b])
-            else:
-                for u in cutlass.range_constexpr(U):
-                    if start + u * T + tid < nv:
-                        for e in cutlass.range_constexpr(V):
-                            self._count0(hist, raws[u * V + e])
-        if cutlass.const_expr(V > 1):
-            if tail + tid < length:
-                self._count0(hist, Int32(xr[tail + tid]))
-        cute.arch.sync_threads()
-        if cutlass.const_expr(self.rawbin):
-            self._rawbin_to_keys(hist, tid)
-            cute.arch.sync_threads()
-        b0, krem = self._find_bin(hist, self.bins, k, ctl, tid)
-        self._clear(hist, tid, 1 << self.digits[1][1])
-        cute.arch.sync_threads()
-        use_f, flo, fhi = self._pass1_floors(b0)
-        U1 = self.unroll1
-        for start in cutlass.range(0, nv, T * U1):  # pass 1: above b0 selected, inside it candidates
-            vs = self._load_vectors(xv, start, nv, tid, U1)
-            self._select_or_keep_sparse(vs, start, nv, b0, use_f, flo, fhi, out, ckey, cidx, ctl, tid)
-        if cutlass.const_expr(V > 1):
-            j = tail + tid
-            bits = Int32(0)
-            if j < length:
-                bits = Int32(xr[j])
-            self._select_or_keep(bits, j, j < length, b0, out, hist, ckey, cidx, ctl, lane)
-        cute.arch.sync_threads()
-        ncand = ctl[CAND]
-        self._key_candidates(xr, length, ncand, b0, hist, ckey, tid)
-        cute.arch.sync_threads()
-        if ncand <= C:
-            self._refine(True, xr, out, hist, ckey, cidx, ctl, ncand, b0, krem, k, tid)
+    def _pass0(self, xv, nv: Int32, tail: Int32, xr, length: Int32, hist, tid: Int32):
+        """``RadixTopK._pass0``; with ``sparse1`` a step whose vectors are all in range skips the per-vector tests
+        (and ``rawbin`` counts raw bins, permuted to key bins after a barrier)."""
+        if cutlass.const_expr(self.sparse1):
+            T, U, V = self.threads, self.unroll, self.vec
+            for start in cutlass.range(0, nv, T * U):
+                raws = self._raws(self._load_vectors(xv, start, nv, tid, U))  # out of the vectors before branching
+                if start + Int32(T * U) <= nv:  # uniform: a whole step in range needs no test per vector
+                    for b in cutlass.range_constexpr(U * V):
+                        self._count0(hist, raws[b])
+                else:
+                    for u in cutlass.range_constexpr(U):
+                        if start + u * T + tid < nv:
+                            for e in cutlass.range_constexpr(V):
+                                self._count0(hist, raws[u * V + e])
+            if cutlass.const_expr(V > 1):
+                if tail + tid < length:
+                    self._count0(hist, Int32(xr[tail + tid]))
+            if cutlass.const_expr(self.rawbin):
+                cute.arch.sync_threads()
+                self._rawbin_to_keys(hist, tid)
         else:
-            self._refine(False, xr, out, hist, ckey, cidx, ctl, length, b0, krem, k, tid)
+            RadixTopK._pass0(self, xv, nv, tail, xr, length, hist, tid)
+
+    @cute.jit
+    def _pass1(self, xv, nv: Int32, b0: Int32, out, hist, ckey, cidx, ctl, tid: Int32, lane: Int32):
+        """``RadixTopK._pass1``; with ``sparse1`` by ``_select_or_keep_sparse`` (the bin's float edges computed
+        once per row, not per tile)."""
+        if cutlass.const_expr(self.sparse1):
+            T, U1 = self.threads, self.unroll1
+            use_f, flo, fhi = self._pass1_floors(b0)
+            for start in cutlass.range(0, nv, T * U1):
+                vs = self._load_vectors(xv, start, nv, tid, U1)
+                self._select_or_keep_sparse(vs, start, nv, b0, use_f, flo, fhi, out, ckey, cidx, ctl, tid)
+        else:
+            RadixTopK._pass1(self, xv, nv, b0, out, hist, ckey, cidx, ctl, tid, lane)
 
     @cute.jit
     def _select_or_keep_sparse(self, vs: list, start: Int32, nv: Int32, b0: Int32, use_f: Int32, flo: Int32,
@@ -778,11 +766,8 @@ class SampledFilter(RadixTopK):
 
     @cute.jit
     def _two_read(self, xstart: cute.Pointer, length: Int32, k: Int32, out, hist, ckey, cidx, ctl, tid: Int32):
-        """The two-read path: ``RadixTopK._select``, or ``_select_two_read`` with ``sparse1``."""
-        if cutlass.const_expr(self.sparse1):
-            self._select_two_read(xstart, length, k, out, hist, ckey, cidx, ctl, tid)
-        else:
-            RadixTopK._select(self, xstart, length, k, out, hist, ckey, cidx, ctl, tid)
+        """The two-read path: ``RadixTopK._select`` (with ``sparse1``, through this class's ``_pass0``/``_pass1``)."""
+        RadixTopK._select(self, xstart, length, k, out, hist, ckey, cidx, ctl, tid)
 
     @cute.jit
     def _select_sampled(self, xstart: cute.Pointer, length: Int32, k: Int32, out, hist, ckey, cidx, ctl,

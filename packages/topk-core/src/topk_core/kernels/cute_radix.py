@@ -479,34 +479,18 @@ class RadixTopK(RowTopK):
     @cute.jit
     def _select(self, xstart: cute.Pointer, length: Int32, k: Int32, out, hist, ckey, cidx, ctl, tid: Int32):
         """Top-``k`` (``k < length``) of the ``length`` elements from ``xstart`` (type ``self.raw``) into ``out``."""
-        T, U, C = self.threads, self.unroll, self.cand
+        C = self.cand
         lane = tid % 32
-        sh0 = self.digits[0][0]
         xr = cute.make_tensor(xstart, cute.make_layout(length))
         self._reset(hist, ctl, tid)
         V = self.vec
         xv, nv, tail = self._vectors(xstart, length)
-        # Pass 0: histogram of the first digit over the row.
-        for start in cutlass.range(0, nv, T * U):
-            vs = self._load_vectors(xv, start, nv, tid, U)
-            for u in cutlass.range_constexpr(U):
-                if start + u * T + tid < nv:
-                    for e in cutlass.range_constexpr(V):
-                        key = self._key(Int32(vs[u][e]))
-                        cute.arch.atomic_add((hist.iterator + Int32(key >> sh0)).llvm_ptr, Int32(1))
-        if cutlass.const_expr(V > 1):
-            if tail + tid < length:
-                key = self._key(Int32(xr[tail + tid]))
-                cute.arch.atomic_add((hist.iterator + Int32(key >> sh0)).llvm_ptr, Int32(1))
+        self._pass0(xv, nv, tail, xr, length, hist, tid)
         cute.arch.sync_threads()
         b0, krem = self._find_bin(hist, self.bins, k, ctl, tid)
         self._clear(hist, tid, 1 << self.digits[1][1])
         cute.arch.sync_threads()
-        # Pass 1: keys above bin b0 are selected; keys in it become candidates.
-        U1 = self.unroll1
-        for start in cutlass.range(0, nv, T * U1):
-            vs = self._load_vectors(xv, start, nv, tid, U1)
-            self._select_or_keep_tile(vs, start, nv, b0, out, hist, ckey, cidx, ctl, tid, lane)
+        self._pass1(xv, nv, b0, out, hist, ckey, cidx, ctl, tid, lane)
         if cutlass.const_expr(V > 1):
             j = tail + tid
             bits = Int32(0)
@@ -522,6 +506,32 @@ class RadixTopK(RowTopK):
             self._refine(True, xr, out, hist, ckey, cidx, ctl, ncand, b0, krem, k, tid)
         else:
             self._refine(False, xr, out, hist, ckey, cidx, ctl, length, b0, krem, k, tid)
+
+    @cute.jit
+    def _pass0(self, xv, nv: Int32, tail: Int32, xr, length: Int32, hist, tid: Int32):
+        """Pass 0 of ``_select`` (hook): the histogram of the first digit over the row."""
+        T, U, V = self.threads, self.unroll, self.vec
+        sh0 = self.digits[0][0]
+        for start in cutlass.range(0, nv, T * U):
+            vs = self._load_vectors(xv, start, nv, tid, U)
+            for u in cutlass.range_constexpr(U):
+                if start + u * T + tid < nv:
+                    for e in cutlass.range_constexpr(V):
+                        key = self._key(Int32(vs[u][e]))
+                        cute.arch.atomic_add((hist.iterator + Int32(key >> sh0)).llvm_ptr, Int32(1))
+        if cutlass.const_expr(V > 1):
+            if tail + tid < length:
+                key = self._key(Int32(xr[tail + tid]))
+                cute.arch.atomic_add((hist.iterator + Int32(key >> sh0)).llvm_ptr, Int32(1))
+
+    @cute.jit
+    def _pass1(self, xv, nv: Int32, b0: Int32, out, hist, ckey, cidx, ctl, tid: Int32, lane: Int32):
+        """Pass 1 of ``_select`` over the whole vectors (hook): keys above bin b0 are selected, keys in it
+        become candidates (the scalar tail follows in ``_select``)."""
+        T, U1 = self.threads, self.unroll1
+        for start in cutlass.range(0, nv, T * U1):
+            vs = self._load_vectors(xv, start, nv, tid, U1)
+            self._select_or_keep_tile(vs, start, nv, b0, out, hist, ckey, cidx, ctl, tid, lane)
 
     @cute.jit
     def _select_row(self, src, row: Int32, length: Int32, k: Int32, ir, vr, xr, hist, ckey, cidx, ctl, tid: Int32):
