@@ -142,7 +142,7 @@ def test_reg_variant():
         return checks.reg_variant(rows, dtype, checks.reg_geometry(rows, n, dtype), next_n)
 
     lean = {"fkey": True, "emit1": True, "nozero": True, "preclear": True, "upscan": True, "spare": False,
-            "push0": False}
+            "push0": False, "relaxed_exit": True}
     c16 = {**lean, "preclear": False, "upscan": False}  # clusters of 16 (session 12 call 8: even or slower)
     for rows, n in ((1, 32768), (8, 32768)):  # (8, 512, 8)
         assert pick(rows, n) == {"gather": checks.GATHER_KEYS, "warp_emit": True, "early": True, **lean,
@@ -153,10 +153,11 @@ def test_reg_variant():
                                "push0": True}  # (8, 1024, 16)
     for rows, n in ((1, 131072), (1, 262144)):
         assert pick(rows, n) == {"gather": checks.GATHER_KEYS, "warp_emit": True, "early": True, **c16}, (rows, n)
-    assert pick(1, 8192) == {"gather": 0, "warp_emit": True, "early": True, **lean}  # C=1: nothing to gather
+    assert pick(1, 8192) == {"gather": 0, "warp_emit": True, "early": True, **lean,
+                             "relaxed_exit": False}  # C=1: nothing to gather, no cluster barrier
     for rows, n in ((32, 131072), (128, 32768)):
         assert pick(rows, n) == {"gather": 0, "warp_emit": False, "early": True, **lean}, (rows, n)
     assert pick(8, 65536, next_n=2) == {"gather": 0, "warp_emit": False, "early": True, **lean}
     off = {"fkey": False, "emit1": False, "nozero": False, "preclear": False, "upscan": False, "spare": False,
-           "push0": False}
+           "push0": False, "relaxed_exit": False}
     assert pick(1, 131072, "bfloat16") == {"gather": 0, "warp_emit": False, "early": False, **off}

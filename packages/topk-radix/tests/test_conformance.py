@@ -231,6 +231,14 @@ def test_push0(geo, variant):
     _slice_edge_cases(geo, {**variant, "push0": True})
 
 
+@pytest.mark.parametrize("geo,variant", PUSH_CASES[:5],
+                         ids=["x".join(map(str, g)) + "-g{}w{:d}".format(v["gather"], v["warp_emit"])
+                              for g, v in PUSH_CASES[:5]])
+def test_relaxed_exit(geo, variant):
+    """relaxed_exit: the exit barrier's arrive without a release fence, with and without push0/spare."""
+    _slice_edge_cases(geo, {**variant, "relaxed_exit": True})
+
+
 def _slice_edge_cases(geo, variant):
     """Rows ending at every slice edge (0 .. C-1 CTAs without a column), ties, NaN, +-inf, 16-bit, values,
     next_n = 2, on one forced geometry and regs.py variant."""

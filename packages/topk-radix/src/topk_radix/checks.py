@@ -142,9 +142,11 @@ def reg_variant(rows: int, dtype: str, geo: tuple[int, int, int], next_n: int = 
     # 8.52: the wait before the pushes and their drain cost more than the local hop saves) and on full-wave grids
     # (32x128K 20.8 -> 21.4, 128x32K 16.5 -> 16.6); 32x32K (C=4) even.
     push0 = fp32 and wide and cluster == 8
+    # relaxed_exit (the exit barrier's arrive without a release fence) on every fp32 cluster (session 13, call 10,
+    # us: 1x128K 7.94 -> 7.78, 1x32K 5.81 -> 5.66, 8x128K 10.17 -> 10.01, 32x128K 20.7 -> 20.5, 1x256K 11.1 -> 10.9).
     return {"gather": GATHER_KEYS if wide and cluster > 1 else 0, "warp_emit": wide, "early": fp32,
             "fkey": fp32, "emit1": fp32, "nozero": fp32, "preclear": pu, "upscan": pu, "spare": spare,
-            "push0": push0}
+            "push0": push0, "relaxed_exit": fp32 and cluster > 1}
 
 
 def supports(p: Problem) -> str | None:
