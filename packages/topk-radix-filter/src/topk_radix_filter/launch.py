@@ -47,7 +47,7 @@ class Variant:
     unitdiv: bool = True  # rows of next_n == compress_ratio == 1 skip the prologue's integer divisions
     sparse: bool = True  # the filter writes a tile's kept elements by a loop over its mask's set bits
     sparse1: bool = False  # pstore1: pass 1 writes a tile's candidates by a loop over their mask's set bits
-    rawbin: bool = False  # sparse1: pass 0 counts raw top bits of x + 0.0, permuted to key bins after the pass
+    rawbin: bool = False  # sparse1: pass 0 on raw top bits of x + 0.0, permuted to key bins (measured slower: off)
 
 
 #: Every sampled variant writes kept keys by predicated stores on float32 (``pstore``; session 7, us,

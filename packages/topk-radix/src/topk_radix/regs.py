@@ -243,7 +243,6 @@ class ClusterRegTopK(RegEmit, RowCommon):
                 g_dbg[0] = g0
                 g_dbg[7] = cute.arch.globaltimer()
 
-
     @cute.jit
     def select_row(self, raws: list, cols: list, oks: list, length: Int32, n: Int32, k: Int32,
                    s_hist: cute.Tensor, s_coarse: cute.Tensor, s_sel: cute.Tensor, s_wsum: cute.Tensor,

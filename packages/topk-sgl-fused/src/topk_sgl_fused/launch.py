@@ -366,7 +366,7 @@ class WarpConfig:
     late_kb: int = 0  # slots per block of the late page-table pass (0: ``block``, session 10's pass; see late_block)
     # With late: the page table's request found after the stream, not before it (its registers not live across the
     # loop; sm_90a: 8 warps 93 -> 80 registers, 2 -> 3 programs per SM as the identity transform; 4 warps need
-    # maxnreg=80 too for 96 -> 80). Off until timed (NOTES.md session 13).
+    # maxnreg=80 too for 96 -> 80). Timed in session 13: no gain (4096x8K page 228.5 -> 230.5 µs), so off (NOTES.md).
     lazy: bool = False
 
 
