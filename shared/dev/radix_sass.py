@@ -2,8 +2,7 @@
 
 Usage: python shared/dev/radix_sass.py C T E [dtype] [gwx] [--dump FILE]
   gwx: variant letters: g (gather 8192), w (warp_emit), x (early), f (fkey), o (emit1), z (nozero),
-  p (preclear), u (upscan), b (emitb, with o), s (spare), q (push0), r (relaxed_exit),
-  l (longest_first); '-' for none.
+  p (preclear), u (upscan), b (emitb, with o), s (spare), q (push0), r (relaxed_exit); '-' for none.
 Compiles for sm_90a through CuTe DSL (CUTE_DSL_ARCH=sm_90a, PTX kept), then runs Triton's
 ptxas -v on that PTX for the register/spill report and cuobjdump for SASS opcode counts
 (sass_tools.py).
@@ -32,7 +31,7 @@ def main():
                              warp_emit="w" in flags, early="x" in flags, fkey="f" in flags, emit1="o" in flags,
                              nozero="z" in flags, preclear="p" in flags, upscan="u" in flags,
                              emitb="b" in flags, spare="s" in flags, push0="q" in flags,
-                             relaxed_exit="r" in flags, longest_first="l" in flags)
+                             relaxed_exit="r" in flags)
     report, sass = ptx_sass(fn.__ptx__)
     print(report)
     ops = counts(sass)

@@ -239,27 +239,6 @@ def test_relaxed_exit(geo, variant):
     _slice_edge_cases(geo, {**variant, "relaxed_exit": True})
 
 
-@pytest.mark.parametrize("geo,variant", PUSH_CASES[2:],
-                         ids=["x".join(map(str, g)) + "-g{}w{:d}".format(v["gather"], v["warp_emit"])
-                              for g, v in PUSH_CASES[2:]])
-def test_longest_first(geo, variant):
-    """longest_first: each cluster ranks every row's valid length (next_n = 2 too) and takes its own."""
-    _slice_edge_cases(geo, {**variant, "relaxed_exit": True, "longest_first": True})
-    from topk_radix import launch
-
-    n = geo[0] * geo[1] * geo[2]
-    launch.FORCE = ("regs", *geo)
-    launch.REG_VARIANT = {**variant, "relaxed_exit": True, "longest_first": True}
-    try:  # equal lengths: the order falls back to the row number, and every row is still taken once
-        seq_lens = torch.full((5,), n - 3, dtype=torch.int32, device="cuda")
-        logits = make_logits("randn", 5, n, torch.float32, "cuda", seed=geo[0], k=2048)
-        idx, vals = top_k_varlen(logits, seq_lens, 2048, return_values=True, backend="radix")
-        check_topk(logits, seq_lens, 2048, idx, vals)
-    finally:
-        launch.FORCE = None
-        launch.REG_VARIANT = None
-
-
 def _slice_edge_cases(geo, variant):
     """Rows ending at every slice edge (0 .. C-1 CTAs without a column), ties, NaN, +-inf, 16-bit, values,
     next_n = 2, on one forced geometry and regs.py variant."""

@@ -93,7 +93,7 @@ def compile_regs(dtype: str, cluster: int, threads: int, elems: int, vec: int, r
                  stamps: bool = False, options: str = "", gather: int = 0, warp_emit: bool = False,
                  early: bool = False, fkey: bool = False, emit1: bool = False, nozero: bool = False,
                  preclear: bool = False, upscan: bool = False, emitb: bool = False, spare: bool = False,
-                 push0: bool = False, relaxed_exit: bool = False, longest_first: bool = False):
+                 push0: bool = False, relaxed_exit: bool = False):
     """Compile the register-resident kernel (``regs.py``) from placeholder pointers (CPU-safe)."""
     import cutlass
     import cutlass.cute as cute
@@ -106,8 +106,7 @@ def compile_regs(dtype: str, cluster: int, threads: int, elems: int, vec: int, r
     itemsize = 4 if dtype == "float32" else 2
     gmem = cute.AddressSpace.gmem
     op = ClusterRegTopK(dtype, cluster, threads, elems, vec, return_values, stamps, gather, warp_emit, early,
-                        fkey, emit1, nozero, preclear, upscan, emitb, spare, push0, relaxed_exit,
-                        longest_first)
+                        fkey, emit1, nozero, preclear, upscan, emitb, spare, push0, relaxed_exit)
     args = (make_ptr(raw, _FAKE_ADDRESS, gmem, assumed_align=16 if vec > 1 else itemsize),
             Int64(1), Int32(1), make_ptr(Int32, _FAKE_ADDRESS, gmem, assumed_align=4),
             Int32(1), Int32(1), Int32(1), Int32(1),
@@ -133,7 +132,6 @@ def get_regs(dtype: str, cluster: int, threads: int, elems: int, vec: int, retur
     spare = bool(variant.get("spare", False)) and cluster > 1
     push0 = bool(variant.get("push0", False)) and cluster > 1
     relaxed_exit = bool(variant.get("relaxed_exit", False)) and cluster > 1
-    longest_first = bool(variant.get("longest_first", False)) and cluster > 1
     flags = (("regs", elems, stamps), ("gather", gather), ("warp_emit", warp_emit), ("early", early))
     if fkey or emit1 or nozero:  # the shipped kernels keep their keys
         flags += (("fkey", fkey), ("emit1", emit1), ("nozero", nozero))
@@ -143,13 +141,12 @@ def get_regs(dtype: str, cluster: int, threads: int, elems: int, vec: int, retur
     flags += (("spare", True),) if spare else ()
     flags += (("push0", True),) if push0 else ()
     flags += (("relaxed_exit", True),) if relaxed_exit else ()
-    flags += (("longest_first", True),) if longest_first else ()
     key = kernel_key(dtype, cluster, threads * elems, threads, vec, return_values, flags)
     return compile_cached(key, lambda: compile_regs(dtype, cluster, threads, elems, vec, return_values, stamps,
                                                     gather=gather, warp_emit=warp_emit, early=early, fkey=fkey,
                                                     emit1=emit1, nozero=nozero, preclear=preclear,
                                                     upscan=upscan, emitb=emitb, spare=spare, push0=push0,
-                                                    relaxed_exit=relaxed_exit, longest_first=longest_first))
+                                                    relaxed_exit=relaxed_exit))
 
 
 def get_kernel(dtype: str, cluster: int, capacity: int, threads: int, vec: int, return_values: bool):
@@ -223,8 +220,6 @@ def _run_regs(problem: Problem, call: Call, geo: tuple) -> None:
     variant = REG_VARIANT
     if variant is None:
         variant = checks.reg_variant(logits.shape[0], dtype, geo, call.next_n)
-    if variant.get("longest_first") and logits.shape[0] > threads:  # one rank per thread (regs.longest_row)
-        variant = {**variant, "longest_first": False}
     fn = get_regs(dtype, cluster, threads, elems, vec, call.values is not None, stamps, variant)
     # Never dereferenced without stamps: any 8-byte-aligned address will do.
     dbg = STAMPS.data_ptr() if stamps else call.indices.data_ptr() // 8 * 8

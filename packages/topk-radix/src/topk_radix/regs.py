@@ -111,7 +111,7 @@ class ClusterRegTopK(RegEmit, RowCommon):
                  stamps: bool = False, gather: int = 0, warp_emit: bool = False, early: bool = False,
                  fkey: bool = False, emit1: bool = False, nozero: bool = False, preclear: bool = False,
                  upscan: bool = False, emitb: bool = False, spare: bool = False, push0: bool = False,
-                 relaxed_exit: bool = False, longest_first: bool = False):
+                 relaxed_exit: bool = False):
         assert dtype in NEG_INF_BITS and cluster in (1, 2, 4, 8, 16)
         assert threads % 128 == 0 and elems % max(vec, 1) == 0
         self.dtype_name = dtype
@@ -165,8 +165,6 @@ class ClusterRegTopK(RegEmit, RowCommon):
         # row's start, wait before the pushes) makes sure every CTA is running before it is written to.
         self.push0 = push0 and cluster > 1
         self.relaxed_exit = relaxed_exit and cluster > 1
-        # longest_first (C > 1, rows <= T): cluster ``y`` takes the row of the y-th longest valid length.
-        self.longest_first = longest_first and cluster > 1
         self.groups0 = max((1 << self.digits[0][1]) // 32, 1)
         self.push_words = cluster * self.groups0 if self.push0 else 0
 
@@ -177,7 +175,7 @@ class ClusterRegTopK(RegEmit, RowCommon):
                                           if self.fkey or self.emit1 or self.nozero else "")
                 + ("_p1" if self.preclear else "") + ("_u1" if self.upscan else "") + ("_b1" if self.emitb else "")
                 + ("_s1" if self.spare else "") + ("_q1" if self.push0 else "")
-                + ("_r1" if self.relaxed_exit else "") + ("_l1" if self.longest_first else ""))
+                + ("_r1" if self.relaxed_exit else ""))
 
     # ------------------------------------------------------------------ host
     @cute.jit
@@ -216,9 +214,6 @@ class ClusterRegTopK(RegEmit, RowCommon):
         s_wsum = smem.allocate_tensor(Int32, cute.make_layout(64), byte_alignment=16)
         s_ctr = smem.allocate_tensor(Int64, cute.make_layout(2), byte_alignment=16)
         s_buf = smem.allocate_tensor(Int32, cute.make_layout(max(self.gather, 4)), byte_alignment=16)
-        if const_expr(self.longest_first):
-            s_order = smem.allocate_tensor(Int64, cute.make_layout(T + 1), byte_alignment=16)
-            row = self.longest_row(row, seq_lens, next_n, compress_ratio, n, s_order, tid)
 
         spec, seq_len, logits, row_base, g_row, g_idx, g_val = self.row_view(
             row, next_n, seq_lens, logits, ld, n, out_idx, out_val, k)
@@ -247,36 +242,6 @@ class ClusterRegTopK(RegEmit, RowCommon):
             if tid == 0:
                 g_dbg[0] = g0
                 g_dbg[7] = cute.arch.globaltimer()
-
-    @cute.jit
-    def longest_row(self, slot: Int32, seq_lens: cute.Pointer, next_n: Int32, compress_ratio: Int32, n: Int32,
-                    s_order: cute.Tensor, tid: Int32) -> Int32:
-        """``longest_first``: the row with the ``slot``-th longest valid length (ties: lower row first).
-
-        Clusters start in grid order and fewer than a full wave of clusters of 8 fit the GPCs (30 on an
-        H200), so the last clusters wait for the first to finish: they should get the shortest rows.
-        Every CTA ranks all rows the same way (one word each, ``rows <= T``: the host checks)."""
-        _, rows, _ = cute.arch.grid_dim()
-        mine = Int64(-1)
-        if tid < rows:
-            req = tid
-            spec = Int32(0)
-            if next_n != Int32(1):
-                req = tid // next_n
-                spec = tid - req * next_n
-            g_lens = cute.make_tensor(seq_lens, cute.make_layout(req + 1))
-            length = self.valid_length(g_lens[req], next_n, spec, compress_ratio, n)
-            mine = (Int64(length) << Int64(32)) | (Int64(0xFFFFFFFF) - Int64(tid))  # unique: equal lengths by row
-            s_order[tid] = mine
-        cute.arch.sync_threads()
-        if tid < rows:
-            before = Int32(0)
-            for u in cutlass.range(rows, unroll=4):
-                before += Int32(cutlass.select_(s_order[u] > mine, Int32(1), Int32(0)))
-            if before == slot:
-                s_order[self.threads] = Int64(tid)
-        cute.arch.sync_threads()
-        return Int32(s_order[self.threads])
 
     @cute.jit
     def select_row(self, raws: list, cols: list, oks: list, length: Int32, n: Int32, k: Int32,
