@@ -17,10 +17,12 @@ BACKENDS = [p for p in PACKAGES if p != "topk-core"]
 CONSTRAINTS = ["-c", "constraints-cpu.txt"]
 # The CPU test run: everything that needs no GPU; gpu-marked tests run on the device.
 CPU_PYTEST = ["-q", "-m", "not gpu and not interpreter", "-p", "no:cacheprovider"]
+#: pytest-xdist: one worker per core (CI has two); the compile tests are one build list per dtype so they spread.
+PARALLEL = ["-n", "auto"]
 
 
 def _install(session: nox.Session, packages: list[str], extras: tuple[str, ...] = ()) -> None:
-    session.install(*CONSTRAINTS, "pytest>=8", "torch", "numpy", *extras)
+    session.install(*CONSTRAINTS, "pytest>=8", "pytest-xdist", "torch", "numpy", *extras)
     session.install(*CONSTRAINTS, *[arg for p in packages for arg in ("-e", f"packages/{p}")])
 
 
@@ -66,8 +68,9 @@ def tests(session: nox.Session) -> None:
     """What CI runs: lint-free code, every CPU test of every package, the interpreter, integration."""
     _install(session, PACKAGES, ("ruff",))
     session.run("ruff", "check", ".")
-    session.run("pytest", *CPU_PYTEST, "packages", "tests", *session.posargs, env={"CUTE_DSL_ARCH": "sm_90a"})
-    session.run("pytest", "-q", "-m", "interpreter", "-p", "no:cacheprovider", "packages", "tests",
+    session.run("pytest", *CPU_PYTEST, *PARALLEL, "packages", "tests", *session.posargs,
+                env={"CUTE_DSL_ARCH": "sm_90a"})
+    session.run("pytest", "-q", "-m", "interpreter", "-p", "no:cacheprovider", *PARALLEL, "packages", "tests",
                 env={"TRITON_INTERPRET": "1"}, success_codes=[0, 5])
     session.run("topk", "check")
 

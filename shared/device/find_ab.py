@@ -1,6 +1,7 @@
 """Dev: radix_filter's shipped variant per cell against its alternatives (now: ``old`` session 7's
 kernel (no interp, no relsel, clusters of two), ``late`` the first tile loaded after the sample's
-histogram, ``g2``/``g3`` other cluster sizes, ``c`` compact, ``s11`` a narrower sample digit (9 bits
+histogram, ``g2``/``g3`` other cluster sizes, ``g4t512``/``g4t512u4`` clusters of four 512-thread CTAs
+(session 14), ``c`` compact, ``s11`` a narrower sample digit (9 bits
 on 11-bit builds), ``cs`` both, ``t256`` 256-thread CTAs (5 per SM: 512 rows in one wave), ``t256s`` with a 2048-key
 sample, ``t256u8``/``t256su8`` those with 8 vectors in flight (4 per SM),
 ``w12``/``w12c`` 12-bit digits on 256 threads (and compact, an 11-bit sample),
@@ -207,6 +208,9 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
             alts["g3"] = replace(v, group=3)
         if v.group > 1:
             alts["g" + str(5 - v.group)] = replace(v, group=5 - v.group)
+            # session 14: clusters of four 512-thread CTAs (two fit an SM: 62 such clusters at once, not 30)
+            alts["g4t512"] = replace(v, group=4, threads=512)
+            alts["g4t512u4"] = replace(v, group=4, threads=512, unroll=4)
     if v.threads == 512 and v.group == 1 and v.sampled:
         alts["t256"] = replace(v, threads=256)
         alts["t256s"] = replace(v, threads=256, sample=2048)

@@ -107,9 +107,20 @@ def test_register_kernel_compiles_for_sm90a(variant):
 
 
 @pytest.mark.slow
-def test_every_geometry_compiles():
-    for variant in _variants(True):
-        launch.compile_kernel(*variant)
-    for dtype, c, t, e, vec, rv in _every_reg_geometry():
+@pytest.mark.parametrize("dtype", checks.DTYPES)  # one dtype per test: pytest-xdist spreads them over CI's cores
+def test_every_smem_geometry_compiles(dtype):
+    variants = [v for v in _variants(True) if v[0] == dtype]
+    assert variants
+    for variant in variants:
+        assert launch.compile_kernel(*variant) is not None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("dtype", checks.DTYPES)
+def test_every_reg_geometry_compiles(dtype):
+    geos = [g for g in _every_reg_geometry() if g[0] == dtype]
+    assert geos
+    for _, c, t, e, vec, rv in geos:
         for rows, next_n in ((1, 1), (8, 1), (32, 1), (128, 1), (8, 2)):
-            launch.compile_regs(dtype, c, t, e, vec, rv, **checks.reg_variant(rows, dtype, (c, t, e), next_n))
+            assert launch.compile_regs(dtype, c, t, e, vec, rv,
+                                       **checks.reg_variant(rows, dtype, (c, t, e), next_n)) is not None
