@@ -12,6 +12,7 @@ sample, ``c16k`` 16384 candidates per CTA of a cluster, ``f0`` the two-read path
 fastkey/pstore1/early (session 11's), ``fp`` without early, ``vu0`` any variant without vclear and unitdiv (session 12),
 ``s1`` the two-read path with pass 1's candidates written by a loop over their bits (sparse1, session 13); ``rb``
 sparse1 with pass 0 counting raw bins of x + 0.0, permuted to key bins after the pass (rawbin, session 13b);
+``m8``/``m8c1`` 8 CTAs per SM (min_ctas, 32 registers; 1024 candidates), session 14;
 FIND_AB=name,... keeps only those), and
 radix_cutlass (FIND_AB=...,cutlass), timed side by side in one process. Session 7's other
 alternatives (coarse threshold, groups, pipelined filter, carveout) are in the commits named in
@@ -203,6 +204,9 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
             alts["s8k"] = replace(v, sample=8192)
         if v.group > 1 and v.cand < 16384:
             alts["c16k"] = replace(v, cand=16384)
+        if v.group == 1 and v.threads == 1024 and v.unroll == 4:  # DEFAULT (session 14: two 512-thread CTAs a row)
+            alts["g2t512"] = replace(v, group=2, threads=512)
+            alts["g2t512u8"] = replace(v, group=2, threads=512, unroll=8)
         if v.group == 1 and v.threads == 1024 and v.unroll == 8:  # FEW_ROWS
             alts["g2"] = replace(v, group=2)
             alts["g3"] = replace(v, group=3)
@@ -230,6 +234,11 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
             alts["fp"] = replace(v, early=False)
             alts["s1"] = replace(v, sparse1=True)  # session 13: pass 1's candidates by a loop over their bits
             alts["rb"] = replace(v, sparse1=True, rawbin=True)  # session 13b: pass 0 on raw bins of x + 0.0
+            if v.threads == 256:  # session 14: 8 CTAs of 256 per SM (32 registers), not 6 (40)
+                alts["m8"] = replace(v, min_ctas=8)
+                alts["m8c1"] = replace(v, min_ctas=8, cand=1024)
+            if v.threads == 512:  # SHORT_F32: 4 CTAs of 512 per SM (32 registers), not 3 (40)
+                alts["m4"] = replace(v, min_ctas=4)
     return list(alts.items())
 
 

@@ -33,6 +33,8 @@ CASES = [  # rows, n, k, dtype, kind, next_n, compress_ratio
     # prologue's divisions, a plateau overflows the candidates)
     (6, 12001, 300, torch.float32, "nan", 2, 1),
     (5, 8191, 2048, torch.float32, "plateau", 1, 1),
+    # SHORT_F32_WIDE (397-2047 rows on 132 SMs, N < 16K: registers capped for 4 CTAs per SM)
+    (500, 6000, 1024, torch.float32, "plateau", 1, 1),
     # radix_filter's FEW_HUGE_ROWS (N > 512K; the 1M fp16 row above goes there too)
     (2, 600000, 2048, torch.float32, "plateau", 1, 1),
     # radix_filter's bfloat16 word filter and one-digit select (DEFAULT, 65+ rows)

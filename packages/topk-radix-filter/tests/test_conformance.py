@@ -109,7 +109,9 @@ SPARSE1 = [dict(threads=256, cand=2048, **_S1), dict(threads=512, cand=4096, **_
 #: sparse1 with pass 0 counting raw bins of x + 0.0 (``rawbin``, session 13b): SHORT_MANY's and SHORT_F32's flags, the
 #: small buffer, and a sampled variant whose fallback runs it.
 RAWBIN = [dict(v, rawbin=True) for v in SPARSE1[:3]] + [dict(pstore1=True, sparse1=True, fastkey=True, rawbin=True)]
-VARIANTS += TWO_READ + SPARSE + SPARSE1 + RAWBIN
+#: Registers capped for more CTAs per SM (``min_ctas``, session 14): SHORT_F32_WIDE (shipped) and SHORT_MANY's m8.
+MINCTAS = [dict(threads=512, cand=4096, **_S1, min_ctas=4), dict(threads=256, cand=2048, **_S1, min_ctas=8)]
+VARIANTS += TWO_READ + SPARSE + SPARSE1 + RAWBIN + MINCTAS
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")
@@ -130,7 +132,7 @@ def test_every_benchmarked_variant_is_exact(variant, kind):
         check_topk(logits, seq_lens, k, idx)
 
 
-@pytest.mark.parametrize("variant", TWO_READ + SPARSE1 + RAWBIN,
+@pytest.mark.parametrize("variant", TWO_READ + SPARSE1 + RAWBIN + MINCTAS,
                          ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()))
 @pytest.mark.parametrize("dtype", list(DT))
 def test_two_read_flags_on_special_bits(variant, dtype):

@@ -92,7 +92,8 @@ def cmd_bench(args) -> int:
         torch=torch.__version__, cuda=torch.version.cuda, topk_core=__version__,
         backends={n: e.version for n, e in registry.entries().items()},
         flashinfer=cands.flashinfer_version(), copy_gbs=copy_gbs,
-        method="CUDA-graph replay over rotating input sets (cold L2), median of replays; "
+        method="CUDA-graph replay over rotating input sets (cold L2), median of replays, each queued behind a "
+               "sleep kernel so host launch latency is not counted; "
                "seq_lens uniform in [N/2, N]; each candidate checked exactly before timing",
     )
     for mod in ("triton", "cutlass"):

@@ -48,6 +48,7 @@ class Variant:
     sparse: bool = True  # the filter writes a tile's kept elements by a loop over its mask's set bits
     sparse1: bool = False  # pstore1: pass 1 writes a tile's candidates by a loop over their mask's set bits
     rawbin: bool = False  # sparse1: pass 0 on raw top bits of x + 0.0, permuted to key bins (measured slower: off)
+    min_ctas: int = 0  # one CTA per row: registers capped so this many CTAs share an SM (0: ptxas chooses)
 
 
 #: Every sampled variant writes kept keys by predicated stores on float32 (``pstore``; session 7, us,
@@ -128,6 +129,12 @@ SHORT = Variant(threads=512, cand=4096, first_bits=11, sampled=False)
 #:   bin's float edges once per row; session 13, ab13.sh, us: 1024x8K 24.6 -> 23.6, 512x8K 15.5 -> 14.95,
 #:   1024x4K k=1024 17.7 -> 17.15, 32x8K 5.5 -> 5.45, 128x8K 6.8 -> 6.9).
 SHORT_F32 = replace(SHORT, fastkey=True, pstore1=True, early=True, sparse1=True)
+#: - SHORT_F32_WIDE, SHORT_F32's rows beyond three CTAs per SM (rows > 3 x SMs): registers capped at 32 (``min_ctas``)
+#:   so four 512-thread CTAs share an SM, not three (40 registers; no spills). Session 14, find_ab.py ``m4``, two
+#:   rounds, µs: 512x8K 14.9 -> 13.7, 1024x4K k=1024 17.1 -> 15.75, 1024x8K 23.4 -> 23.2; slower where one wave of
+#:   three already fits: 128x8K 6.8 -> 7.1, 32x8K 5.4 -> 5.6. SHORT_MANY's 8 CTAs of 256 (``m8``) was slower: 4096x8K
+#:   66.9 -> 73.2, 2048x8K 38.0 -> 42.3.
+SHORT_F32_WIDE = replace(SHORT_F32, min_ctas=4)
 #: - LIGHT_ONE_WAVE, LIGHT's rows when they need two waves of LIGHT (3 CTAs per SM) but fit one wave
 #:   of 4: 256 threads, 8 vectors in flight, a 9-bit sample digit (54 registers, 4 CTAs per SM;
 #:   session 9, us, 512x32K: LIGHT -> 256 threads with 8 vectors 34.5 -> 32.0 (one call), then ->
@@ -150,7 +157,7 @@ LIGHT_MAX_N = 65536
 PLANNED = {"DEFAULT": DEFAULT, "FEW_ROWS": FEW_ROWS, "FEW_LONG_ROWS": FEW_LONG_ROWS, "FEW_LONG_ROWS_3": FEW_LONG_ROWS_3,
            "FEW_HUGE_ROWS": FEW_HUGE_ROWS,
            "MANY_ROWS": MANY_ROWS, "LIGHT": LIGHT, "LIGHT_ONE_WAVE": LIGHT_ONE_WAVE, "SHORT": SHORT,
-           "SHORT_F32": SHORT_F32, "SHORT_MANY": SHORT_MANY}
+           "SHORT_F32": SHORT_F32, "SHORT_F32_WIDE": SHORT_F32_WIDE, "SHORT_MANY": SHORT_MANY}
 
 
 def plan(rows: int, n: int, capability: tuple[int, int] = (9, 0), sms: int = 132, dtype: str = "float32") -> Variant:
@@ -161,7 +168,9 @@ def plan(rows: int, n: int, capability: tuple[int, int] = (9, 0), sms: int = 132
     if n < 4 * DEFAULT.sample:
         if not f32:
             return SHORT
-        return SHORT_MANY if rows >= SHORT_MANY_MIN else SHORT_F32
+        if rows >= SHORT_MANY_MIN:
+            return SHORT_MANY
+        return SHORT_F32_WIDE if rows > 3 * sms else SHORT_F32
     if rows >= MANY_ROWS_MIN:
         if n > LIGHT_MAX_N:
             return MANY_ROWS

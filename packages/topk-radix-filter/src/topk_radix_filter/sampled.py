@@ -85,7 +85,7 @@ class SampledFilter(TwoReadSparse, RadixTopK):
                  late: bool = False, sample_bits: int = 0, compact: bool = False, root_pad: int = 1,
                  bf16cmp: bool = True, rel16: bool = True, f16cmp: bool = True, fastkey: bool = False,
                  pstore1: bool = False, early: bool = False, vclear: bool = False, unitdiv: bool = False,
-                 sparse: bool = False, sparse1: bool = False, rawbin: bool = False):
+                 sparse: bool = False, sparse1: bool = False, rawbin: bool = False, min_ctas: int = 0):
         assert sample % 32 == 0 and (sample <= cand or not sampled)
         assert group in (1, 2, 3, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
@@ -151,6 +151,8 @@ class SampledFilter(TwoReadSparse, RadixTopK):
         # rawbin (sparse1, fastkey): the two-read path's pass 0 counts keys in bins of the raw top bits of x + 0.0
         # (no sign flip: 4 instructions a key, not 6), permuted into the order keys' bins once after the pass
         self.rawbin = rawbin and self.sparse1 and self.fastkey
+        # min_ctas (one CTA per row): ptxas keeps registers for this many CTAs per SM (.minnctapersm).
+        self.min_ctas = min_ctas if group == 1 else 0
 
     @cute.jit
     def _sample_loads(self, xr, length: Int32, tid: Int32) -> list:
@@ -703,6 +705,9 @@ class SampledFilter(TwoReadSparse, RadixTopK):
         if cutlass.const_expr(self.group > 1):
             kern.launch(grid=[self.group, rows, 1], block=[self.threads, 1, 1], cluster=[self.group, 1, 1],
                         stream=stream)
+        elif cutlass.const_expr(self.min_ctas > 0):  # the carveout is named so the compile needs no device query
+            kern.launch(grid=[rows, 1, 1], block=[self.threads, 1, 1], stream=stream,
+                        min_blocks_per_mp=self.min_ctas, preferred_smem_carveout=100)
         else:
             kern.launch(grid=[rows, 1, 1], block=[self.threads, 1, 1], stream=stream)
 
