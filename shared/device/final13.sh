@@ -1,14 +1,14 @@
 #!/bin/bash
 # Final GPU tests of session 13 (carry .carry/dsl), all in parallel on one machine:
-#   pytest: radix_filter's suite in four shards, radix's + the repo-level tests in a fifth, sgl_fused's new lazy
+#   pytest: radix_filter's suite in four shards, radix's + topk-core's (since session 14) + the repo-level tests in a fifth, sgl_fused's new lazy
 #   page-table tests in a sixth (its shipped kernels are unchanged this session);
 #   compute-sanitizer: memcheck of radix_filter and radix (every case of sanitize_cases.py), racecheck of both
-#   split in two halves each (session 12's 90 s racecheck reached 16 and 12 of 19 cases; 20 cases since session 14).
+#   split in two halves each (session 12's 90 s racecheck reached 16 and 12 of 19 cases; 21 cases since session 14).
 #   bash shared/device/run.sh bash shared/device/final13.sh [test_s] [san_s]
 # SGL_K="" (session 14) runs sgl_fused's whole GPU suite in the sixth shard instead of the lazy tests.
 set -u
 A="4x3000,4x9000,2x20000,3x700,1x40000,2x131072,4x70001,1x1048576,72x20000,40x70000"
-B="300x17000,450x17000,2100x3000,6x12001,5x8191,2x600000,72x40000,80x30000,2x8192,500x6000"
+B="300x17000,450x17000,2100x3000,6x12001,5x8191,2x600000,72x40000,80x30000,2x8192,500x6000,300x20000"
 san() {  # tool backend [cases]
   SAN_CASES=${3:-} timeout ${SAN_S:-200} compute-sanitizer --tool $1 --report-api-errors no \
     python3 shared/device/sanitize_cases.py $2 2>&1 | grep -v "^========= COMPUTE-SANITIZER$" | tail -24
@@ -28,7 +28,7 @@ for s in "small_sample and float32" "small_sample and not float32" "every_benchm
   i=$((i + 1))
 done
 TOPK_CACHE_DIR=/tmp/topk-cache-shard4 timeout ${1:-300} python3 -m pytest -q -m gpu -p no:cacheprovider \
-  packages/topk-radix tests > "$OUT/pytest-shard4.log" 2>&1 &
+  packages/topk-radix packages/topk-core tests > "$OUT/pytest-shard4.log" 2>&1 &
 if [ -n "${SGL_K-lazy}" ]; then
   TOPK_CACHE_DIR=/tmp/topk-cache-shard5 timeout ${1:-300} python3 -m pytest -q -m "gpu or interpreter" \
     -p no:cacheprovider packages/topk-sgl-fused/tests/test_warp.py -k "${SGL_K-lazy}" > "$OUT/pytest-shard5.log" 2>&1 &

@@ -215,6 +215,8 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
             # session 14: clusters of four 512-thread CTAs (two fit an SM: 62 such clusters at once, not 30)
             alts["g4t512"] = replace(v, group=4, threads=512)
             alts["g4t512u4"] = replace(v, group=4, threads=512, unroll=4)
+    if v.threads == 512 and v.group == 1 and v.sampled and v.cand == 4096:  # LIGHT: 4 CTAs per SM (session 14)
+        alts["m4"] = replace(v, min_ctas=4)
     if v.threads == 512 and v.group == 1 and v.sampled:
         alts["t256"] = replace(v, threads=256)
         alts["t256s"] = replace(v, threads=256, sample=2048)
@@ -269,7 +271,8 @@ def main():
              Shape(1024, 4 * K, k=1024), Shape(1, 1024 * K), Shape(1, 256 * K), Shape(8, 512 * K),
              Shape(32, 128 * K, dtype="bfloat16"), Shape(512, 32 * K, dtype="bfloat16"),
              Shape(1, 128 * K, dtype="bfloat16"), Shape(128, 128 * K, dtype="float16"),
-             Shape(1024, 64 * K, dtype="bfloat16")]
+             Shape(1024, 64 * K, dtype="bfloat16"), Shape(1024, 64 * K, dtype="float16"),
+             Shape(300, 32 * K, dtype="bfloat16")]
     if os.environ.get("FIND_CELLS"):  # e.g. FIND_CELLS=0,1: indices into the list above
         cells = [cells[int(i)] for i in os.environ["FIND_CELLS"].split(",")]
     dev = torch.device("cuda")

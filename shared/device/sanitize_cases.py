@@ -35,6 +35,8 @@ CASES = [  # rows, n, k, dtype, kind, next_n, compress_ratio
     (5, 8191, 2048, torch.float32, "plateau", 1, 1),
     # SHORT_F32_WIDE (397-2047 rows on 132 SMs, N < 16K: registers capped for 4 CTAs per SM)
     (500, 6000, 1024, torch.float32, "plateau", 1, 1),
+    # LIGHT_16 (16-bit rows, 265+ rows of 16K-64K: registers capped for 4 CTAs per SM)
+    (300, 20000, 512, torch.bfloat16, "int_ties", 1, 1),
     # radix_filter's FEW_HUGE_ROWS (N > 512K; the 1M fp16 row above goes there too)
     (2, 600000, 2048, torch.float32, "plateau", 1, 1),
     # radix_filter's bfloat16 word filter and one-digit select (DEFAULT, 65+ rows)

@@ -105,7 +105,9 @@ def test_plan_keeps_256_thread_variants_to_float32_and_counts_sms():
     from topk_radix_filter import launch
 
     for dtype in ("bfloat16", "float16"):
-        assert launch.plan(512, 32768, dtype=dtype) == launch.LIGHT
+        assert launch.plan(512, 32768, dtype=dtype) == launch.LIGHT_16  # 4 CTAs per SM by min_ctas (session 14)
+        assert launch.plan(265, 65536, dtype=dtype) == launch.LIGHT_16
+        assert launch.plan(265, 65537, dtype=dtype) == launch.MANY_ROWS
         assert launch.plan(4096, 8192, dtype=dtype) == launch.SHORT
     assert launch.plan(512, 32768, sms=114) == launch.LIGHT  # 456 one-wave slots: two waves anyway
     assert launch.plan(456, 32768, sms=114) == launch.LIGHT_ONE_WAVE

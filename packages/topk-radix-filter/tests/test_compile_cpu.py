@@ -40,7 +40,7 @@ def test_every_variant_compiles(arch, dtype, tmp_path):
                          text=True, timeout=900)
     assert out.returncode == 0, out.stderr[-3000:]
     count, rest = out.stdout.strip().split(" ", 1)
-    assert int(count) == 2 * 12 * 2  # values x plan variant x load width
+    assert int(count) == 2 * 13 * 2  # values x plan variant x load width
     assert arch in rest
 
 

@@ -109,8 +109,10 @@ SPARSE1 = [dict(threads=256, cand=2048, **_S1), dict(threads=512, cand=4096, **_
 #: sparse1 with pass 0 counting raw bins of x + 0.0 (``rawbin``, session 13b): SHORT_MANY's and SHORT_F32's flags, the
 #: small buffer, and a sampled variant whose fallback runs it.
 RAWBIN = [dict(v, rawbin=True) for v in SPARSE1[:3]] + [dict(pstore1=True, sparse1=True, fastkey=True, rawbin=True)]
-#: Registers capped for more CTAs per SM (``min_ctas``, session 14): SHORT_F32_WIDE (shipped) and SHORT_MANY's m8.
-MINCTAS = [dict(threads=512, cand=4096, **_S1, min_ctas=4), dict(threads=256, cand=2048, **_S1, min_ctas=8)]
+#: Registers capped for more CTAs per SM (``min_ctas``, session 14): SHORT_F32_WIDE and LIGHT_16 (shipped), and
+#: SHORT_MANY's m8.
+MINCTAS = [dict(threads=512, cand=4096, **_S1, min_ctas=4), dict(threads=256, cand=2048, **_S1, min_ctas=8),
+           dict(threads=512, cand=4096, first_bits=11, late=True, min_ctas=4)]
 VARIANTS += TWO_READ + SPARSE + SPARSE1 + RAWBIN + MINCTAS
 
 

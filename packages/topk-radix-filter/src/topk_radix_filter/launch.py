@@ -116,6 +116,11 @@ MANY_ROWS = Variant(threads=512, unroll=8, late=True)
 #: - LIGHT, >= 265 rows of 16K <= N <= 64K: 512 threads, 11-bit digits, 4096 candidates, 40 KiB of
 #:   shared memory (1024x64K: 140.8 vs 172.0 in session 2; unroll 8 is slower here: 112.8 vs 105.5).
 LIGHT = Variant(threads=512, cand=4096, first_bits=11, late=True)
+#: - LIGHT_16, LIGHT's 16-bit rows: registers capped at 32 (``min_ctas``; 49 without, so two CTAs per SM, not
+#:   four; 24-28 bytes of spills). Session 14, find_ab.py ``m4``, two rounds, µs: bf16 1024x64K 57.1 -> 52.25,
+#:   bf16 512x32K 22.25 -> 21.2, bf16 300x32K 17.5 -> 16.1, fp16 1024x64K 53.5 -> 48.55. float32 (40 registers,
+#:   three CTAs) measured no gain: 1024x64K 76.3/80.3 -> 82.2/81.9.
+LIGHT_16 = replace(LIGHT, min_ctas=4)
 #: - SHORT, every row count below N = 16K (too short for the sample): LIGHT's two-read path alone,
 #:   whose second read hits L2. Without the sampled path's code the build needs 40 registers, not
 #:   55, so three CTAs share an SM (4096x8K: 113.8 vs 133.0 us, session 6).
@@ -156,7 +161,8 @@ LIGHT_MAX_N = 65536
 #: Every variant plan() can pick (compiled on CPU by the tests).
 PLANNED = {"DEFAULT": DEFAULT, "FEW_ROWS": FEW_ROWS, "FEW_LONG_ROWS": FEW_LONG_ROWS, "FEW_LONG_ROWS_3": FEW_LONG_ROWS_3,
            "FEW_HUGE_ROWS": FEW_HUGE_ROWS,
-           "MANY_ROWS": MANY_ROWS, "LIGHT": LIGHT, "LIGHT_ONE_WAVE": LIGHT_ONE_WAVE, "SHORT": SHORT,
+           "MANY_ROWS": MANY_ROWS, "LIGHT": LIGHT, "LIGHT_16": LIGHT_16, "LIGHT_ONE_WAVE": LIGHT_ONE_WAVE,
+           "SHORT": SHORT,
            "SHORT_F32": SHORT_F32, "SHORT_F32_WIDE": SHORT_F32_WIDE, "SHORT_MANY": SHORT_MANY}
 
 
@@ -174,7 +180,9 @@ def plan(rows: int, n: int, capability: tuple[int, int] = (9, 0), sms: int = 132
     if rows >= MANY_ROWS_MIN:
         if n > LIGHT_MAX_N:
             return MANY_ROWS
-        return LIGHT_ONE_WAVE if 3 * sms < rows <= 4 * sms and f32 else LIGHT
+        if not f32:
+            return LIGHT_16
+        return LIGHT_ONE_WAVE if 3 * sms < rows <= 4 * sms else LIGHT
     if rows <= FEW_ROWS_MAX:
         if n >= FEW_LONG_MIN_N and capability >= (9, 0):
             if rows > FEW_LONG_3_MAX:
