@@ -37,12 +37,12 @@ def supports(p: Problem) -> str | None:
 
 
 #: torch.topk (masked) µs / radix_cutlass µs, fp32 k=2048, H200, 2026-11-30, from the committed
-#: one-process runs benchmarks/results/2026-11-30-cuda-decode-session13.json and -dsa-session13.json
-#: (radix_cutlass 0.2.0; written by shared/device/update_scores.py).
+#: one-process runs benchmarks/results/2026-11-30-cuda-decode-session14.json and -dsa-session14.json (radix_cutlass
+#: 0.2.0; each replay queued behind a sleep kernel; written by shared/device/update_scores.py).
 MEASURED_SPEEDUP = {
-    (1, 8192): 6.97, (1, 32768): 4.28, (1, 131072): 2.86, (1, 262144): 2.57, (1, 1048576): 2.71, (8, 32768): 4.18,
-    (8, 131072): 3.52, (32, 32768): 5.29, (32, 131072): 4.53, (128, 32768): 8.11, (128, 131072): 8.53,
-    (512, 32768): 7.52, (512, 131072): 9.57, (1024, 65536): 9.15, (4096, 8192): 7.53,
+    (1, 8192): 6.95, (1, 32768): 4.19, (1, 131072): 2.85, (1, 262144): 2.52, (1, 1048576): 2.69, (8, 32768): 4.08,
+    (8, 131072): 3.51, (32, 32768): 5.29, (32, 131072): 4.53, (128, 32768): 8.13, (128, 131072): 8.52,
+    (512, 32768): 7.63, (512, 131072): 9.9, (1024, 65536): 9.52, (4096, 8192): 7.58,
 }
 
 
