@@ -8,38 +8,14 @@ Usage (device): bash shared/device/run.sh python3 shared/device/graph_timing.py
 
 from __future__ import annotations
 
-import statistics
-
 import torch
 
 from topk_core.api import top_k_varlen
 from topk_core.bench.candidates import make_inputs
 from topk_core.bench.grids import Shape
-from topk_core.bench.timing import rotations
+from topk_core.bench.timing import HOLD_CYCLES, rotations, time_graph
 
 K = 1024
-
-
-def timed(step, count: int, hold_cycles: int, replays: int = 10) -> float:
-    stream = torch.cuda.current_stream()
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph, stream=stream):
-        for i in range(count):
-            step(i)
-    for _ in range(3):
-        graph.replay()
-    torch.cuda.synchronize()
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    samples = []
-    for _ in range(replays):
-        if hold_cycles:
-            torch.cuda._sleep(hold_cycles)
-        start.record()
-        graph.replay()
-        end.record()
-        end.synchronize()
-        samples.append(start.elapsed_time(end) * 1e3 / count)
-    return statistics.median(samples)
 
 
 def cell(shape: Shape, flashinfer) -> str:
@@ -54,7 +30,7 @@ def cell(shape: Shape, flashinfer) -> str:
         for i in range(count):
             step(i)
         torch.cuda.synchronize()
-        res = [timed(step, count, hold) for _ in range(2) for hold in (0, 1_000_000)]
+        res = [time_graph(step, count, 10, hold) for _ in range(2) for hold in (0, HOLD_CYCLES)]
         line.append(f"{name} plain {res[0]:.2f}/{res[2]:.2f} held {res[1]:.2f}/{res[3]:.2f}")
     return " | ".join(line)
 

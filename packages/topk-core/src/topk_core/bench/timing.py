@@ -21,11 +21,11 @@ def rotations(nbytes: int, cap: int = 32) -> int:
     return max(2, min(cap, math.ceil(ROTATE_BYTES / max(nbytes, 1))))
 
 
-def time_graph(step: Callable[[int], None], count: int, replays: int = 20) -> float:
+def time_graph(step: Callable[[int], None], count: int, replays: int = 20, hold_cycles: int = HOLD_CYCLES) -> float:
     """Median µs per call of ``step(i)`` for i in range(count), captured in one graph.
 
     ``step`` must already have run eagerly on the current stream for every i. Each timed replay
-    waits behind a sleep kernel (``HOLD_CYCLES``), so host launch latency is not counted.
+    waits behind a sleep kernel of ``hold_cycles`` (0: none), so host launch latency is not counted.
     """
     stream = torch.cuda.current_stream()
     graph = torch.cuda.CUDAGraph()
@@ -38,7 +38,8 @@ def time_graph(step: Callable[[int], None], count: int, replays: int = 20) -> fl
     samples = []
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     for _ in range(replays):
-        torch.cuda._sleep(HOLD_CYCLES)
+        if hold_cycles:
+            torch.cuda._sleep(hold_cycles)
         start.record()
         graph.replay()
         end.record()
