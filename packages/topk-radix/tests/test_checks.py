@@ -125,19 +125,21 @@ def test_reg_geometry_fits():
 
 def test_reg_geometry_decode_choices():
     """The geometries measured fastest on the decode cells (NOTES.md, 2026-11-29 sweeps)."""
-    best = {(1, 8192): (1, 1024, 8), (1, 32768): (8, 512, 8), (1, 131072): (16, 512, 16),
+    best = {(1, 8192): (8, 256, 4), (16, 8192): (8, 256, 4), (17, 8192): (1, 1024, 8),  # session 14
+            (1, 32768): (8, 512, 8), (1, 131072): (16, 512, 16),
             (8, 32768): (8, 512, 8), (8, 131072): (8, 1024, 16), (32, 131072): (8, 512, 32),
             (32, 32768): (4, 512, 16), (1, 262144): (16, 512, 32), (128, 32768): (2, 512, 32),
             (8, 65536): (8, 1024, 8)}
     for (rows, n), geo in best.items():
         assert checks.reg_geometry(rows, n, "float32") == geo, (rows, n)
     assert checks.reg_geometry(128, 131072, "float32") is None  # beyond one wave: kernel.py
+    assert checks.reg_geometry(1, 8192, "bfloat16") == (1, 1024, 8)  # E = 4 is below a 16-bit vector
 
 
 def test_reg_variant():
     """gather + warp_emit on fp32 grids of <= half a wave; early, fkey, emit1, nozero on fp32
-    (NOTES.md, sessions 4 and 12); spare at (8, 512, 8) and (4, 512, 16), push0 on half-wave clusters of 8
-    (session 13); 16-bit rows without any."""
+    (NOTES.md, sessions 4 and 12); spare at (8, 512, 8), (4, 512, 16) and (8, 256, 4), push0 on half-wave clusters
+    of 8 (sessions 13, 14); 16-bit rows without any."""
     def pick(rows, n, dtype="float32", next_n=1):
         return checks.reg_variant(rows, dtype, checks.reg_geometry(rows, n, dtype), next_n)
 
@@ -153,8 +155,11 @@ def test_reg_variant():
                                "push0": True}  # (8, 1024, 16)
     for rows, n in ((1, 131072), (1, 262144)):
         assert pick(rows, n) == {"gather": checks.GATHER_KEYS, "warp_emit": True, "early": True, **c16}, (rows, n)
-    assert pick(1, 8192) == {"gather": 0, "warp_emit": True, "early": True, **lean,
+    assert pick(17, 8192) == {"gather": 0, "warp_emit": True, "early": True, **lean,
                              "relaxed_exit": False}  # C=1: nothing to gather, no cluster barrier
+    for rows in (1, 16):  # (8, 256, 4), session 14
+        assert pick(rows, 8192) == {"gather": checks.GATHER_KEYS, "warp_emit": True, "early": True, **lean,
+                                    "spare": True, "push0": True}, rows
     for rows, n in ((32, 131072), (128, 32768)):
         assert pick(rows, n) == {"gather": 0, "warp_emit": False, "early": True, **lean}, (rows, n)
     assert pick(8, 65536, next_n=2) == {"gather": 0, "warp_emit": False, "early": True, **lean}

@@ -75,6 +75,13 @@ REG_MAX_N = 16 * REG_MAX_SLICE
 REG_WAVE = 132 * 1024
 
 
+#: fp32 rows of at most 8192 columns, this many rows or fewer: clusters of 8 CTAs of 256 threads, 4 keys each, with
+#: push0 and spare (session 14, radix_iter.py RADIX_GEOS, µs, two rounds each, (1, 1024, 8) -> (8, 256, 4): 1x8K
+#: 4.70 -> 4.36, 4x8K 4.98 -> 4.55, 8x8K 5.11 -> 4.60, 16x8K 5.17 -> 4.94, 1x4K 4.39 -> 4.16; 32x8K 5.58 -> 5.94
+#: slower. Other 1x8K clusters with push0 + spare: (4, 512, 4) 4.41, (4, 256, 8) 4.61, (8, 128, 8) 4.84).
+SHORT_C8_MAX_ROWS = 16
+
+
 def _cluster_for(n: int, slice_: int) -> int | None:
     return next((c for c in CLUSTER_SIZES if c * slice_ >= n), None)
 
@@ -90,6 +97,8 @@ def reg_geometry(rows: int, n: int, dtype: str) -> tuple[int, int, int] | None:
     n = max(n, 1)
     if n > REG_MAX_N:
         return None
+    if dtype == "float32" and n <= 8192 and rows <= SHORT_C8_MAX_ROWS:
+        return 8, 256, 4
     if n <= 8192 and rows * 1024 <= REG_WAVE:
         return 1, 1024, 8
     options = []
@@ -136,7 +145,7 @@ def reg_variant(rows: int, dtype: str, geo: tuple[int, int, int], next_n: int = 
     # spare (CTAs past the row's end exit before pass 0) where it measured faster (session 13 call 1, us, two
     # rounds: 1x32K 6.00/5.93 -> 5.92/5.92, 8x32K 6.39 -> 6.35, 32x32K 9.66/9.63 -> 9.57/9.57); slower at C=16
     # (1x128K 7.93 -> 8.50, 1x256K 11.2 -> 11.6), (8, 1024, 16) (8x128K 10.35 -> 10.71) and E=32 (32x128K 20.7 -> 21.6).
-    spare = fp32 and geo[:2] in ((8, 512), (4, 512)) and geo[2] <= 16
+    spare = fp32 and geo[:2] in ((8, 512), (4, 512), (8, 256)) and geo[2] <= 16  # (8, 256, 4): session 14
     # push0 (pass 0's group sums pushed to every CTA) on clusters of 8 of half a wave (session 13 call 3, us, two
     # rounds: 1x32K 5.90 -> 5.79, 8x32K 6.36 -> 6.24, 8x128K 10.36/10.40 -> 10.17); slower at C=16 (1x128K 7.94 ->
     # 8.52: the wait before the pushes and their drain cost more than the local hop saves) and on full-wave grids
