@@ -1,6 +1,7 @@
 #!/bin/bash
 # Session 14, one device call (carry .carry/dsl): radix's (8, 256, 4) with push0 + spare for fp32 rows of <= 8192
-# columns and <= 8 rows (checks.SHORT_C8_MAX_ROWS). A/B against (1, 1024, 8) on 1-32 rows (radix_iter.py geo_sweep:
+# columns and few rows (checks.SHORT_C8_MAX_ROWS: 8 when this ran, 16 after its A/B). A/B against (1, 1024, 8) on
+# 1-32 rows (radix_iter.py geo_sweep:
 # "now" is checks.reg_geometry's pick), then radix's GPU tests that run it (the conformance class, the k edges,
 # push0 / relaxed_exit / spare slice edges, the decode grid) beside memcheck and racecheck of the <= 8K cases.
 #   bash shared/device/run.sh bash shared/device/radix14.sh
