@@ -19,6 +19,8 @@ CONSTRAINTS = ["-c", "constraints-cpu.txt"]
 CPU_PYTEST = ["-q", "-m", "not gpu and not interpreter", "-p", "no:cacheprovider"]
 #: pytest-xdist: one worker per core (CI has two); the compile tests are one build list per dtype so they spread.
 PARALLEL = ["-n", "auto"]
+#: Packages a package depends on that live in this repo (pip would look for them on an index otherwise).
+LOCAL_DEPS = {"topk-radix": ["topk-radix-filter"]}
 
 
 def _install(session: nox.Session, packages: list[str], extras: tuple[str, ...] = ()) -> None:
@@ -36,7 +38,7 @@ def lint(session: nox.Session) -> None:
 @nox.parametrize("package", PACKAGES)
 def unit(session: nox.Session, package: str) -> None:
     """One package with topk-core only: catches undeclared dependencies."""
-    _install(session, ["topk-core"] + ([package] if package != "topk-core" else []))
+    _install(session, ["topk-core"] + ([package, *LOCAL_DEPS.get(package, [])] if package != "topk-core" else []))
     session.run("pytest", *CPU_PYTEST, f"packages/{package}/tests", *session.posargs)
 
 

@@ -42,6 +42,8 @@ CASES = [  # rows, n, k, dtype, kind, next_n, compress_ratio
     # radix_filter's bfloat16 word filter and one-digit select (DEFAULT, 65+ rows)
     (72, 40000, 2048, torch.bfloat16, "randn", 1, 1),
     (80, 30000, 1024, torch.float16, "randn", 1, 1),
+    # radix's side rows: 30 clusters of 8 fit a 132-SM H200 at once, the other 2 rows run on a forked stream
+    (32, 131072, 2048, torch.float32, "randn", 1, 1),
     # sgl_fused's warp path for few short rows (WARP_SHORT: fewer than 0.9 rows per SM, N = 8192)
     (2, 8192, 2048, torch.float32, "int_ties", 1, 1),
 ]

@@ -166,3 +166,20 @@ def test_reg_variant():
     off = {"fkey": False, "emit1": False, "nozero": False, "preclear": False, "upscan": False, "spare": False,
            "push0": False, "relaxed_exit": False}
     assert pick(1, 131072, "bfloat16") == {"gather": 0, "warp_emit": False, "early": False, **off}
+
+
+def test_wave_split():
+    """Rows past the clusters that fit at once go beside them (side.py), in whole requests, when they fit the
+    SMs the wave leaves idle; otherwise (or with no occupancy answer) every row stays in the cluster kernel."""
+    h200 = {"cluster": 8, "per_sm": 2, "active": 30, "sms": 132}  # gpc_probe.cu: 30 clusters of 8 at 2 per SM
+    assert checks.wave_split(32, 1, **h200) == 30
+    assert checks.wave_split(33, 1, **h200) == 30
+    assert checks.wave_split(30, 1, **h200) == 30
+    assert checks.wave_split(8, 1, **h200) == 8
+    assert checks.wave_split(32, 4, **h200) == 28  # whole requests of next_n rows
+    assert checks.wave_split(32, 1, **{**h200, "active": 0}) == 32  # no answer: no split
+    assert checks.wave_split(45, 1, **h200) == 45  # 15 rows past the wave, 12 idle SMs: no split
+    assert checks.wave_split(42, 1, **h200) == 30  # 12 rows, 12 idle SMs
+    assert checks.wave_split(32, 64, **h200) == 32  # not one whole request fits
+    assert checks.reg_ctas_per_sm(512) == 2 and checks.reg_ctas_per_sm(1024) == 1 and checks.reg_ctas_per_sm(256) == 4
+    assert checks.side_supported(2048) and checks.side_supported(16384) and not checks.side_supported(16385)

@@ -116,6 +116,38 @@ def reg_geometry(rows: int, n: int, dtype: str) -> tuple[int, int, int] | None:
     return next((g for g in options if rows * g[0] * g[1] <= REG_WAVE), None)
 
 
+#: Registers a thread of the register kernel fits in (1024 threads x 64 fill an SM's 65536; (8, 512, 32) uses 64).
+REG_BUDGET = 64
+#: radix_filter's largest k: the side kernel's (``side.py``).
+SIDE_MAX_K = 16384
+
+
+def reg_ctas_per_sm(threads: int) -> int:
+    """CTAs of the register kernel an SM holds at its register budget."""
+    return max(1, 65536 // (REG_BUDGET * threads))
+
+
+def side_supported(k: int) -> bool:
+    return 1 <= k <= SIDE_MAX_K
+
+
+def wave_split(rows: int, next_n: int, cluster: int, per_sm: int, active: int, sms: int) -> int:
+    """Rows the cluster kernel takes at once; ``side.py`` runs the rest beside them.
+
+    ``active``: clusters the GPU runs at once (0: unknown). All rows when they fit (or nothing is
+    known); else the most that fit, in whole requests (multiples of ``next_n``), when the rest fit
+    one to an SM on the SMs the wave leaves idle. Session 15, fork_probe.py, H200 (30 clusters of 8
+    at 2 CTAs per SM fit at once, 12 SMs idle), µs: 32x128K 20.4-20.7 -> 16.9-17.1, 31x128K 20.1 -> 16.5.
+    """
+    if active <= 0 or rows <= active:
+        return rows
+    wave = active // next_n * next_n
+    idle = sms - active * (cluster // per_sm)
+    if wave == 0 or rows - wave > idle:
+        return rows
+    return wave
+
+
 #: Candidate buffer (keys) of the register kernel's gather step (``regs.py``).
 GATHER_KEYS = 8192
 

@@ -38,6 +38,8 @@ REG_VARIANT: dict | None = None
 #: tensor of rows*C*regs.STAMPS words, makes the regs kernel record per-phase clocks there.
 FORCE: tuple | None = None
 STAMPS = None
+#: Dev only: False keeps every row in the cluster kernel (rows past its wave then run after it, not beside it).
+SIDE = True
 
 
 def _arch_tag() -> str:
@@ -208,6 +210,18 @@ def run(problem: Problem, call: Call) -> None:
 
 
 def _run_regs(problem: Problem, call: Call, geo: tuple) -> None:
+    """The register kernel; rows past the GPU's cluster wave go to ``side`` (beside it, not after it)."""
+    wave = call.logits.shape[0]
+    if SIDE and FORCE is None and STAMPS is None:
+        from . import side
+
+        wave = side.wave_rows(call, geo)
+        if wave < call.logits.shape[0]:
+            return side.run_split(call, wave, lambda sub: _launch_regs(problem, sub, geo))
+    return _launch_regs(problem, call, geo)
+
+
+def _launch_regs(problem: Problem, call: Call, geo: tuple) -> None:
     import cutlass.cute as cute
     from cutlass import Int64
     from cutlass.cute.runtime import make_ptr
