@@ -129,7 +129,9 @@ def test_reg_geometry_decode_choices():
             (1, 32768): (8, 512, 8), (1, 131072): (16, 512, 16),
             (8, 32768): (8, 512, 8), (8, 131072): (8, 1024, 16), (32, 131072): (8, 512, 32),
             (32, 32768): (4, 512, 16), (1, 262144): (16, 512, 32), (128, 32768): (2, 512, 32),
-            (8, 65536): (8, 1024, 8)}
+            (8, 65536): (8, 1024, 8),
+            (1, 12288): (8, 256, 8), (1, 16384): (8, 256, 8), (16, 16384): (8, 256, 8), (32, 16384): (8, 256, 8),
+            (33, 16384): (1, 1024, 16)}  # session 15
     for (rows, n), geo in best.items():
         assert checks.reg_geometry(rows, n, "float32") == geo, (rows, n)
     assert checks.reg_geometry(128, 131072, "float32") is None  # beyond one wave: kernel.py
@@ -157,6 +159,9 @@ def test_reg_variant():
         assert pick(rows, n) == {"gather": checks.GATHER_KEYS, "warp_emit": True, "early": True, **c16}, (rows, n)
     assert pick(17, 8192) == {"gather": 0, "warp_emit": True, "early": True, **lean,
                              "relaxed_exit": False}  # C=1: nothing to gather, no cluster barrier
+    for rows, n in ((1, 16384), (32, 16384)):  # (8, 256, 8), session 15
+        assert pick(rows, n) == {"gather": checks.GATHER_KEYS, "warp_emit": True, "early": True, **lean,
+                                 "spare": True, "push0": True}, rows
     for rows in (1, 16):  # (8, 256, 4), session 14
         assert pick(rows, 8192) == {"gather": checks.GATHER_KEYS, "warp_emit": True, "early": True, **lean,
                                     "spare": True, "push0": True}, rows

@@ -36,8 +36,8 @@ def test_k_edges(k):
     _case(3, 4096, k, kind="plateau", mode="mixed")
 
 
-@pytest.mark.parametrize("rows,n", [(1, 8192), (1, 32768), (1, 131072), (8, 32768), (8, 131072),
-                                    (32, 131072), (1, 262144)])
+@pytest.mark.parametrize("rows,n", [(1, 8192), (1, 16384), (16, 12000), (32, 16384), (1, 32768), (1, 131072),
+                                    (8, 32768), (8, 131072), (32, 131072), (1, 262144)])
 def test_decode_grid(rows, n):
     _case(rows, n, 2048)
 
@@ -219,6 +219,7 @@ def test_spare_ctas(geo, variant):
 #: with the shipped flags of each issue-5 geometry, with spare, the CTA-scan emit, the 64-key overflow, 16-bit.
 PUSH_CASES = [((16, 512, 16), SPARE_VARIANTS[0]), ((8, 512, 8), {**SPARE_VARIANTS[0], "spare": True}),
               ((8, 256, 4), {**SPARE_VARIANTS[0], "spare": True, "relaxed_exit": True}),
+              ((8, 256, 8), {**SPARE_VARIANTS[0], "spare": True, "relaxed_exit": True}),
               ((8, 1024, 16), SPARE_VARIANTS[0]), ((8, 512, 32), SPARE_VARIANTS[1]),
               ((2, 512, 32), {**SPARE_VARIANTS[1], "spare": True}), ((4, 512, 16), SPARE_VARIANTS[2]),
               ((16, 512, 32), SPARE_VARIANTS[0])]
@@ -232,9 +233,9 @@ def test_push0(geo, variant):
     _slice_edge_cases(geo, {**variant, "push0": True})
 
 
-@pytest.mark.parametrize("geo,variant", PUSH_CASES[:5],
+@pytest.mark.parametrize("geo,variant", PUSH_CASES[:6],
                          ids=["x".join(map(str, g)) + "-g{}w{:d}".format(v["gather"], v["warp_emit"])
-                              for g, v in PUSH_CASES[:5]])
+                              for g, v in PUSH_CASES[:6]])
 def test_relaxed_exit(geo, variant):
     """relaxed_exit: the exit barrier's arrive without a release fence, with and without push0/spare."""
     _slice_edge_cases(geo, {**variant, "relaxed_exit": True})

@@ -33,8 +33,9 @@ def _wave(rows, n, next_n=1):
 def test_the_split_happens_where_clusters_do_not_fit(rows, n):
     """The occupancy query answers, and rows beyond it leave the wave (132-SM parts: 30 clusters)."""
     _needs_gpu()
+    torch.zeros(1, device="cuda")  # as in a call: tensors exist on the device
     geo, active, wave = _wave(rows, n)
-    assert active > 0, f"no cluster occupancy for {geo}"
+    assert active > 0, f"no cluster occupancy for {geo}: {side.no_answer}"
     if active < rows:
         assert wave < rows and rows - wave <= torch.cuda.get_device_properties(0).multi_processor_count
     else:
@@ -51,8 +52,11 @@ CASES = [  # rows, n, k, dtype, kind, next_n, values
 
 
 @pytest.mark.parametrize("rows,n,k,dtype,kind,next_n,values", CASES)
-def test_side_rows_exact(rows, n, k, dtype, kind, next_n, values):
+def test_side_rows_exact(rows, n, k, dtype, kind, next_n, values, monkeypatch):
     _needs_gpu()
+    splits = []
+    run_split = side.run_split
+    monkeypatch.setattr(side, "run_split", lambda call, wave, fn: (splits.append(wave), run_split(call, wave, fn)))
     logits = make_logits(kind, rows, n, dtype, "cuda", seed=rows + n + k, k=k)
     lens = make_seq_lens(rows // next_n, n, next_n=next_n, seed=k, mode="mixed", device="cuda")
     lens[-1] = -2  # a side row with nothing to rank
@@ -62,6 +66,11 @@ def test_side_rows_exact(rows, n, k, dtype, kind, next_n, values):
                  backend="radix")
     torch.cuda.synchronize()
     check_topk(logits, lens, k, idx, val, next_n=next_n)
+    cluster, threads, _ = checks.reg_geometry(rows, n, str(dtype).removeprefix("torch."))
+    active = side.active_clusters(0, cluster, checks.reg_ctas_per_sm(threads))
+    assert active > 0, side.no_answer
+    if active < rows:  # the side kernel ran (else every row fits one wave on this GPU)
+        assert len(splits) == 1 and splits[0] % next_n == 0 and splits[0] < rows, (splits, active)
 
 
 def test_side_rows_match_the_single_kernel():
@@ -70,10 +79,10 @@ def test_side_rows_match_the_single_kernel():
     rows, n, k = 32, 131072, 2048
     logits = make_logits("randn", rows, n, torch.float32, "cuda", seed=5, k=k)
     lens = make_seq_lens(rows, n, seed=5, device="cuda")
-    split = top_k_varlen(logits, lens, k, backend="radix")
+    split = top_k_varlen(logits, lens, k, backend="radix")[0]
     launch.SIDE = False
     try:
-        whole = top_k_varlen(logits, lens, k, backend="radix")
+        whole = top_k_varlen(logits, lens, k, backend="radix")[0]
     finally:
         launch.SIDE = True
     assert torch.equal(split.sort(dim=1).values, whole.sort(dim=1).values)

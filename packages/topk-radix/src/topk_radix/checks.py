@@ -80,6 +80,11 @@ REG_WAVE = 132 * 1024
 #: 4.70 -> 4.36, 4x8K 4.98 -> 4.55, 8x8K 5.11 -> 4.60, 16x8K 5.17 -> 4.94, 1x4K 4.39 -> 4.16; 32x8K 5.58 -> 5.94
 #: slower. Other 1x8K clusters with push0 + spare: (4, 512, 4) 4.41, (4, 256, 8) 4.61, (8, 128, 8) 4.84).
 SHORT_C8_MAX_ROWS = 16
+#: fp32 rows of 8193-16384 columns, this many rows or fewer: (8, 256, 8) with push0 and spare (session 15,
+#: radix_iter.py RADIX_GEOS, µs, two rounds each, the pick before -> (8, 256, 8): 1x12K (4, 512, 8) 5.22 -> 4.83,
+#: 1x16K 5.32 -> 4.99, 4x16K 5.54 -> 5.31, 8x16K 5.69 -> 5.47, 16x16K (2, 512, 16) 7.07 -> 5.84, 32x16K 7.86 -> 7.42;
+#: 1x16K on (4, 512, 8) with push0 5.22, (16, 256, 4) 5.75).
+MID_C8_MAX_ROWS = 32
 
 
 def _cluster_for(n: int, slice_: int) -> int | None:
@@ -101,6 +106,8 @@ def reg_geometry(rows: int, n: int, dtype: str) -> tuple[int, int, int] | None:
         return 8, 256, 4
     if n <= 8192 and rows * 1024 <= REG_WAVE:
         return 1, 1024, 8
+    if dtype == "float32" and n <= 16384 and rows <= MID_C8_MAX_ROWS:
+        return 8, 256, 8
     options = []
     if rows <= 8 and n <= 8 * 4096:
         options.append((_cluster_for(n, 4096), 512, 8))

@@ -25,21 +25,36 @@ from . import checks
 SIDE_VARIANT = "FEW_ROWS"
 
 
-@functools.cache
+_active: dict[tuple[int, int, int], int] = {}
+#: Why the last occupancy query gave no answer (tests print it).
+no_answer = ""
+
+
 def active_clusters(device_index: int, cluster: int, per_sm: int) -> int:
     """Clusters of ``cluster`` CTAs, ``per_sm`` CTAs to an SM, that the device runs at once (0: unknown).
 
     Asked as clusters of ``cluster // per_sm`` one-per-SM CTAs (the same SMs per GPC), from the driver's
     occupancy calculator (``cutlass.utils.HardwareInfo``). H200: (8, 2) -> 30, (4, 1) -> 30 (gpc_probe.cu).
+    Answers are kept per process; a failure is not, so a later call asks again.
     """
+    global no_answer
+    key = (device_index, cluster, per_sm)
+    if key in _active:
+        return _active[key]
     if cluster % per_sm or cluster // per_sm < 2:
         return 0
     try:
+        from cuda.bindings import driver
         from cutlass.utils import HardwareInfo
 
         with torch.cuda.device(device_index):
-            return int(HardwareInfo(device_index).get_max_active_clusters(cluster // per_sm))
-    except Exception:  # no answer: no split, the launch runs as before
+            if int(driver.cuCtxGetCurrent()[1]) == 0:  # no current context yet on this thread: the primary one
+                dev = driver.cuDeviceGet(device_index)[1]
+                driver.cuCtxSetCurrent(driver.cuDevicePrimaryCtxRetain(dev)[1])
+            _active[key] = int(HardwareInfo(device_index).get_max_active_clusters(cluster // per_sm))
+        return _active[key]
+    except Exception as exc:  # no answer: no split, the launch runs as before
+        no_answer = f"{type(exc).__name__}: {exc}"
         return 0
 
 
