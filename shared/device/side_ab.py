@@ -19,17 +19,24 @@ from topk_core.testing import check_topk
 from topk_radix import checks, launch, side
 
 K = 1024
+SHIPPED = side.SIDE_VARIANT
 CELLS = [Shape(int(r), int(n) * K) for r, n in (c.split("x") for c in os.environ.get(
     "SIDE_CELLS", "32x128,31x128,30x128,33x68,32x64,16x128,8x128").split(","))]
 
 
-def timed(shape: Shape, inputs, backend: str, use_side: bool) -> str:
+#: SIDE_ALTS="DEFAULT,LIGHT": also time these radix_filter variants as the side kernel (side.SIDE_VARIANT).
+ALTS = [a for a in os.environ.get("SIDE_ALTS", "").split(",") if a]
+
+
+def timed(shape: Shape, inputs, backend: str, use_side: bool | str) -> str:
     outs = [torch.full((shape.rows, shape.k), -7, dtype=torch.int32, device="cuda") for _ in inputs.logits]
 
     def step(i):
         top_k_varlen(inputs.logits[i], inputs.seq_lens[i], shape.k, out_indices=outs[i], backend=backend)
 
-    launch.SIDE = use_side
+    launch.SIDE = bool(use_side)
+    if isinstance(use_side, str):
+        side.SIDE_VARIANT = use_side
     try:
         for i in range(len(outs)):
             step(i)
@@ -41,6 +48,7 @@ def timed(shape: Shape, inputs, backend: str, use_side: bool) -> str:
         return f"FAIL {type(exc).__name__}: {str(exc)[:200]}"
     finally:
         launch.SIDE = True
+        side.SIDE_VARIANT = SHIPPED
 
 
 def main():
@@ -51,7 +59,8 @@ def main():
         active = side.active_clusters(0, geo[0], per_sm) if geo else 0
         wave = checks.wave_split(shape.rows, 1, geo[0], per_sm, active, sms) if geo else shape.rows
         inputs = make_inputs(shape, rotations(shape.nbytes), "cuda")
-        runs = (("side", "radix", True), ("one", "radix", False), ("rf", "radix_filter", True))
+        runs = (("side", "radix", True), ("one", "radix", False), ("rf", "radix_filter", True),
+                *((f"side/{a}", "radix", a) for a in ALTS))
         res = [f"{name} {timed(shape, inputs, backend, use)}" for _ in range(2) for name, backend, use in runs]
         print(f"{shape.label:>9} {geo} active {active} wave {wave} | " + " | ".join(res), flush=True)
         del inputs
