@@ -155,6 +155,9 @@ class RadixTopK(RowTopK):
         self.unroll = unroll
         self.bits = KEY_BITS[dtype]
         self.digits = digits(self.bits, first_bits)
+        # Every digit's histogram reuses the first one's buffer (session 15: first_bits=10 on fp32 gave an 11-bit
+        # second digit, which overran it and repeated indices).
+        assert all(w <= first_bits for _, w in self.digits), f"first_bits={first_bits}: a later digit is wider"
         self.bins = 1 << first_bits  # histogram size: the first digit is the widest
         self.elem = RAW_TYPE[dtype]  # raw type of the logits (and of written values)
         self.raw = self.elem  # raw type of the rows _select reads (split.MergeTopK reads keys)
