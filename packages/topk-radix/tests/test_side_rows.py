@@ -111,3 +111,22 @@ def test_side_rows_under_graph_capture():
         graph.replay()
         torch.cuda.synchronize()
         check_topk(logits, lens, k, idx)
+
+
+def test_side_rows_on_two_streams_at_once():
+    """Two calls that both split, on two streams at once (each gets its own side stream)."""
+    _needs_gpu()
+    rows, n, k = 32, 131072, 2048
+    streams = [torch.cuda.Stream() for _ in range(2)]
+    inputs = [(make_logits(kind, rows, n, torch.float32, "cuda", seed=s, k=k),
+               make_seq_lens(rows, n, seed=s, mode="mixed", device="cuda")) for s, kind in ((31, "randn"), (32, "nan"))]
+    torch.cuda.synchronize()
+    results = []
+    for _ in range(2):  # the first round compiles, the second runs at once
+        results = []
+        for stream, (logits, lens) in zip(streams, inputs):
+            with torch.cuda.stream(stream):
+                results.append(top_k_varlen(logits, lens, k, return_values=True, backend="radix"))
+        torch.cuda.synchronize()
+    for (logits, lens), (idx, vals) in zip(inputs, results):
+        check_topk(logits, lens, k, idx, vals)

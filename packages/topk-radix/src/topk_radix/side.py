@@ -59,7 +59,9 @@ def active_clusters(device_index: int, cluster: int, per_sm: int) -> int:
 
 
 @functools.cache
-def _side_stream(device_index: int) -> torch.cuda.Stream:
+def _side_stream(device_index: int, caller: int) -> torch.cuda.Stream:
+    """One side stream per calling stream: calls on two streams at once (or one of them capturing) never
+    share one, so neither waits for the other's side rows."""
     return torch.cuda.Stream(device=device_index)
 
 
@@ -89,7 +91,7 @@ def run_split(call: Call, wave: int, run_wave) -> None:
     from topk_radix_filter import launch as side_launch
 
     cur = torch.cuda.current_stream(call.logits.device)
-    side = _side_stream(call.logits.device.index)
+    side = _side_stream(call.logits.device.index, cur.cuda_stream)
     side.wait_stream(cur)
     run_wave(_rows(call, 0, wave))
     with torch.cuda.stream(side):
