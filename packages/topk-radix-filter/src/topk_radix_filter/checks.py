@@ -19,12 +19,12 @@ MAX_N = (1 << 31) - 1
 
 #: Speedup over torch.topk (masked), measured: {(rows, n): speedup}. H200, fp32, k=2048,
 #: next_n=1; torch.topk us / radix_filter us (0.10.0, session 14 code) from the committed one-process runs of
-#: 2026-11-30, benchmarks/results/2026-11-30-cuda-decode-session14.json and -dsa-session14.json (the DSA run wins
-#: where cells repeat; written by shared/device/update_scores.py).
+#: 2026-11-30 (session 15), benchmarks/results/2026-11-30-cuda-decode-session15.json and -dsa-session15.json (the DSA
+#: run wins where cells repeat; written by shared/device/update_scores.py).
 MEASURED: dict[tuple[int, int], float] = {
-    (1, 8192): 9.52, (1, 32768): 6.99, (1, 131072): 5.7, (1, 262144): 5.69, (1, 1048576): 4.82, (8, 32768): 7.4,
-    (8, 131072): 6.54, (32, 32768): 9.12, (32, 131072): 9.6, (128, 32768): 13.32, (128, 131072): 18.03,
-    (512, 32768): 13.96, (512, 131072): 18.84, (1024, 65536): 17.74, (4096, 8192): 12.72,
+    (1, 8192): 9.52, (1, 32768): 7.01, (1, 131072): 5.72, (1, 262144): 5.69, (1, 1048576): 4.85, (8, 32768): 7.4,
+    (8, 131072): 6.53, (32, 32768): 9.13, (32, 131072): 9.52, (128, 32768): 13.32, (128, 131072): 17.7,
+    (512, 32768): 13.68, (512, 131072): 19.43, (1024, 65536): 17.4, (4096, 8192): 12.62,
 }
 #: Only used if MEASURED is emptied: positive (above ``reference``), below the measured
 #: backends, more for batches, which this design targets.
