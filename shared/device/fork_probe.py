@@ -13,12 +13,12 @@ from __future__ import annotations
 import os
 
 import torch
+from side_ab import exact_then_time  # same folder
 
 from topk_core import top_k_varlen
 from topk_core.bench.candidates import make_inputs
 from topk_core.bench.grids import Shape
-from topk_core.bench.timing import rotations, time_graph
-from topk_core.testing import check_topk
+from topk_core.bench.timing import rotations
 from topk_radix_filter import launch as rf_launch
 
 K = 1024
@@ -60,15 +60,7 @@ def run(shape: Shape, inputs, mode: str, side_variant: str, side: torch.cuda.Str
     if side_variant != "plan":
         rf_launch.plan = lambda *a, **kw: rf_launch.PLANNED[side_variant]
     try:
-        for i in range(len(outs)):
-            step(i)
-        torch.cuda.synchronize()
-        if mode != "wave":
-            for i in (0, len(outs) - 1):
-                check_topk(inputs.logits[i], inputs.seq_lens[i], shape.k, outs[i])
-        return f"{time_graph(step, len(outs), replays=10):7.2f}"
-    except Exception as exc:
-        return f"FAIL {type(exc).__name__}: {str(exc)[:200]}"
+        return exact_then_time(step, shape, inputs, outs, check=mode != "wave")
     finally:
         rf_launch.plan = _plan
 
