@@ -113,3 +113,38 @@ def test_explicit_backend_that_refuses_raises_with_reason(monkeypatch):
         assert idx.shape == (ROWS, K)
     finally:
         registry.entries(refresh=True)
+
+
+def test_strided_index_vectors_reach_backends_with_unit_stride(monkeypatch):
+    """The kernels read seq_lens, row_starts and ragged offsets from their base pointer, so a strided 1-D view
+    (which validation accepts) must reach a backend as a unit-stride copy with the same values."""
+    import topk_core.api as api
+    import topk_core.sgl as sgl
+    from topk_core.testing import check_topk, make_logits, make_seq_lens
+
+    seen = []
+    real = api.dispatch
+
+    def spy(problem, call, backend):
+        seen.append(call)
+        return real(problem, call, backend)
+
+    monkeypatch.setattr(api, "dispatch", spy)
+    monkeypatch.setattr(sgl, "dispatch", spy)
+    rows, n, k = 4, 300, 16
+    logits = make_logits("randn", rows, n, torch.float32, "cpu", seed=3, k=k)
+    lens = make_seq_lens(2 * rows, n, seed=3, mode="mixed")[::2]
+    assert not lens.is_contiguous()
+    idx, _ = top_k_varlen(logits, lens, k, backend="reference")
+    check_topk(logits, lens, k, idx)
+    assert seen[-1].seq_lens.is_contiguous() and torch.equal(seen[-1].seq_lens, lens)
+
+    starts = torch.arange(2 * rows, dtype=torch.int32)[::2] % 7
+    win = torch.full((2 * rows,), 200, dtype=torch.int32)[::2]
+    offsets = torch.arange(2 * rows, dtype=torch.int32)[::2] * 1000
+    out = sgl.fast_topk_transform_ragged_fused(logits, win, offsets, k, starts, backend="reference")
+    call = seen[-1]
+    for name, t in (("seq_lens", win), ("row_starts", starts), ("index_offsets", offsets)):
+        assert getattr(call, name).is_contiguous() and torch.equal(getattr(call, name), t), name
+    local = sgl.fast_topk_v2(logits, win.contiguous(), k, starts.contiguous(), backend="reference")
+    assert torch.equal(out, torch.where(local >= 0, local + offsets[:, None], local))

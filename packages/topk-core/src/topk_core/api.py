@@ -112,7 +112,7 @@ def top_k_varlen(
     problem = make_problem(logits, top_k, next_n=next_n, compress_ratio=compress_ratio,
                            has_hint=hint is not None, return_values=return_values,
                            load_balance=bool(load_balance))
-    call = Call(logits=logits, seq_lens=seq_lens, top_k=top_k, indices=indices, values=values,
+    call = Call(logits=logits, seq_lens=validate.unit_stride(seq_lens), top_k=top_k, indices=indices, values=values,
                 next_n=next_n, compress_ratio=compress_ratio, pre_idx=hint,
                 load_balance=bool(load_balance), workspace=workspace)
     dispatch(problem, call, backend)

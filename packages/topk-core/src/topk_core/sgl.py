@@ -44,7 +44,11 @@ def _prepare(score, lengths, topk, row_starts):
 
 def _select(score, lengths, topk, row_starts, out, backend, transform="none", **tensors) -> torch.Tensor:
     facts = dict(row_starts=row_starts is not None)
-    call_args = dict(logits=score, seq_lens=lengths, top_k=topk, row_starts=row_starts)
+    # The kernels read index vectors from their base pointer: strided views are copied first.
+    call_args = dict(logits=score, seq_lens=validate.unit_stride(lengths), top_k=topk,
+                     row_starts=validate.unit_stride(row_starts))
+    tensors = {name: validate.unit_stride(t) if name in ("cu_seqlens_q", "index_offsets") else t
+               for name, t in tensors.items()}
     fused = make_problem(score, topk, transform=transform, **facts)
     plain = make_problem(score, topk, **facts)
     if backend != "auto" or env.forced_backend():  # an explicit backend runs the fused call or raises

@@ -52,6 +52,12 @@ def check_index_vector(name: str, t, device: torch.device, length: int | None, w
         raise ValueError(f"{name}: expected {length} elements ({what}), got {t.numel()}")
 
 
+def unit_stride(t: torch.Tensor | None) -> torch.Tensor | None:
+    """A validated 1-D index vector as the kernels read it (base pointer, unit stride): a strided view is
+    copied, anything else passed through."""
+    return t if t is None or t.is_contiguous() else t.contiguous()
+
+
 def check_out(name: str, out, rows: int, k: int, dtype: torch.dtype, device: torch.device) -> torch.Tensor:
     """Return the ``[rows, k]`` view of a caller's out buffer (1-D buffers are viewed in place)."""
     if not isinstance(out, torch.Tensor):
