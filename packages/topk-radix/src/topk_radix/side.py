@@ -35,7 +35,7 @@ def active_clusters(device_index: int, cluster: int, per_sm: int) -> int:
 
     Asked as clusters of ``cluster // per_sm`` one-per-SM CTAs (the same SMs per GPC), from the driver's
     occupancy calculator (``cutlass.utils.HardwareInfo``). H200: (8, 2) -> 30, (4, 1) -> 30 (gpc_probe.cu).
-    Answers are kept per process; a failure is not, so a later call asks again.
+    Answers are kept per process, a failure (0) too: the query compiles a kernel, which no call should repeat.
     """
     global no_answer
     key = (device_index, cluster, per_sm)
@@ -55,6 +55,7 @@ def active_clusters(device_index: int, cluster: int, per_sm: int) -> int:
         return _active[key]
     except Exception as exc:  # no answer: no split, the launch runs as before
         no_answer = f"{type(exc).__name__}: {exc}"
+        _active[key] = 0
         return 0
 
 
