@@ -13,12 +13,10 @@ from __future__ import annotations
 import os
 
 import torch
-from side_ab import exact_then_time  # same folder
+from side_ab import each_cell, exact_then_time  # same folder
 
 from topk_core import top_k_varlen
-from topk_core.bench.candidates import make_inputs
 from topk_core.bench.grids import Shape
-from topk_core.bench.timing import rotations
 from topk_radix_filter import launch as rf_launch
 
 K = 1024
@@ -67,8 +65,7 @@ def run(shape: Shape, inputs, mode: str, side_variant: str, side: torch.cuda.Str
 
 def main():
     side = torch.cuda.Stream()
-    for shape in CELLS:
-        inputs = make_inputs(shape, rotations(shape.nbytes), "cuda")
+    for shape, inputs in each_cell(CELLS):
         res = []
         for _ in range(2):
             res += [f"radix {run(shape, inputs, 'radix', 'plan', side)}",
@@ -79,8 +76,6 @@ def main():
                     for mode in ("fork", "fork_side_first"):
                         res.append(f"{mode}/{sv} {run(shape, inputs, mode, sv, side)}")
         print(f"{shape.label:>9} | " + " | ".join(res), flush=True)
-        del inputs
-        torch.cuda.empty_cache()
 
 
 if __name__ == "__main__":

@@ -5,18 +5,8 @@
 #   bash shared/device/run.sh bash shared/device/iter15c.sh
 set -u
 echo "=== tests + sanitizers ($(date +%T))"
-for tool in memcheck racecheck; do
-  SAN_CASES=6x12001,32x131072 timeout 240 compute-sanitizer --tool $tool --report-api-errors no \
-    python3 shared/device/sanitize_cases.py radix > "$OUT/san-$tool.log" 2>&1 &
-done
-timeout 250 python3 -m pytest -q -p no:cacheprovider packages/topk-radix/tests/test_side_rows.py \
-  packages/topk-radix/tests/test_checks.py packages/topk-radix/tests/test_conformance.py \
-  -k "side or checks or TestRadix or k_edges or push0 or relaxed_exit or spare or decode_grid" > "$OUT/pytest-radix15.log" 2>&1
-echo "pytest rc $?"
-grep -E "passed|failed|error" "$OUT/pytest-radix15.log" | tail -2
-grep -E "^(FAILED|ERROR)|^E " "$OUT/pytest-radix15.log" | head -12
-wait
-for tool in memcheck racecheck; do
-  echo "=== $tool"; grep -E "^ok |FAIL|ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/san-$tool.log" | tail -4
-done
+SAN_CASES=6x12001,32x131072 SAN_S=240 TEST_S=250 bash shared/device/tests_and_san.sh radix radix15 \
+  packages/topk-radix/tests/test_side_rows.py packages/topk-radix/tests/test_checks.py \
+  packages/topk-radix/tests/test_conformance.py \
+  -k "side or checks or TestRadix or k_edges or push0 or relaxed_exit or spare or decode_grid"
 echo "=== done ($(date +%T))"

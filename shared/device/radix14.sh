@@ -10,19 +10,6 @@ echo "=== A/B ($(date +%T))"
 STAMPS=0 SWEEP=0 RADIX_GEOS="1x8:1,1024,8;4x8:1,1024,8;8x8:1,1024,8;16x8:8,256,4;32x8:8,256,4;1x4:1,1024,8" \
   timeout 60 python3 shared/device/radix_iter.py
 echo "=== tests + sanitizers ($(date +%T))"
-C="4x3000,3x700,5x8191,2x8192"
-for tool in memcheck racecheck; do
-  SAN_CASES=$C timeout 150 compute-sanitizer --tool $tool --report-api-errors no \
-    python3 shared/device/sanitize_cases.py radix > "$OUT/san-$tool.log" 2>&1 &
-done
-timeout 170 python3 -m pytest -q -m gpu -p no:cacheprovider packages/topk-radix \
-  -k "TestRadix or k_edges or push0 or relaxed_exit or spare or decode_grid" > "$OUT/pytest-radix14.log" 2>&1
-echo "pytest rc $?"
-grep -E "passed|failed|error" "$OUT/pytest-radix14.log" | tail -2
-grep -E "^(FAILED|ERROR)" "$OUT/pytest-radix14.log" | head -8
-wait
-for tool in memcheck racecheck; do
-  echo "=== $tool"; grep -cE "^ok " "$OUT/san-$tool.log" | sed 's/^/ok cases: /'
-  grep -E "FAIL|ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/san-$tool.log" | tail -3
-done
+SAN_CASES="4x3000,3x700,5x8191,2x8192" bash shared/device/tests_and_san.sh radix radix14 -m gpu packages/topk-radix \
+  -k "TestRadix or k_edges or push0 or relaxed_exit or spare or decode_grid"
 echo "=== done ($(date +%T))"

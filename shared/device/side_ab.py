@@ -41,6 +41,15 @@ def exact_then_time(step, shape: Shape, inputs, outs: list, check: bool = True) 
         return f"FAIL {type(exc).__name__}: {str(exc)[:200]}"
 
 
+def each_cell(cells: list):
+    """``(shape, inputs)`` per cell: rotating randn inputs for ``topk bench``'s timing, freed after the cell."""
+    for shape in cells:
+        inputs = make_inputs(shape, rotations(shape.nbytes), "cuda")
+        yield shape, inputs
+        del inputs
+        torch.cuda.empty_cache()
+
+
 def timed(shape: Shape, inputs, backend: str, use_side: bool | str) -> str:
     outs = [torch.full((shape.rows, shape.k), -7, dtype=torch.int32, device="cuda") for _ in inputs.logits]
 
@@ -59,18 +68,15 @@ def timed(shape: Shape, inputs, backend: str, use_side: bool | str) -> str:
 
 def main():
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    for shape in CELLS:
+    runs = (("side", "radix", True), ("one", "radix", False), ("rf", "radix_filter", True),
+            *((f"side/{a}", "radix", a) for a in ALTS))
+    for shape, inputs in each_cell(CELLS):
         geo = checks.reg_geometry(shape.rows, shape.n, shape.dtype)
         per_sm = checks.reg_ctas_per_sm(geo[1]) if geo else 0
         active = side.active_clusters(0, geo[0], per_sm) if geo else 0
         wave = checks.wave_split(shape.rows, 1, geo[0], per_sm, active, sms) if geo else shape.rows
-        inputs = make_inputs(shape, rotations(shape.nbytes), "cuda")
-        runs = (("side", "radix", True), ("one", "radix", False), ("rf", "radix_filter", True),
-                *((f"side/{a}", "radix", a) for a in ALTS))
         res = [f"{name} {timed(shape, inputs, backend, use)}" for _ in range(2) for name, backend, use in runs]
         print(f"{shape.label:>9} {geo} active {active} wave {wave} | " + " | ".join(res), flush=True)
-        del inputs
-        torch.cuda.empty_cache()
 
 
 if __name__ == "__main__":

@@ -187,4 +187,7 @@ def test_wave_split():
     assert checks.wave_split(42, 1, **h200) == 30  # 12 rows, 12 idle SMs
     assert checks.wave_split(32, 64, **h200) == 32  # not one whole request fits
     assert checks.reg_ctas_per_sm(512) == 2 and checks.reg_ctas_per_sm(1024) == 1 and checks.reg_ctas_per_sm(256) == 4
-    assert checks.side_supported(2048) and checks.side_supported(16384) and not checks.side_supported(16385)
+    from topk_radix_filter import checks as side_checks
+
+    assert checks.side_supported(2048) and checks.side_supported(side_checks.MAX_K)
+    assert not checks.side_supported(side_checks.MAX_K + 1) and not checks.side_supported(0)

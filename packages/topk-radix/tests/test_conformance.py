@@ -57,7 +57,7 @@ def test_max_fp32_row():
 
 
 def test_strided_seq_lens():
-    """seq_lens may be any 1-D int32 view; launch makes it contiguous."""
+    """seq_lens may be any 1-D int32 view; topk-core hands backends a unit-stride copy."""
     if not torch.cuda.is_available():
         pytest.skip("needs a CUDA GPU")
     logits = make_logits("randn", 4, 20000, torch.float32, "cuda", seed=4)

@@ -21,8 +21,9 @@ def _needs_gpu():
         pytest.skip("needs thread-block clusters (sm_90)")
 
 
-def _wave(rows, n, next_n=1):
-    geo = checks.reg_geometry(rows, n, "float32")
+def _wave(rows, n, dtype="float32", next_n=1):
+    """(geometry, clusters the GPU runs at once, rows the cluster kernel takes) for a call."""
+    geo = checks.reg_geometry(rows, n, dtype)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     per_sm = checks.reg_ctas_per_sm(geo[1])
     active = side.active_clusters(0, geo[0], per_sm)
@@ -66,11 +67,10 @@ def test_side_rows_exact(rows, n, k, dtype, kind, next_n, values, monkeypatch):
                  backend="radix")
     torch.cuda.synchronize()
     check_topk(logits, lens, k, idx, val, next_n=next_n)
-    cluster, threads, _ = checks.reg_geometry(rows, n, str(dtype).removeprefix("torch."))
-    active = side.active_clusters(0, cluster, checks.reg_ctas_per_sm(threads))
+    _, active, wave = _wave(rows, n, str(dtype).removeprefix("torch."), next_n)
     assert active > 0, side.no_answer
     if active < rows:  # the side kernel ran (else every row fits one wave on this GPU)
-        assert len(splits) == 1 and splits[0] % next_n == 0 and splits[0] < rows, (splits, active)
+        assert splits == [wave] and wave % next_n == 0 and wave < rows, (splits, active)
 
 
 def test_side_rows_match_the_single_kernel():

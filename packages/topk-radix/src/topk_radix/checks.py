@@ -125,8 +125,6 @@ def reg_geometry(rows: int, n: int, dtype: str) -> tuple[int, int, int] | None:
 
 #: Registers a thread of the register kernel fits in (1024 threads x 64 fill an SM's 65536; (8, 512, 32) uses 64).
 REG_BUDGET = 64
-#: radix_filter's largest k: the side kernel's (``side.py``).
-SIDE_MAX_K = 16384
 
 
 def reg_ctas_per_sm(threads: int) -> int:
@@ -135,7 +133,10 @@ def reg_ctas_per_sm(threads: int) -> int:
 
 
 def side_supported(k: int) -> bool:
-    return 1 <= k <= SIDE_MAX_K
+    """Whether the side kernel (radix_filter's, ``side.py``) takes this k."""
+    from topk_radix_filter import checks as side_checks  # pure, no cutlass
+
+    return 1 <= k <= side_checks.MAX_K
 
 
 def wave_split(rows: int, next_n: int, cluster: int, per_sm: int, active: int, sms: int) -> int:

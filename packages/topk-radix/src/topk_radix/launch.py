@@ -158,14 +158,9 @@ def get_kernel(dtype: str, cluster: int, capacity: int, threads: int, vec: int, 
                                                       variant))
 
 
-def _unit_stride(seq_lens: torch.Tensor) -> torch.Tensor:
-    """The kernels read seq_lens with unit stride; the API accepts any 1-D view. The caller
-    keeps the result alive until the launch is enqueued."""
-    return seq_lens if seq_lens.is_contiguous() else seq_lens.contiguous()
-
-
-def _call_args(call: Call, seq_lens: torch.Tensor, dtype: str, vec: int) -> list:
-    """The arguments both kernels take first (logits .. values); the stream goes last."""
+def _call_args(call: Call, dtype: str, vec: int) -> list:
+    """The arguments both kernels take first (logits .. values); the stream goes last. ``call.seq_lens`` has
+    unit stride: topk-core copies a strided view before dispatch (``validate.unit_stride``)."""
     import cutlass
     import cutlass.cute as cute
     from cutlass import Int32, Int64
@@ -178,7 +173,7 @@ def _call_args(call: Call, seq_lens: torch.Tensor, dtype: str, vec: int) -> list
     values = call.values if call.values is not None else call.indices
     return [make_ptr(raw, logits.data_ptr(), gmem, assumed_align=16 if vec > 1 else itemsize),
             Int64(logits.stride(0)), Int32(logits.shape[1]),
-            make_ptr(Int32, seq_lens.data_ptr(), gmem, assumed_align=4),
+            make_ptr(Int32, call.seq_lens.data_ptr(), gmem, assumed_align=4),
             Int32(call.next_n), Int32(call.compress_ratio), Int32(call.top_k), Int32(logits.shape[0]),
             make_ptr(Int32, call.indices.data_ptr(), gmem, assumed_align=4),
             make_ptr(raw, values.data_ptr(), gmem, assumed_align=itemsize)]
@@ -205,8 +200,7 @@ def run(problem: Problem, call: Call) -> None:
     cluster, capacity, threads = geo
     vec = vec_for(logits, dtype)
     fn = get_kernel(dtype, cluster, capacity, threads, vec, call.values is not None)
-    seq_lens = _unit_stride(call.seq_lens)
-    fn(*_call_args(call, seq_lens, dtype, vec), _stream(logits))
+    fn(*_call_args(call, dtype, vec), _stream(logits))
 
 
 def _run_regs(problem: Problem, call: Call, geo: tuple) -> None:
@@ -237,6 +231,5 @@ def _launch_regs(problem: Problem, call: Call, geo: tuple) -> None:
     fn = get_regs(dtype, cluster, threads, elems, vec, call.values is not None, stamps, variant)
     # Never dereferenced without stamps: any 8-byte-aligned address will do.
     dbg = STAMPS.data_ptr() if stamps else call.indices.data_ptr() // 8 * 8
-    seq_lens = _unit_stride(call.seq_lens)
-    fn(*_call_args(call, seq_lens, dtype, vec), make_ptr(Int64, dbg, cute.AddressSpace.gmem, assumed_align=8),
+    fn(*_call_args(call, dtype, vec), make_ptr(Int64, dbg, cute.AddressSpace.gmem, assumed_align=8),
        _stream(logits))
