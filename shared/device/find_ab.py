@@ -13,8 +13,8 @@ fastkey/pstore1/early (session 11's), ``fp`` without early, ``vu0`` any variant 
 ``s1`` the two-read path with pass 1's candidates written by a loop over their bits (sparse1, session 13); ``rb``
 sparse1 with pass 0 counting raw bins of x + 0.0, permuted to key bins after the pass (rawbin, session 13b);
 ``m8``/``m8c1`` 8 CTAs per SM (min_ctas, 32 registers; 1024 candidates), ``u2``/``u8``/``u8m6`` other unroll
-counts on SHORT_MANY, session 14; ``fb12`` SHORT_MANY's first digit of 12 bits (session 15, not run; 10 bits
-would make the second digit wider than the first, which RadixTopK now refuses);
+counts on SHORT_MANY, session 14; ``fb12`` SHORT_MANY's first digit of 12 bits (session 16: slower, 4096x8K
+67.1 -> 74.9 µs; 10 bits would make the second digit wider than the first, which RadixTopK now refuses);
 FIND_AB=name,... keeps only those), and
 radix_cutlass (FIND_AB=...,cutlass), timed side by side in one process. Session 7's other
 alternatives (coarse threshold, groups, pipelined filter, carveout) are in the commits named in
@@ -244,7 +244,7 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
                 alts["u2"] = replace(v, unroll=2)  # session 14: vectors in flight per thread (40 registers)
                 alts["u8"] = replace(v, unroll=8)  # 48 registers: 5 CTAs per SM
                 alts["u8m6"] = replace(v, unroll=8, min_ctas=6)
-                alts["fb12"] = replace(v, first_bits=12)  # session 15: pass 0's histogram of 4096 bins (not run)
+                alts["fb12"] = replace(v, first_bits=12)  # pass 0's histogram of 4096 bins (session 16: slower)
             if v.threads == 512:  # SHORT_F32: 4 CTAs of 512 per SM (32 registers), not 3 (40)
                 alts["m4"] = replace(v, min_ctas=4)
     return list(alts.items())

@@ -10,7 +10,11 @@ the candidate select and of the bracket), "sel4" (select only), "br4" (bracket o
 at the end, one block of all k = 2048 slots: ``launch.late_block``), "lateold" (session 10's late pass:
 blocks of ``block`` slots, ``launch``'s default since session 11);
 "lazy" (session 13: the late pass's page-table request found after the stream, so that it holds no registers
-across the loop; ``WarpConfig.lazy``), "m80" (a register cap: ``maxnreg=80``, 6 programs of 4 warps / 3 of 8 per SM);
+across the loop; ``WarpConfig.lazy``), "pf" (session 16: the row's page-table entries prefetched into L2 first;
+``WarpConfig.prefetch``),
+"oldbis" (session 16: the two-launch path with its select by bisection; suffixes "sw8" / "cb2048" set the
+select's warps / candidate chunk; "oldearly" the filter's first tile loaded before its bracket),
+"m80" (a register cap: ``maxnreg=80``, 6 programs of 4 warps / 3 of 8 per SM);
 late variants run with the page table only. "old" is prepended to each cell unless it lists "noold".
 E.g. ``w4lateoldlazym80``: 4 warps, session 10's late pass, lazy request, 80 registers.
 Usage: [SGL_PLAN="cell:variant,..;.."] python3 shared/device/sgl10_bench.py [budget_seconds]
@@ -59,7 +63,7 @@ PLAN = [  # (cell, variants): most important first; a spent budget cuts the tail
 
 def variant(name):
     """The ``WarpConfig`` of a variant name (see the module docstring)."""
-    m = re.fullmatch(r"(w\d+(?:r80)?)((?:s2|s4|sel2|sel4|br2|br4)?)(late|lateold)?(lazy)?(?:m(\d+))?", name)
+    m = re.fullmatch(r"(w\d+(?:r80)?)((?:s2|s4|sel2|sel4|br2|br4)?)(late|lateold)?(lazy)?(pf)?(?:m(\d+))?", name)
     if not m:
         raise KeyError(name)
     cfg = V[m.group(1)]
@@ -69,7 +73,9 @@ def variant(name):
             "lateold": dict(late=True, late_kb=cfg.block)}[m.group(3)]
     extra = dict(lazy=True) if m.group(4) else {}
     if m.group(5):
-        extra["maxnreg"] = int(m.group(5))
+        extra["prefetch"] = True
+    if m.group(6):
+        extra["maxnreg"] = int(m.group(6))
     return replace(cfg, **bits, **late, **extra)
 
 
@@ -104,9 +110,22 @@ def _warm(job):
         return f"{shape.label} {name} {transform}: {type(exc).__name__}: {str(exc)[:300]}", None
 
 
+ORIG_SPLIT = launch.pick_split
+
+
 def _setup(name):
-    if name == "old":
+    launch.pick_split = ORIG_SPLIT
+    m = re.fullmatch(r"old(bis)?(?:sw(\d+))?(?:cb(\d+))?(early)?", name)
+    if m:
         launch.WARP = False
+        extra = dict(bisect=True) if m.group(1) else {}
+        if m.group(2):
+            extra["select_warps"] = int(m.group(2))
+        if m.group(3):
+            extra["cblock"] = int(m.group(3))
+        if m.group(4):
+            extra["early"] = True
+        launch.pick_split = lambda *a, extra=extra: replace(ORIG_SPLIT(*a), **extra)
     else:
         launch.WARP = True
         cfg = variant(name)
@@ -117,7 +136,7 @@ def main():
     budget = float(sys.argv[1]) if len(sys.argv) > 1 else 150.0
     t0 = time.time()
     for _, names in PLAN:  # fail fast on a misspelt variant
-        [variant(n) for n in names if n != "old"]
+        [variant(n) for n in names if not n.startswith("old")]
     jobs = [(shape, name, t) for shape, names in PLAN for name in names for t in ("none", "page_table")
             if not (page_only(name) and t == "none")]
     toolchain.use_disk_cache()  # TRITON_CACHE_DIR set before the workers start, so all share one disk cache
@@ -159,6 +178,7 @@ def main():
                         us, note = None, f"{type(exc).__name__}: {str(exc)[:300]}"
                     finally:
                         launch.pick_warp = orig
+                        launch.pick_split = ORIG_SPLIT
                         launch.WARP = True
                     row[(name, transform)] = us
                     slow = [v for key, v in toolchain.build_seconds.items() if key not in built and v > 2.0]
@@ -168,8 +188,10 @@ def main():
                           f"({time.time() - t1:.1f}s) {note}", flush=True)
                     results.append(dict(cell=shape.label, variant=name, transform=transform, us=us, note=note))
             sg = SGLANG.get(shape.label)
-            best = min(((v, k) for k, v in row.items() if v and k[1] == "none" and k[0] != "old"), default=None)
-            best_p = min(((v, k) for k, v in row.items() if v and k[1] != "none" and k[0] != "old"), default=None)
+            best = min(((v, k) for k, v in row.items() if v and k[1] == "none" and not k[0].startswith("old")),
+                   default=None)
+            best_p = min(((v, k) for k, v in row.items() if v and k[1] != "none" and not k[0].startswith("old")),
+                     default=None)
             print(f"== {shape.label}: old {row.get(('old', 'none'))} / {row.get(('old', 'page_table'))}; "
                   f"best warp (none) {best}; (page) {best_p}; target {f'{sg / 1.2:.1f}' if sg else '-'}", flush=True)
     out = os.environ.get("OUT")

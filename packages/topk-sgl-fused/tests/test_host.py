@@ -142,6 +142,22 @@ def test_pick_split_shapes(rows, n, monkeypatch):
             assert c.cap >= k + c.block
 
 
+def test_pick_split_few_long_rows(monkeypatch):
+    """16-warp bisection selects and the early filter tile only where they were timed faster: float32, at most
+    SPLIT_FEW_MAX_ROWS rows of 32K-128K columns."""
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    from topk_sgl_fused import launch
+
+    def few(rows, n, elem_bytes=4):
+        c = launch.pick_split(rows, n, 2048, 132, elem_bytes)
+        assert c.bisect == c.early == (c.select_warps == 16)
+        return c.bisect
+
+    assert few(1, 32768) and few(8, 131072) and few(4, 70001)
+    assert not few(9, 32768) and not few(32, 131072) and not few(8, 16384) and not few(1, 262144)
+    assert not few(1, 131072, elem_bytes=2)
+
+
 def test_pick_warp(monkeypatch):
     """The warp path where it was timed faster (float32, ~1+ rows per SM, or fewer rows of at most
     WARP_SHORT_MAX_N), with the measured configs, the page table always late; the two-launch path

@@ -6,6 +6,7 @@ Under TRITON_INTERPRET=1 on CPU, or compiled on a GPU (then these run in the GPU
 
 import itertools
 import random
+from dataclasses import replace
 
 import pytest
 import torch
@@ -35,6 +36,8 @@ def _run(logits, seq_lens, k, config=None, transform="none"):
         offsets = torch.randint(0, 1000, (rows,), dtype=torch.int32, device=dev)
     call = Call(logits=logits, seq_lens=seq_lens, top_k=k, indices=idx, values=vals, next_n=1, compress_ratio=1,
                 transform=transform, page_table=page, index_offsets=offsets)
+    if config in ("bisect", "early"):  # the pick, with its select by bisection / its filter's tile loaded early
+        config = replace(launch.pick_split(rows, n, k, launch.sm_count(dev)), **{config: True})
     launch.launch_split(call, config)
     local = idx.long()
     if transform == "page_table":
@@ -50,12 +53,14 @@ def _run(logits, seq_lens, k, config=None, transform="none"):
 
 def _configs():
     """The interpreter's pick (its tiny cap sends most rows to the exact fallback) and one
-    whose cap holds the bracket's candidates (the fast path)."""
+    whose cap holds the bracket's candidates (the fast path), with either candidate select, and the filter's first
+    tile loaded before its bracket (chunks of one tile and of two)."""
     from topk_sgl_fused.launch import SplitConfig, interpreting
 
     if not interpreting():
-        return [None]
-    return [None, SplitConfig(chunk=512, warps=1, r=1, sample=256, select_warps=1, cblock=64, block=64, cap=4096)]
+        return [None, "bisect", "early"]
+    fast = SplitConfig(chunk=512, warps=1, r=1, sample=256, select_warps=1, cblock=64, block=64, cap=4096)
+    return [None, fast, replace(fast, bisect=True), replace(fast, early=True), replace(fast, chunk=1024, early=True)]
 
 
 @triton.jit
@@ -105,6 +110,24 @@ def test_split_exact(dtype, transform):
             x[-1, ::89] = float("-inf")
             seq = torch.randint(n // 2, n + 1, (rows,), dtype=torch.int32, device=dev)
             _run(x, seq, k, config, transform)
+
+
+@pytest.mark.parametrize("transform", ["none", "page_table", "ragged"])
+def test_split_few_long_rows(transform):
+    """The pick for a few rows of 32K+ columns (16-warp bisection select, early filter tile), GPU sizes only."""
+    from topk_sgl_fused import launch
+
+    if launch.interpreting():
+        pytest.skip("GPU sizes")
+    dev = triton_device()
+    torch.manual_seed(5)
+    for rows, n, k in ((1, 32768, 2048), (4, 40000, 2048), (8, 131072, 1000), (3, 70001, 4096)):
+        assert launch.pick_split(rows, n, k, launch.sm_count(dev)).bisect
+        x = torch.randn(rows, n, device=dev)
+        x[0, ::101] = float("nan")
+        x[-1, : n // 3] = 0.5  # a plateau around the threshold
+        seq = torch.randint(n // 2, n + 1, (rows,), dtype=torch.int32, device=dev)
+        _run(x, seq, k, None, transform)
 
 
 def test_split_denormals_and_signed_zeros():

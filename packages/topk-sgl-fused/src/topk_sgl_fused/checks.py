@@ -49,26 +49,26 @@ def supports(problem: Problem, interpreter: bool = False) -> str | None:
 
 
 #: Measured speed-up over masked torch.topk by (rows, N), per fused transform: H200, fp32,
-#: k=2048, next_n=1; torch.topk us / sgl_fused us (0.5.0: the warp path where ``launch.pick_warp``
-#: names a config, else the two-launch path) from the committed run of 2026-11-30,
-#: benchmarks/results/2026-11-30-cuda-dsa-session15.json (columns sgl_fused, sgl_fused:page, sgl_fused:ragged;
-#: sgl_fused 0.5.0, shipped kernels unchanged since session 11; -decode-session15.json adds the decode cells).
+#: k=2048, next_n=1; torch.topk us / sgl_fused us (0.6.0: the warp path where ``launch.pick_warp``
+#: names a config, else the two-launch path) from the committed run of 2026-11-30 (session 16),
+#: benchmarks/results/2026-11-30-cuda-dsa-session16.json (columns sgl_fused, sgl_fused:page, sgl_fused:ragged;
+#: sgl_fused 0.6.0: few rows of 32K-128K take 16-warp bisection selects; -decode-session16.json adds the decode cells).
 #: Written by shared/device/update_scores.py.
 MEASURED = {
     "none": {
-        (1, 8192): 3.89, (1, 32768): 2.52, (1, 131072): 2.31, (1, 262144): 1.91, (1, 1048576): 2.58,
-        (8, 32768): 2.6, (8, 131072): 2.62, (32, 32768): 3.18, (32, 131072): 2.2, (128, 32768): 4.26,
-        (128, 131072): 4.67, (512, 32768): 5.01, (512, 131072): 5.52, (1024, 65536): 6.05, (4096, 8192): 4.09,
+        (1, 8192): 3.89, (1, 32768): 2.67, (1, 131072): 2.43, (1, 262144): 1.9, (1, 1048576): 2.57,
+        (8, 32768): 2.67, (8, 131072): 2.64, (32, 32768): 3.18, (32, 131072): 2.2, (128, 32768): 4.27,
+        (128, 131072): 4.72, (512, 32768): 5.01, (512, 131072): 5.73, (1024, 65536): 6.07, (4096, 8192): 4.13,
     },
     "page_table": {
-        (1, 8192): 3.61, (1, 32768): 2.33, (1, 131072): 2.14, (8, 32768): 2.41, (8, 131072): 2.43,
-        (32, 32768): 2.97, (32, 131072): 2.06, (128, 32768): 4.0, (128, 131072): 4.51, (512, 32768): 4.35,
-        (512, 131072): 5.37, (1024, 65536): 5.51, (4096, 8192): 3.7,
+        (1, 8192): 3.61, (1, 32768): 2.49, (1, 131072): 2.27, (8, 32768): 2.51, (8, 131072): 2.47,
+        (32, 32768): 2.96, (32, 131072): 2.06, (128, 32768): 4.0, (128, 131072): 4.59, (512, 32768): 4.42,
+        (512, 131072): 5.45, (1024, 65536): 5.61, (4096, 8192): 3.74,
     },
     "ragged": {
-        (1, 8192): 3.88, (1, 32768): 2.52, (1, 131072): 2.33, (8, 32768): 2.59, (8, 131072): 2.64,
-        (32, 32768): 3.17, (32, 131072): 2.2, (128, 32768): 4.21, (128, 131072): 4.62, (512, 32768): 4.99,
-        (512, 131072): 5.6, (1024, 65536): 6.06, (4096, 8192): 3.92,
+        (1, 8192): 3.88, (1, 32768): 2.68, (1, 131072): 2.42, (8, 32768): 2.67, (8, 131072): 2.64,
+        (32, 32768): 3.19, (32, 131072): 2.2, (128, 32768): 4.24, (128, 131072): 4.7, (512, 32768): 5.1,
+        (512, 131072): 5.75, (1024, 65536): 6.18, (4096, 8192): 3.98,
     },
 }
 

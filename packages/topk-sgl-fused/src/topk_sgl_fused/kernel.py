@@ -507,7 +507,14 @@ def _cand_chunk(off, lane, n_cand, buf_key, buf_idx, lo, row_ptr, RAW: tl.conste
     RAW: scratch holds the values' bits (``split.py``), not their keys."""
     i = off + lane
     m = i < n_cand
-    v = tl.load(buf_key + i, mask=m, other=0)
+    key = _scratch_key(tl.load(buf_key + i, mask=m, other=0), row_ptr, RAW) - lo
+    col = tl.load(buf_idx + i, mask=m, other=0)
+    return key, col, m
+
+
+@triton.jit
+def _scratch_key(v, row_ptr, RAW: tl.constexpr):
+    """A candidate's order key from its scratch word: the key itself, or (RAW, ``split.py``) the value's bits."""
     if RAW:
         ety = row_ptr.dtype.element_ty
         if ety == tl.float32:
@@ -516,9 +523,7 @@ def _cand_chunk(off, lane, n_cand, buf_key, buf_idx, lo, row_ptr, RAW: tl.conste
             key = order_key(v.to(tl.int16).to(ety, bitcast=True))
     else:
         key = v.to(tl.uint32, bitcast=True)
-    key = key - lo
-    col = tl.load(buf_idx + i, mask=m, other=0)
-    return key, col, m
+    return key
 
 
 @triton.jit

@@ -266,6 +266,8 @@ class SplitConfig:
     block: int = 1024
     cap: int = 4096
     maxnreg: int | None = None  # filter register cap, so that two programs share an SM
+    bisect: bool = False  # the select's candidates by bisection (``bisect_select``), as the warp path's
+    early: bool = False  # the filter's first tile loaded before the bracket (``split.filter_kernel``'s EARLY)
 
 
 def tile(config: SplitConfig, elem_bytes: int) -> tuple[int, int, int]:
@@ -276,7 +278,19 @@ def tile(config: SplitConfig, elem_bytes: int) -> tuple[int, int, int]:
     return 256 * config.r // (32 * v), v, th
 
 
-def pick_split(rows: int, n: int, k: int, sm_count: int) -> SplitConfig:
+#: The two-launch path's few long rows: 16-warp selects by bisection (``bisect_select``) and the filter's first tile
+#: loaded before its bracket (session 16, shared/device/final16.sh, two alternating rounds, µs v2 / page table, 8
+#: warps and histograms -> 16 warps, bisection, early tile: 1x32K 21.3 / 23.1 -> 20.0 / 21.4, 8x32K 22.7 / 24.6 ->
+#: 22.2 / 23.6, 8x128K 32.5 / 35.6 -> 32.5 / 34.5; at 32 rows no gain: 32x32K 25.6 / 27.6 -> 25.6 / 27.2, and
+#: 32x128K 62.4 / 66.8 -> 63.4 / 65.6 without the early tile; 8x16K 19.1 / 20.8 -> 19.5 / 20.6). Bisection alone, in
+#: 8 warps, was even or slower (8x128K 32.5 -> 35.4), the early tile alone within 1%. float32 only: the committed
+#: run (session 16) had 1x128K bf16 25.0 -> 26.6 with it (float32 1x128K 28.1 -> 26.7, k=512 28.9 -> 25.5).
+SPLIT_FEW_MAX_ROWS = 8
+SPLIT_FEW_MIN_N = 32768
+SPLIT_FEW_MAX_N = 131072  # the longest measured
+
+
+def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) -> SplitConfig:
     """About 4 filter programs per SM, with chunks of at least 4 samples' worth of columns
     (each program gathers the row's sample again for its bracket). A chunk of up to 8192
     columns is one tile, read once; longer ones are read twice (the second time from L2)."""
@@ -302,8 +316,11 @@ def pick_split(rows: int, n: int, k: int, sm_count: int) -> SplitConfig:
     few_warps = rows >= 2 * sm_count and n <= 16384
     # ... and candidate chunks of 1024 there: fewer registers, more selects per SM (4096x8K 380 -> 338 µs).
     cblock = 1024 if few_warps else 4096 if n >= 65536 else 2048
+    # Few rows of 32K+ columns: the select in 16 warps by bisection, the filter's first tile before its bracket.
+    few_long = rows <= SPLIT_FEW_MAX_ROWS and SPLIT_FEW_MIN_N <= n <= SPLIT_FEW_MAX_N and elem_bytes == 4
     return SplitConfig(chunk=chunk, warps=warps, r=r, sample=sample, cblock=cblock, cap=cap,
-                       maxnreg=128, select_warps=4 if few_warps else 8)
+                       maxnreg=128, select_warps=4 if few_warps else 16 if few_long else 8, bisect=few_long,
+                       early=few_long)
 
 
 def launch_split(call: Call, config: SplitConfig | None = None) -> None:
@@ -313,7 +330,7 @@ def launch_split(call: Call, config: SplitConfig | None = None) -> None:
     if _settle_empty(call):
         return
     logits, rows, n, k, device = _facts(call)
-    config = config or pick_split(rows, n, k, sm_count(device))
+    config = config or pick_split(rows, n, k, sm_count(device), logits.element_size())
     stream = n >= STREAM_MIN_RATIO * k and k <= STREAM_MAX_K and (n >= STREAM_MIN_N or interpreting())
     if stream and config.cap < k + config.block:
         raise ValueError(f"cap: the exact stream fallback needs at least k + block = {k + config.block}, "
@@ -328,9 +345,10 @@ def launch_split(call: Call, config: SplitConfig | None = None) -> None:
     has_starts = call.row_starts is not None
     key_bits = KEY_BITS[logits.dtype]
     n_chunks = -(-n // config.chunk)
-    f_const = dict(KEY_BITS=key_bits, CHUNK=config.chunk, A=a, V=v, TH=th, SAMPLE=config.sample, HAS_STARTS=has_starts)
+    f_const = dict(KEY_BITS=key_bits, CHUNK=config.chunk, A=a, V=v, TH=th, SAMPLE=config.sample, HAS_STARTS=has_starts,
+                   **({"EARLY": True} if config.early else {}))
     s_const = dict(KEY_BITS=key_bits, BLOCK=config.block, CBLOCK=config.cblock, TRANSFORM=transform,
-                   HAS_STARTS=has_starts, STREAM=stream)
+                   HAS_STARTS=has_starts, STREAM=stream, **({"BISECT": True} if config.bisect else {}))
     f_args = (logits, logits.stride(0), n, call.seq_lens, call.next_n, call.compress_ratio, starts, k, ctr, lists,
               config.cap)
     s_args = (logits, logits.stride(0), n, rows, call.seq_lens, call.next_n, call.compress_ratio, starts, k,
@@ -368,6 +386,8 @@ class WarpConfig:
     # loop; sm_90a: 8 warps 93 -> 80 registers, 2 -> 3 programs per SM as the identity transform; 4 warps need
     # maxnreg=80 too for 96 -> 80). Timed in session 13: no gain (4096x8K page 228.5 -> 230.5 µs), so off (NOTES.md).
     lazy: bool = False
+    # With late (not lazy): the row's page-table entries prefetched into L2 before the stream (``warp._prefetch_l2``).
+    prefetch: bool = False
 
 
 #: The warp path's configs by rows per SM (H200, fp32, k=2048, NOTES.md 2026-11-30 session 10):
@@ -448,7 +468,8 @@ def warp_constexprs(config: WarpConfig, key_bits: int, transform: int, has_start
     return dict(KEY_BITS=key_bits, A=config.a, V=128 // key_bits, TH=32 * config.warps, SAMPLE=config.sample,
                 CBLOCK=config.cblock, BLOCK=config.block, TRANSFORM=transform, HAS_STARTS=has_starts,
                 BISECT=config.bisect, LATE=late, LATE_KB=kb, SB=config.sbits,
-                BB=config.bbits, **({"LAZY": True} if late and config.lazy else {}))
+                BB=config.bbits, **({"LAZY": True} if late and config.lazy else {}),
+                **({"PREFETCH": True} if late and config.prefetch and not config.lazy and not interpreting() else {}))
 
 
 def launch_warp(call: Call, config: WarpConfig | None = None) -> None:

@@ -33,6 +33,7 @@ import triton.language as tl
 
 from topk_core.kernels.triton_common import order_key, row_valid_length, window_length
 
+from .bisect_select import _select_bisect
 from .kernel import _bracket, _exact_row, _fill_short_row, _row_transform, _select_cands
 
 #: Per row: sure | cand << 32 (int64, words 0-1), lo, hi, two counters of the exact fallback.
@@ -179,9 +180,17 @@ def _one_tile(row_ptr, c0, end, lo, hi, f_lo, f_hi, nan_sure, ctr, k, cap, row_l
               A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, MASKED: tl.constexpr):
     """A chunk of one tile: classify it once and keep it in registers for the writes."""
     j, x = _load_tile(row_ptr, c0, end, A, V, TH, MASKED)
+    _classify_write(j, x, end, lo, hi, f_lo, f_hi, nan_sure, ctr, k, cap, row_lists, cand_key, cand_col, A * V * TH,
+                    MASKED)
+
+
+@triton.jit
+def _classify_write(j, x, end, lo, hi, f_lo, f_hi, nan_sure, ctr, k, cap, row_lists, cand_key, cand_col,
+                    N: tl.constexpr, MASKED: tl.constexpr):
+    """A loaded tile: classify, reserve list space, write."""
     sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure, MASKED)
     sp, cp = _reserve(tl.sum(sure + (cand << 16), axis=0), ctr)
-    _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, A * V * TH)
+    _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, N)
 
 
 @triton.jit
@@ -200,8 +209,9 @@ def _reserve(cnt, ctr):
 def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k,
                   ctr_ptr, lists_ptr, cap,
                   KEY_BITS: tl.constexpr, CHUNK: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr,
-                  SAMPLE: tl.constexpr, HAS_STARTS: tl.constexpr):
+                  SAMPLE: tl.constexpr, HAS_STARTS: tl.constexpr, EARLY: tl.constexpr = False):
     """Chunk ``c`` of row ``b``: sure columns and bracket candidates into the row's lists.
+    EARLY: the chunk's first full tile is loaded before the bracket, so the two latencies overlap.
 
     Tiles of ``A * V * TH`` columns (``_tile_offsets``), one list per thread, so list
     positions are an in-thread running count plus one block scan of the per-list counts.
@@ -214,29 +224,38 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
     c0 = c * CHUNK
     if (L > k) & (c0 < L):
         row_ptr = logits_ptr + b.to(tl.int64) * stride_row + start
+        end = tl.minimum(c0 + CHUNK, L)
+        n_full = (end - c0) // RT
+        if EARLY:  # the chunk's first full tile in flight while the bracket is found
+            j_e, x_e = _load_tile(row_ptr, c0, end, A, V, TH, False, n_full > 0)
         lo, hi = _bracket(row_ptr, L, k, KEY_BITS, SAMPLE)
         f_lo, f_hi, nan_sure = _fp32_bounds(lo, hi)  # used for float32 rows only
         ctr = ctr_ptr + b.to(tl.int64) * CTR_WORDS
         if c == 0:
             tl.store(ctr + 2, lo.to(tl.int32, bitcast=True))
             tl.store(ctr + 3, hi.to(tl.int32, bitcast=True))
-        end = tl.minimum(c0 + CHUNK, L)
         row_lists = lists_ptr + b.to(tl.int64) * (k + 2 * cap)
         cand_key = row_lists + k
         cand_col = cand_key + cap
         if CHUNK == RT:  # one tile; each branch runs to its end (tiles merged after an `if` get re-laid out)
             if c0 + RT <= L:
-                _one_tile(row_ptr, c0, end, lo, hi, f_lo, f_hi, nan_sure, ctr, k, cap, row_lists, cand_key,
-                          cand_col, A, V, TH, False)
+                if EARLY:
+                    _classify_write(j_e, x_e, end, lo, hi, f_lo, f_hi, nan_sure, ctr, k, cap, row_lists, cand_key,
+                                    cand_col, A * V * TH, False)
+                else:
+                    _one_tile(row_ptr, c0, end, lo, hi, f_lo, f_hi, nan_sure, ctr, k, cap, row_lists, cand_key,
+                              cand_col, A, V, TH, False)
             else:
                 _one_tile(row_ptr, c0, end, lo, hi, f_lo, f_hi, nan_sure, ctr, k, cap, row_lists, cand_key,
                           cand_col, A, V, TH, True)
         else:  # count, reserve, then re-read (L2) and write: full tiles, then one masked tail
-            n_full = (end - c0) // RT
             j0 = _as_lists(_tile_offsets(A, V, TH), A, V, TH)
             tail = c0 + n_full * RT
             cnt = tl.zeros([TH], dtype=tl.int32)  # per list: sure + cand << 16 (CHUNK / TH < 2**16)
-            _, x_next = _load_tile(row_ptr, c0, end, A, V, TH, False, n_full > 0)
+            if EARLY:
+                x_next = x_e
+            else:
+                _, x_next = _load_tile(row_ptr, c0, end, A, V, TH, False, n_full > 0)
             for i in range(0, n_full):  # the next tile's load is issued before this one is used
                 x = x_next
                 j = c0 + i * RT + j0
@@ -269,9 +288,10 @@ def select_kernel(logits_ptr, stride_row, n, rows, seq_lens_ptr, next_n, compres
                   out_idx_ptr, out_val_ptr, return_values, page_ptr, page_stride, cu_ptr, has_cu, num_req,
                   offsets_ptr, ctr_ptr, lists_ptr, cap,
                   KEY_BITS: tl.constexpr, BLOCK: tl.constexpr, CBLOCK: tl.constexpr, TRANSFORM: tl.constexpr,
-                  HAS_STARTS: tl.constexpr, STREAM: tl.constexpr):
+                  HAS_STARTS: tl.constexpr, STREAM: tl.constexpr, BISECT: tl.constexpr = False):
     """Row ``b``: the k output slots, from the filter's lists or, if they cannot hold the
-    answer, from the exact path. TRANSFORM: 0 none, 1 page_table, 2 ragged."""
+    answer, from the exact path. TRANSFORM: 0 none, 1 page_table, 2 ragged. BISECT: the candidates
+    by ``bisect_select._select_bisect`` (else 8-bit digit histograms, ``kernel._select_cands``)."""
     b = tl.program_id(0)
     lane, L, row_ptr, orow, req, offset = _select_row_setup(
         b, logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k, cu_ptr, has_cu, num_req,
@@ -304,8 +324,12 @@ def select_kernel(logits_ptr, stride_row, n, rows, seq_lens_ptr, next_n, compres
                     col += offset
                 tl.store(out_idx_ptr + orow + i, col, mask=m)
             if n_s < k:
-                _select_cands(n_s, k - n_s, lo, hi, n_c, k, cand_key, cand_col, row_ptr, orow, out_idx_ptr,
-                              out_val_ptr, req, offset, page_ptr, page_stride, 0, CBLOCK, LOCAL_T, True)
+                if BISECT:
+                    _select_bisect(n_s, k - n_s, lo, hi, n_c, k, cand_key, cand_col, row_ptr, orow, out_idx_ptr,
+                                   out_val_ptr, req, offset, page_ptr, page_stride, 0, CBLOCK, LOCAL_T, 1, True)
+                else:
+                    _select_cands(n_s, k - n_s, lo, hi, n_c, k, cand_key, cand_col, row_ptr, orow, out_idx_ptr,
+                                  out_val_ptr, req, offset, page_ptr, page_stride, 0, CBLOCK, LOCAL_T, True)
             if (TRANSFORM == 1) | (return_values != 0):
                 tl.debug_barrier()  # the slots were written by other threads
                 for off in range(0, k, BLOCK):

@@ -35,7 +35,8 @@ import triton.language as tl
 
 from topk_core.kernels.triton_common import order_key
 
-from .kernel import _cand_chunk, _emit_chunk, _exact_row, _fill_short_row, _row_transform, _select_cands, _transform
+from .bisect_select import _select_bisect
+from .kernel import _exact_row, _fill_short_row, _row_transform, _select_cands, _transform
 from .split import _as_lists, _classify, _fp32_bounds, _load_tile, _raw_bits, _select_row_setup, _tile_offsets
 
 
@@ -115,79 +116,6 @@ def _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, r
 
 
 @triton.jit
-def _rel_keys(off, lane, n_cand, buf_key, lo):
-    """Candidate keys ``off ..`` relative to ``lo``, no columns."""
-    i = off + lane
-    m = i < n_cand
-    return tl.load(buf_key + i, mask=m, other=0).to(tl.uint32, bitcast=True) - lo, m
-
-
-@triton.jit
-def _count_ge(c, key0, m0, n_cand, buf_key, lo, lane, CBLOCK: tl.constexpr):
-    """How many candidates have a relative key ``>= c`` (the first chunk from registers)."""
-    cnt = tl.sum((m0 & (key0 >= c)).to(tl.int32), axis=0)
-    for off in range(CBLOCK, n_cand, CBLOCK):
-        key, m = _rel_keys(off, lane, n_cand, buf_key, lo)
-        cnt += tl.sum((m & (key >= c)).to(tl.int32), axis=0)
-    return cnt
-
-
-@triton.jit
-def _count_ge_multi(c, key0, m0, n_cand, buf_key, lo, lane, CBLOCK: tl.constexpr):
-    """``_count_ge`` for a vector of thresholds ``c`` at once (``[CBLOCK, len(c)]`` compares,
-    one reduction per chunk)."""
-    cnt = tl.sum((m0[:, None] & (key0[:, None] >= c[None, :])).to(tl.int32), axis=0)
-    for off in range(CBLOCK, n_cand, CBLOCK):
-        key, m = _rel_keys(off, lane, n_cand, buf_key, lo)
-        cnt += tl.sum((m[:, None] & (key[:, None] >= c[None, :])).to(tl.int32), axis=0)
-    return cnt
-
-
-@triton.jit
-def _select_bisect(n_out, rem, lo, hi, n_cand, k, buf_key, buf_idx, row_ptr, orow, out_idx_ptr, out_val_ptr,
-                   req, offset, page_ptr, page_stride, return_values,
-                   CBLOCK: tl.constexpr, TRANSFORM: tl.constexpr, SB: tl.constexpr = 1):
-    """``kernel._select_cands`` by bisection on ``key - lo`` (one bit per step: a compare and a
-    sum per candidate, no histogram), stopping as soon as the keys ``>= t`` are exactly ``rem``:
-    emits the ``rem`` largest of the ``n_cand`` candidates to slots ``[n_out, k)``. SB > 1:
-    ``SB`` bits per step (``32 / SB`` steps at most, 2 or 4), each counting against the ``2**SB``
-    thresholds ``t + j << shift`` at once."""
-    lane = tl.arange(0, CBLOCK)
-    key0, m0 = _rel_keys(0, lane, n_cand, buf_key, lo)
-    diff = hi - lo
-    t = tl.full([], 0, tl.uint32)  # count(key >= t) >= rem holds throughout
-    done = False
-    if SB == 1:
-        for bit in tl.static_range(31, -1, -1):
-            c = t | tl.full([], 1 << bit, tl.uint32)
-            if not done:
-                if c <= diff:
-                    cnt = _count_ge(c, key0, m0, n_cand, buf_key, lo, lane, CBLOCK)
-                    t = tl.where(cnt >= rem, c, t)
-                    done = cnt == rem
-    else:
-        jr = tl.arange(0, 1 << SB).to(tl.uint32)
-        for s in tl.static_range(32 // SB - 1, -1, -1):
-            if not done:
-                # thresholds above diff count 0 (keys are <= diff): skip the step when all j >= 1 are
-                if (t | tl.full([], 1 << (s * SB), tl.uint32)) <= diff:
-                    cnt = _count_ge_multi(t + (jr << (s * SB)), key0, m0, n_cand, buf_key, lo, lane, CBLOCK)
-                    ok = cnt >= rem  # non-increasing in j; j = 0 (t itself) always holds
-                    jb = tl.sum(ok.to(tl.int32), axis=0) - 1
-                    t = t + (jb.to(tl.uint32) << (s * SB))
-                    done = tl.sum(tl.where(jr == jb.to(tl.uint32), cnt, 0), axis=0) == rem
-    # t is the rem-th largest relative key, or (done) a bound with exactly rem keys >= t.
-    gt = _count_ge(t + 1, key0, m0, n_cand, buf_key, lo, lane, CBLOCK)
-    gt = tl.where(t == 0xFFFFFFFF, 0, gt)  # t + 1 wraps only when t is the top key
-    rem_tie = rem - gt
-    n_tie = 0
-    for off in range(0, n_cand, CBLOCK):
-        key, col, m = _cand_chunk(off, lane, n_cand, buf_key, buf_idx, lo, row_ptr, False)
-        n_out, n_tie = _emit_chunk(key, t, m, col, n_out, n_tie, k, rem_tie, orow, out_idx_ptr, out_val_ptr,
-                                   row_ptr, req, offset, page_ptr, page_stride, return_values, TRANSFORM)
-
-
-@triton.jit
 def _late_page(out_idx_ptr, orow, k, req, page_ptr, page_stride, KB: tl.constexpr):
     """The page table over the row's k slots (local columns in, page entries out) in blocks of
     ``KB`` slots: every slot load of a block, then every gather, then the stores, so a row pays
@@ -199,6 +127,18 @@ def _late_page(out_idx_ptr, orow, k, req, page_ptr, page_stride, KB: tl.constexp
         local = tl.load(out_idx_ptr + orow + i, mask=mk, other=0)
         dst = tl.load(page_ptr + req * page_stride + local, mask=mk, other=-1)
         tl.store(out_idx_ptr + orow + i, dst, mask=mk)
+
+
+@triton.jit
+def _prefetch_l2(base_ptr, n, TH: tl.constexpr):
+    """Ask L2 for the 128-byte lines of ``base_ptr[0:n]`` (int32), one ``prefetch.global.L2`` per line spread over
+    the program's lanes; nothing waits on them. Addresses are clamped into the range (the tail repeats a line)."""
+    LINE: tl.constexpr = 32
+    lanes = tl.arange(0, TH) * LINE
+    for off in range(0, n, LINE * TH):
+        c = tl.minimum(off + lanes, n - 1)
+        tl.inline_asm_elementwise("prefetch.global.L2 [$1];\n\tmov.u32 $0, 0;", "=r,l", [base_ptr + c],
+                                  dtype=tl.int32, is_pure=False, pack=1)
 
 
 @triton.jit
@@ -251,14 +191,17 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
                 KEY_BITS: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, SAMPLE: tl.constexpr,
                 CBLOCK: tl.constexpr, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr, HAS_STARTS: tl.constexpr,
                 BISECT: tl.constexpr = True, LATE: tl.constexpr = False, LATE_KB: tl.constexpr = 0,
-                SB: tl.constexpr = 1, BB: tl.constexpr = 1, LAZY: tl.constexpr = False):
+                SB: tl.constexpr = 1, BB: tl.constexpr = 1, LAZY: tl.constexpr = False,
+                PREFETCH: tl.constexpr = False):
     """Row ``program_id(0)``: its k output slots. TRANSFORM: 0 none, 1 page_table, 2 ragged.
     ``stride_row`` is specialized (16-divisible strides keep the 16-byte loads); BLOCK is the
     lane count of the short-row fill and of the exact fallback. LATE (page table only): local
     columns first, the table over the k slots at the end in blocks of ``LATE_KB`` (0: BLOCK).
     SB / BB: bits per step of the candidate select / of the bracket (1: bisection). LAZY (with LATE): the page
     table's request is found where a branch first needs it, not before the stream loop, so that its registers
-    (request, table pointer) are not live across the loop (fewer registers: more programs per SM)."""
+    (request, table pointer) are not live across the loop (fewer registers: more programs per SM). PREFETCH (with
+    LATE, not LAZY): the row's page-table entries are prefetched into L2 before the stream, so that the late pass's
+    gathers find them there (compiled code only: the interpreter has no inline assembly)."""
     b = tl.program_id(0)
     # LATE: the fast path writes local columns; the page table goes over the k slots at the end.
     FAST_T: tl.constexpr = 0 if LATE and TRANSFORM == 1 else TRANSFORM
@@ -272,6 +215,8 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
         _fill_short_row(L, k, orow, row_ptr, lane, req, offset, page_ptr, page_stride, out_idx_ptr, out_val_ptr,
                         return_values, BLOCK, TRANSFORM)
     else:
+        if PREFETCH:
+            _prefetch_l2(page_ptr + req * page_stride, L, TH)
         buf_key = scratch_ptr + b.to(tl.int64) * (2 * cap)
         buf_idx = buf_key + cap
         ok = _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf_key, buf_idx, cap,

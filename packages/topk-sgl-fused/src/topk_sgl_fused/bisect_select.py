@@ -1,0 +1,85 @@
+"""The exact candidate select by bisection on the key bits (``_select_bisect``), shared by the warp path
+(``warp.py``: candidates as order keys) and the two-launch path's select (``split.select_kernel``: the values' bits,
+``RAW``). One compare and one sum per candidate per bit, no histogram; it stops as soon as exactly the keys still
+needed are at or above the bound."""
+
+from __future__ import annotations
+
+import triton
+import triton.language as tl
+
+from .kernel import _cand_chunk, _emit_chunk, _scratch_key
+
+
+@triton.jit
+def _rel_keys(off, lane, n_cand, buf_key, lo, row_ptr, RAW: tl.constexpr):
+    """Candidate keys ``off ..`` relative to ``lo``, no columns (RAW: scratch holds value bits)."""
+    i = off + lane
+    m = i < n_cand
+    return _scratch_key(tl.load(buf_key + i, mask=m, other=0), row_ptr, RAW) - lo, m
+
+
+@triton.jit
+def _count_ge(c, key0, m0, n_cand, buf_key, lo, lane, row_ptr, CBLOCK: tl.constexpr, RAW: tl.constexpr):
+    """How many candidates have a relative key ``>= c`` (the first chunk from registers)."""
+    cnt = tl.sum((m0 & (key0 >= c)).to(tl.int32), axis=0)
+    for off in range(CBLOCK, n_cand, CBLOCK):
+        key, m = _rel_keys(off, lane, n_cand, buf_key, lo, row_ptr, RAW)
+        cnt += tl.sum((m & (key >= c)).to(tl.int32), axis=0)
+    return cnt
+
+
+@triton.jit
+def _count_ge_multi(c, key0, m0, n_cand, buf_key, lo, lane, row_ptr, CBLOCK: tl.constexpr, RAW: tl.constexpr):
+    """``_count_ge`` for a vector of thresholds ``c`` at once (``[CBLOCK, len(c)]`` compares,
+    one reduction per chunk)."""
+    cnt = tl.sum((m0[:, None] & (key0[:, None] >= c[None, :])).to(tl.int32), axis=0)
+    for off in range(CBLOCK, n_cand, CBLOCK):
+        key, m = _rel_keys(off, lane, n_cand, buf_key, lo, row_ptr, RAW)
+        cnt += tl.sum((m[:, None] & (key[:, None] >= c[None, :])).to(tl.int32), axis=0)
+    return cnt
+
+
+@triton.jit
+def _select_bisect(n_out, rem, lo, hi, n_cand, k, buf_key, buf_idx, row_ptr, orow, out_idx_ptr, out_val_ptr,
+                   req, offset, page_ptr, page_stride, return_values,
+                   CBLOCK: tl.constexpr, TRANSFORM: tl.constexpr, SB: tl.constexpr = 1, RAW: tl.constexpr = False):
+    """``kernel._select_cands`` by bisection on ``key - lo`` (one bit per step: a compare and a
+    sum per candidate, no histogram), stopping as soon as the keys ``>= t`` are exactly ``rem``:
+    emits the ``rem`` largest of the ``n_cand`` candidates to slots ``[n_out, k)``. SB > 1:
+    ``SB`` bits per step (``32 / SB`` steps at most, 2 or 4), each counting against the ``2**SB``
+    thresholds ``t + j << shift`` at once. RAW: scratch holds the values' bits (``split.select_kernel``)."""
+    lane = tl.arange(0, CBLOCK)
+    key0, m0 = _rel_keys(0, lane, n_cand, buf_key, lo, row_ptr, RAW)
+    diff = hi - lo
+    t = tl.full([], 0, tl.uint32)  # count(key >= t) >= rem holds throughout
+    done = False
+    if SB == 1:
+        for bit in tl.static_range(31, -1, -1):
+            c = t | tl.full([], 1 << bit, tl.uint32)
+            if not done:
+                if c <= diff:
+                    cnt = _count_ge(c, key0, m0, n_cand, buf_key, lo, lane, row_ptr, CBLOCK, RAW)
+                    t = tl.where(cnt >= rem, c, t)
+                    done = cnt == rem
+    else:
+        jr = tl.arange(0, 1 << SB).to(tl.uint32)
+        for s in tl.static_range(32 // SB - 1, -1, -1):
+            if not done:
+                # thresholds above diff count 0 (keys are <= diff): skip the step when all j >= 1 are
+                if (t | tl.full([], 1 << (s * SB), tl.uint32)) <= diff:
+                    cnt = _count_ge_multi(t + (jr << (s * SB)), key0, m0, n_cand, buf_key, lo, lane, row_ptr, CBLOCK,
+                                          RAW)
+                    ok = cnt >= rem  # non-increasing in j; j = 0 (t itself) always holds
+                    jb = tl.sum(ok.to(tl.int32), axis=0) - 1
+                    t = t + (jb.to(tl.uint32) << (s * SB))
+                    done = tl.sum(tl.where(jr == jb.to(tl.uint32), cnt, 0), axis=0) == rem
+    # t is the rem-th largest relative key, or (done) a bound with exactly rem keys >= t.
+    gt = _count_ge(t + 1, key0, m0, n_cand, buf_key, lo, lane, row_ptr, CBLOCK, RAW)
+    gt = tl.where(t == 0xFFFFFFFF, 0, gt)  # t + 1 wraps only when t is the top key
+    rem_tie = rem - gt
+    n_tie = 0
+    for off in range(0, n_cand, CBLOCK):
+        key, col, m = _cand_chunk(off, lane, n_cand, buf_key, buf_idx, lo, row_ptr, RAW)
+        n_out, n_tie = _emit_chunk(key, t, m, col, n_out, n_tie, k, rem_tie, orow, out_idx_ptr, out_val_ptr,
+                                   row_ptr, req, offset, page_ptr, page_stride, return_values, TRANSFORM)
