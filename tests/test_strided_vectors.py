@@ -55,13 +55,13 @@ def test_strided_sgl_vectors_every_backend(n):
         3, dtype=torch.int32, device=DEVICE)[:, None] * (2 * n)
     cu_c = torch.tensor([0, 2, 4, rows], dtype=torch.int32, device=DEVICE)
     lens, starts, offsets, cu = (_strided(t) for t in (lens_c, starts_c, offsets_c, cu_c))
+    want = sgl.fast_topk_v2(logits, lens_c, k, starts_c, backend="reference")
     ran = []
     for name in ["reference", *[b for b in topk_core.available_backends() if b != "reference"]]:
         try:
             local = sgl.fast_topk_v2(logits, lens, k, starts, backend=name)
         except topk_core.errors.BackendNotSupportedError:
             continue
-        want = sgl.fast_topk_v2(logits, lens_c, k, starts_c, backend="reference")
         # same selection as the contiguous call, up to ties: compare the selected scores row by row
         for b in range(rows):
             got_s = logits[b, (local[b][local[b] >= 0] + starts_c[b]).long()].sort().values

@@ -10,8 +10,8 @@ the candidate select and of the bracket), "sel4" (select only), "br4" (bracket o
 at the end, one block of all k = 2048 slots: ``launch.late_block``), "lateold" (session 10's late pass:
 blocks of ``block`` slots, ``launch``'s default since session 11);
 "lazy" (session 13: the late pass's page-table request found after the stream, so that it holds no registers
-across the loop; ``WarpConfig.lazy``), "pf" (session 16: the row's page-table entries prefetched into L2 first;
-``WarpConfig.prefetch``),
+across the loop; ``WarpConfig.lazy``; "pf", session 16's page-table prefetch into L2, measured slower and removed
+after commit b839370),
 "oldbis" (session 16: the two-launch path with its select by bisection; suffixes "sw8" / "cb2048" set the
 select's warps / candidate chunk; "oldearly" the filter's first tile loaded before its bracket),
 "m80" (a register cap: ``maxnreg=80``, 6 programs of 4 warps / 3 of 8 per SM);
@@ -63,7 +63,7 @@ PLAN = [  # (cell, variants): most important first; a spent budget cuts the tail
 
 def variant(name):
     """The ``WarpConfig`` of a variant name (see the module docstring)."""
-    m = re.fullmatch(r"(w\d+(?:r80)?)((?:s2|s4|sel2|sel4|br2|br4)?)(late|lateold)?(lazy)?(pf)?(?:m(\d+))?", name)
+    m = re.fullmatch(r"(w\d+(?:r80)?)((?:s2|s4|sel2|sel4|br2|br4)?)(late|lateold)?(lazy)?(?:m(\d+))?", name)
     if not m:
         raise KeyError(name)
     cfg = V[m.group(1)]
@@ -73,9 +73,7 @@ def variant(name):
             "lateold": dict(late=True, late_kb=cfg.block)}[m.group(3)]
     extra = dict(lazy=True) if m.group(4) else {}
     if m.group(5):
-        extra["prefetch"] = True
-    if m.group(6):
-        extra["maxnreg"] = int(m.group(6))
+        extra["maxnreg"] = int(m.group(5))
     return replace(cfg, **bits, **late, **extra)
 
 

@@ -92,11 +92,9 @@ def compile_split(dtype, transform, config):
     common = {"logits_ptr": f"*{dtype}", "stride_row": "i32", "n": "i32", "seq_lens_ptr": "*i32", "next_n": "i32",
               "compress_ratio": "i32", "row_starts_ptr": "*i32", "k": "i32"}
     scratch = {"ctr_ptr": "*i32", "lists_ptr": "*i32", "cap": "i32"}
-    a, v, th = launch.tile(config, DTYPES[dtype] // 8)
-    filt = dict(KEY_BITS=DTYPES[dtype], CHUNK=config.chunk, A=a, V=v, TH=th, SAMPLE=config.sample, HAS_STARTS=False,
-                **({"EARLY": True} if config.early else {}))
-    sel = dict(KEY_BITS=DTYPES[dtype], BLOCK=config.block, CBLOCK=config.cblock, TRANSFORM=transform,
-               HAS_STARTS=True, STREAM=True, **({"BISECT": True} if config.bisect else {}))
+    bits = DTYPES[dtype]
+    filt, _ = launch.split_constexprs(config, bits, bits // 8, transform, has_starts=False, stream=True)
+    _, sel = launch.split_constexprs(config, bits, bits // 8, transform, has_starts=True, stream=True)
     select_sig = {**common, "rows": "i32", "out_idx_ptr": "*i32", "out_val_ptr": f"*{dtype}", "return_values": "i32",
                   "page_ptr": "*i32", "page_stride": "i32", "cu_ptr": "*i32", "has_cu": "i32", "num_req": "i32",
                   "offsets_ptr": "*i32", **scratch}

@@ -323,6 +323,18 @@ def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) ->
                        early=few_long)
 
 
+def split_constexprs(config: SplitConfig, key_bits: int, elem_bytes: int, transform: int, has_starts: bool,
+                     stream: bool) -> tuple[dict, dict]:
+    """The compile-time arguments of ``filter_kernel`` and ``select_kernel`` (also built by the sm_90 compile
+    test). The session-16 flags are passed only when on, so the other builds are unchanged."""
+    a, v, th = tile(config, elem_bytes)
+    f_const = dict(KEY_BITS=key_bits, CHUNK=config.chunk, A=a, V=v, TH=th, SAMPLE=config.sample, HAS_STARTS=has_starts,
+                   **({"EARLY": True} if config.early else {}))
+    s_const = dict(KEY_BITS=key_bits, BLOCK=config.block, CBLOCK=config.cblock, TRANSFORM=transform,
+                   HAS_STARTS=has_starts, STREAM=stream, **({"BISECT": True} if config.bisect else {}))
+    return f_const, s_const
+
+
 def launch_split(call: Call, config: SplitConfig | None = None) -> None:
     """Run the two-launch path for one validated call (outputs already allocated)."""
     from . import split  # imports triton; kept out of the entry point
@@ -335,7 +347,6 @@ def launch_split(call: Call, config: SplitConfig | None = None) -> None:
     if stream and config.cap < k + config.block:
         raise ValueError(f"cap: the exact stream fallback needs at least k + block = {k + config.block}, "
                          f"got {config.cap}")
-    a, v, th = tile(config, logits.element_size())
     # Counters in a buffer of their own: zero when created, and reset by every call that uses them.
     ctr_bytes = 4 * rows * int(split.CTR_WORDS)
     ctr = ws.scratch(OWNER + ".split.counters", device, ctr_bytes, call.workspace)[:ctr_bytes].view(torch.int32)
@@ -345,10 +356,7 @@ def launch_split(call: Call, config: SplitConfig | None = None) -> None:
     has_starts = call.row_starts is not None
     key_bits = KEY_BITS[logits.dtype]
     n_chunks = -(-n // config.chunk)
-    f_const = dict(KEY_BITS=key_bits, CHUNK=config.chunk, A=a, V=v, TH=th, SAMPLE=config.sample, HAS_STARTS=has_starts,
-                   **({"EARLY": True} if config.early else {}))
-    s_const = dict(KEY_BITS=key_bits, BLOCK=config.block, CBLOCK=config.cblock, TRANSFORM=transform,
-                   HAS_STARTS=has_starts, STREAM=stream, **({"BISECT": True} if config.bisect else {}))
+    f_const, s_const = split_constexprs(config, key_bits, logits.element_size(), transform, has_starts, stream)
     f_args = (logits, logits.stride(0), n, call.seq_lens, call.next_n, call.compress_ratio, starts, k, ctr, lists,
               config.cap)
     s_args = (logits, logits.stride(0), n, rows, call.seq_lens, call.next_n, call.compress_ratio, starts, k,
@@ -386,8 +394,6 @@ class WarpConfig:
     # loop; sm_90a: 8 warps 93 -> 80 registers, 2 -> 3 programs per SM as the identity transform; 4 warps need
     # maxnreg=80 too for 96 -> 80). Timed in session 13: no gain (4096x8K page 228.5 -> 230.5 µs), so off (NOTES.md).
     lazy: bool = False
-    # With late (not lazy): the row's page-table entries prefetched into L2 before the stream (``warp._prefetch_l2``).
-    prefetch: bool = False
 
 
 #: The warp path's configs by rows per SM (H200, fp32, k=2048, NOTES.md 2026-11-30 session 10):
@@ -468,8 +474,7 @@ def warp_constexprs(config: WarpConfig, key_bits: int, transform: int, has_start
     return dict(KEY_BITS=key_bits, A=config.a, V=128 // key_bits, TH=32 * config.warps, SAMPLE=config.sample,
                 CBLOCK=config.cblock, BLOCK=config.block, TRANSFORM=transform, HAS_STARTS=has_starts,
                 BISECT=config.bisect, LATE=late, LATE_KB=kb, SB=config.sbits,
-                BB=config.bbits, **({"LAZY": True} if late and config.lazy else {}),
-                **({"PREFETCH": True} if late and config.prefetch and not config.lazy and not interpreting() else {}))
+                BB=config.bbits, **({"LAZY": True} if late and config.lazy else {}))
 
 
 def launch_warp(call: Call, config: WarpConfig | None = None) -> None:

@@ -130,18 +130,6 @@ def _late_page(out_idx_ptr, orow, k, req, page_ptr, page_stride, KB: tl.constexp
 
 
 @triton.jit
-def _prefetch_l2(base_ptr, n, TH: tl.constexpr):
-    """Ask L2 for the 128-byte lines of ``base_ptr[0:n]`` (int32), one ``prefetch.global.L2`` per line spread over
-    the program's lanes; nothing waits on them. Addresses are clamped into the range (the tail repeats a line)."""
-    LINE: tl.constexpr = 32
-    lanes = tl.arange(0, TH) * LINE
-    for off in range(0, n, LINE * TH):
-        c = tl.minimum(off + lanes, n - 1)
-        tl.inline_asm_elementwise("prefetch.global.L2 [$1];\n\tmov.u32 $0, 0;", "=r,l", [base_ptr + c],
-                                  dtype=tl.int32, is_pure=False, pack=1)
-
-
-@triton.jit
 def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf_key, buf_idx, cap,
                req, offset, page_ptr, page_stride,
                KEY_BITS: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, SAMPLE: tl.constexpr,
@@ -191,17 +179,14 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
                 KEY_BITS: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, SAMPLE: tl.constexpr,
                 CBLOCK: tl.constexpr, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr, HAS_STARTS: tl.constexpr,
                 BISECT: tl.constexpr = True, LATE: tl.constexpr = False, LATE_KB: tl.constexpr = 0,
-                SB: tl.constexpr = 1, BB: tl.constexpr = 1, LAZY: tl.constexpr = False,
-                PREFETCH: tl.constexpr = False):
+                SB: tl.constexpr = 1, BB: tl.constexpr = 1, LAZY: tl.constexpr = False):
     """Row ``program_id(0)``: its k output slots. TRANSFORM: 0 none, 1 page_table, 2 ragged.
     ``stride_row`` is specialized (16-divisible strides keep the 16-byte loads); BLOCK is the
     lane count of the short-row fill and of the exact fallback. LATE (page table only): local
     columns first, the table over the k slots at the end in blocks of ``LATE_KB`` (0: BLOCK).
     SB / BB: bits per step of the candidate select / of the bracket (1: bisection). LAZY (with LATE): the page
     table's request is found where a branch first needs it, not before the stream loop, so that its registers
-    (request, table pointer) are not live across the loop (fewer registers: more programs per SM). PREFETCH (with
-    LATE, not LAZY): the row's page-table entries are prefetched into L2 before the stream, so that the late pass's
-    gathers find them there (compiled code only: the interpreter has no inline assembly)."""
+    (request, table pointer) are not live across the loop (fewer registers: more programs per SM)."""
     b = tl.program_id(0)
     # LATE: the fast path writes local columns; the page table goes over the k slots at the end.
     FAST_T: tl.constexpr = 0 if LATE and TRANSFORM == 1 else TRANSFORM
@@ -215,8 +200,6 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
         _fill_short_row(L, k, orow, row_ptr, lane, req, offset, page_ptr, page_stride, out_idx_ptr, out_val_ptr,
                         return_values, BLOCK, TRANSFORM)
     else:
-        if PREFETCH:
-            _prefetch_l2(page_ptr + req * page_stride, L, TH)
         buf_key = scratch_ptr + b.to(tl.int64) * (2 * cap)
         buf_idx = buf_key + cap
         ok = _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf_key, buf_idx, cap,
