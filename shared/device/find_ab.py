@@ -6,7 +6,8 @@ on 11-bit builds), ``cs`` both, ``t256`` 256-thread CTAs (5 per SM: 512 rows in 
 sample, ``t256u8``/``t256su8`` those with 8 vectors in flight (4 per SM),
 ``w12``/``w12c`` 12-bit digits on 256 threads (and compact, an 11-bit sample),
 ``t256c``/``t256c1``/``t128c`` the two-read path on 256 threads and 2048/1024 candidates, or 128 threads,
-``smp1k``/``smp1k512`` the sampled filter with a 1024-key sample on N < 16K (256/512 threads),
+``smp1k``/``smp1k512`` the sampled filter with a 1024-key sample on N < 16K (256/512 threads; ``smp1kp``,
+``smp512p``, ``smp1kp512`` with predicated stores, session 17: slower),
 ``r2`` the rank's root as floor(sqrt(mu)) + 2 (session 9's; + 1 ships since session 10), ``s8k`` an 8192-key
 sample, ``c16k`` 16384 candidates per CTA of a cluster, ``f0`` the two-read path without
 fastkey/pstore1/early (session 11's), ``fp`` without early, ``vu0`` any variant without vclear and unitdiv (session 12),
@@ -233,6 +234,11 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
         alts["t128c"] = replace(v, threads=128, cand=2048)
         alts["smp1k"] = replace(v, sampled=True, sample=1024, cand=4096, late=True)
         alts["smp1k512"] = replace(rf.LIGHT, sample=1024)
+        # session 17: the sampled filter with predicated stores (a third of a short row is kept: the bit loop of
+        # ``sparse`` runs long), 1024 or 512 sampled keys, 256 or 512 threads
+        alts["smp1kp"] = replace(v, sampled=True, sample=1024, cand=4096, late=True, sparse=False)
+        alts["smp512p"] = replace(v, sampled=True, sample=512, cand=4096, late=True, sparse=False)
+        alts["smp1kp512"] = replace(v, sampled=True, sample=1024, cand=4096, late=True, sparse=False, threads=512)
         if dtype == "float32":  # session 12: the two-read path's cheaper key and predicated pass-1 writes
             alts["f0"] = replace(v, fastkey=False, pstore1=False, early=False, vclear=False, unitdiv=False)
             alts["fp"] = replace(v, early=False)

@@ -46,12 +46,17 @@ CASES = [  # rows, n, k, dtype, kind, next_n, compress_ratio
     (32, 131072, 2048, torch.float32, "randn", 1, 1),
     # sgl_fused's warp path for few short rows (WARP_SHORT: fewer than 0.9 rows per SM, N = 8192)
     (2, 8192, 2048, torch.float32, "int_ties", 1, 1),
+    # session 17: sgl_fused's warp path with 1024 sampled keys (WARP_MANY_SMALL: > 12 rows per SM, N <= 16K) and
+    # with 8192 (WARP_FEW_LARGE: ~1 row per SM, 16K < N <= 32K)
+    (1700, 9000, 2048, torch.float32, "plateau", 1, 1),
+    (130, 24000, 2048, torch.float32, "int_ties", 1, 1),
 ]
 
 
 #: sgl_fused's page-table function on each warp-path config (late page pass), run first: rows, n, k
-#: (1x8192: WARP_SHORT_PAGE; 150 rows: WARP_FEW_PAGE; 300: WARP_MID_PAGE; 1100: the 4-warp one, on 132 SMs)
-PAGE_CASES = [(1, 8192, 2048), (150, 20000, 2048), (300, 17000, 1024), (1100, 9000, 2048)]
+#: (1x8192: WARP_SHORT_PAGE; 150 rows: WARP_FEW_LARGE_PAGE; 300: WARP_MID_PAGE; 1100: the 4-warp one; 1700 rows:
+#: WARP_MANY_SMALL_PAGE, on 132 SMs)
+PAGE_CASES = [(1, 8192, 2048), (150, 20000, 2048), (300, 17000, 1024), (1100, 9000, 2048), (1700, 9000, 2048)]
 PAGE_OFFSET = 7  # table[r, j] = j + 7, so the output minus 7 must be an exact top-k
 
 

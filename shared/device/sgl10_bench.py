@@ -16,7 +16,9 @@ after commit b839370),
 select's warps / candidate chunk; "oldearly" the filter's first tile loaded before its bracket),
 "m80" (a register cap: ``maxnreg=80``, 6 programs of 4 warps / 3 of 8 per SM);
 late variants run with the page table only. "old" is prepended to each cell unless it lists "noold".
-E.g. ``w4lateoldlazym80``: 4 warps, session 10's late pass, lazy request, 80 registers.
+"x<S>" a bracket sample of S keys, "c<C>" candidate chunks of C (session 17; "oldx<S>" the two-launch path's
+sample). E.g. ``w4lateoldlazym80``: 4 warps, session 10's late pass, lazy request, 80 registers; ``w4x1024``: 4 warps,
+1024 sampled keys.
 Usage: [SGL_PLAN="cell:variant,..;.."] python3 shared/device/sgl10_bench.py [budget_seconds]
 """
 
@@ -63,7 +65,8 @@ PLAN = [  # (cell, variants): most important first; a spent budget cuts the tail
 
 def variant(name):
     """The ``WarpConfig`` of a variant name (see the module docstring)."""
-    m = re.fullmatch(r"(w\d+(?:r80)?)((?:s2|s4|sel2|sel4|br2|br4)?)(late|lateold)?(lazy)?(?:m(\d+))?", name)
+    m = re.fullmatch(r"(w\d+(?:r80)?)((?:s2|s4|sel2|sel4|br2|br4)?)(late|lateold)?(lazy)?(?:m(\d+))?"
+                     r"(?:x(\d+))?(?:c(\d+))?", name)
     if not m:
         raise KeyError(name)
     cfg = V[m.group(1)]
@@ -74,6 +77,10 @@ def variant(name):
     extra = dict(lazy=True) if m.group(4) else {}
     if m.group(5):
         extra["maxnreg"] = int(m.group(5))
+    if m.group(6):
+        extra["sample"] = int(m.group(6))
+    if m.group(7):
+        extra["cblock"] = int(m.group(7))
     return replace(cfg, **bits, **late, **extra)
 
 
@@ -113,7 +120,7 @@ ORIG_SPLIT = launch.pick_split
 
 def _setup(name):
     launch.pick_split = ORIG_SPLIT
-    m = re.fullmatch(r"old(bis)?(?:sw(\d+))?(?:cb(\d+))?(early)?", name)
+    m = re.fullmatch(r"old(bis)?(?:sw(\d+))?(?:cb(\d+))?(early)?(?:x(\d+))?", name)
     if m:
         launch.WARP = False
         extra = dict(bisect=True) if m.group(1) else {}
@@ -123,6 +130,8 @@ def _setup(name):
             extra["cblock"] = int(m.group(3))
         if m.group(4):
             extra["early"] = True
+        if m.group(5):
+            extra["sample"] = int(m.group(5))
         launch.pick_split = lambda *a, extra=extra: replace(ORIG_SPLIT(*a), **extra)
     else:
         launch.WARP = True

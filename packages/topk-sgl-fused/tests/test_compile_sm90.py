@@ -113,7 +113,7 @@ def warp_configs():
     saved = os.environ.pop("TRITON_INTERPRET", None)
     try:
         picks = {launch.pick_warp(rows, n, 2048, 132, t) for rows in (1, 128, 512, 1024, 4096)
-                 for n in (8192, 65536, 131072) for t in ("none", "page_table")}
+                 for n in (8192, 32768, 65536, 131072) for t in ("none", "page_table")}
     finally:
         if saved is not None:
             os.environ["TRITON_INTERPRET"] = saved

@@ -158,19 +158,39 @@ def test_pick_split_few_long_rows(monkeypatch):
     assert not few(1, 131072, elem_bytes=2)
 
 
+def test_pick_split_sample(monkeypatch):
+    """float32 rows over SPLIT_LARGE_SAMPLE_MIN_N columns sample 4096 keys (timed faster at 128K), others 1024 or
+    2048; the chunks and the candidate cap do not depend on it."""
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    from topk_sgl_fused import launch
+
+    pick = launch.pick_split
+    assert pick(32, 131072, 2048, 132).sample == pick(8, 65537, 2048, 132).sample == 4096
+    assert pick(32, 65536, 2048, 132).sample == pick(1, 32768, 2048, 132).sample == 2048
+    assert pick(32, 131072, 2048, 132, 2).sample == 2048 and pick(32, 16384, 2048, 132).sample == 1024
+    big, small = pick(32, 131072, 2048, 132), pick(32, 131072, 2048, 132, 2)
+    assert (big.chunk, big.cap) == (small.chunk, small.cap)
+
+
 def test_pick_warp(monkeypatch):
     """The warp path where it was timed faster (float32, ~1+ rows per SM, or fewer rows of at most
     WARP_SHORT_MAX_N), with the measured configs, the page table always late; the two-launch path
     elsewhere and under the interpreter."""
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
     pick = launch.pick_warp
-    assert pick(4096, 8192, 2048, 132) == launch.WARP_MANY
-    assert pick(4096, 8192, 2048, 132, "page_table") == launch.WARP_MANY_PAGE
+    assert pick(4096, 8192, 2048, 132) == pick(2048, 16384, 2048, 132) == launch.WARP_MANY_SMALL
+    assert pick(4096, 8192, 2048, 132, "page_table") == launch.WARP_MANY_SMALL_PAGE
+    assert pick(4096, 16385, 2048, 132) == launch.WARP_MANY and launch.WARP_MANY_SMALL.sample == 1024
+    assert pick(4096, 65536, 2048, 132, "page_table") == launch.WARP_MANY_PAGE
+    assert pick(1024, 8192, 2048, 132, "page_table") == launch.WARP_MID_PAGE_MANY == launch.WARP_MANY_PAGE
     assert pick(1024, 65536, 2048, 132) == launch.WARP_MID
     assert pick(1024, 65536, 2048, 132, "page_table") == launch.WARP_MID_PAGE_MANY
     assert pick(512, 131072, 2048, 132, "page_table") == launch.WARP_MID_PAGE
-    assert pick(128, 131072, 2048, 132) == pick(128, 32768, 2048, 132, "ragged") == launch.WARP_FEW
+    assert pick(128, 131072, 2048, 132) == pick(128, 16384, 2048, 132, "ragged") == launch.WARP_FEW
     assert pick(128, 131072, 2048, 132, "page_table") == launch.WARP_FEW_PAGE
+    assert pick(128, 32768, 2048, 132) == pick(150, 16385, 2048, 132, "ragged") == launch.WARP_FEW_LARGE
+    assert pick(128, 32768, 2048, 132, "page_table") == launch.WARP_FEW_LARGE_PAGE
+    assert launch.WARP_FEW_LARGE.sample == 8192 and pick(128, 32769, 2048, 132) == launch.WARP_FEW
     # few rows: short ones on the warp path (one program per row), long ones not
     short = launch.WARP_SHORT_MAX_N
     for rows in (1, 8, 118):
@@ -184,7 +204,7 @@ def test_pick_warp(monkeypatch):
                              (65536, 8192, 2048, 4)):  # candidate scratch above 1 GiB
         assert pick(rows, n, k, 132, elem_bytes=elem) is None
     for rows in (1, 128, 512, 1024, 4096):
-        for n in (8192, 16384, 65536, 131072):
+        for n in (8192, 16384, 32768, 65536, 131072):
             for t in ("none", "page_table", "ragged"):
                 c = pick(rows, n, 2048, 132, t)
                 if c is not None:  # the page table goes at the end, and only with it

@@ -15,6 +15,7 @@ compares against the exact answer with ``check_topk`` (transforms inverted first
 | select bits 2 / 4, ties, NaN       | multi-threshold steps, full-width ties, early stops    |
 | late page table, random table      | k slots in one or several blocks, k not a power of two |
 | lazy request (late), random table  | req found after the stream: fast path, fill, fallback  |
+| 1024 / 8192 sampled keys (GPU)     | the shipped sample-size configs at their row sizes     |
 """
 
 import os
@@ -196,6 +197,33 @@ def test_late_page_table_random(k):
         assert (local[idx >= 0] >= 0).all()  # every output is a table entry of the row's request
         check_topk(x, lens, k, local.to(torch.int32).to(dev), vals)
 
+
+@pytest.mark.parametrize("name", ["WARP_MANY_SMALL", "WARP_MANY_SMALL_PAGE", "WARP_FEW_LARGE", "WARP_FEW_LARGE_PAGE"])
+def test_sample_configs_gpu_sizes(name):
+    """The shipped configs with a smaller (1024) or larger (8192) bracket sample, forced on rows of their size:
+    NaN, a plateau around the threshold, rows shorter than k; the page-table twins through a random table."""
+    from topk_sgl_fused import launch
+
+    if launch.interpreting():
+        pytest.skip("GPU sizes")
+    config = getattr(launch, name)
+    dev = triton_device()
+    rows, n = (40, 12000) if config.warps == 4 else (6, 30000)
+    x = make_logits("randn", rows, n, torch.float32, dev, seed=17)
+    x[0, ::101] = float("nan")
+    x[-1, : n // 3] = 0.5
+    lens = torch.randint(n // 2, n + 1, (rows,), dtype=torch.int32, device=dev)
+    lens[1] = 1000  # shorter than k: the fill
+    if not config.late:
+        idx, vals = _run(x, lens, 2048, config)
+        check_topk(x, lens, 2048, idx, vals)
+        return
+    table, inv = _random_tables(rows, n, seed=19)
+    idx, vals = _run(x, lens, 2048, config, transform="page_table", page_table=table.to(dev))
+    idx = idx.cpu().long()
+    local = torch.where(idx >= 0, inv[torch.arange(rows)[:, None].expand_as(idx), idx.clamp(min=0)], -1)
+    assert (local[idx >= 0] >= 0).all()
+    check_topk(x, lens, 2048, local.to(torch.int32).to(dev), vals)
 
 def _random_tables(requests, n, seed):
     """``(table, inverse)``: each request's row a random injection of ``n`` columns into ``[0, 4n)``."""

@@ -49,26 +49,26 @@ def supports(problem: Problem, interpreter: bool = False) -> str | None:
 
 
 #: Measured speed-up over masked torch.topk by (rows, N), per fused transform: H200, fp32,
-#: k=2048, next_n=1; torch.topk us / sgl_fused us (0.6.0: the warp path where ``launch.pick_warp``
-#: names a config, else the two-launch path) from the committed run of 2026-11-30 (session 16),
-#: benchmarks/results/2026-11-30-cuda-dsa-session16.json (columns sgl_fused, sgl_fused:page, sgl_fused:ragged;
-#: sgl_fused 0.6.0: few rows of 32K-128K take 16-warp bisection selects; -decode-session16.json adds the decode cells).
+#: k=2048, next_n=1; torch.topk us / sgl_fused us (0.7.0: the warp path where ``launch.pick_warp``
+#: names a config, else the two-launch path) from the committed run of 2026-11-30 (session 17),
+#: benchmarks/results/2026-11-30-cuda-dsa-session17.json (columns sgl_fused, sgl_fused:page, sgl_fused:ragged;
+#: sgl_fused 0.7.0: bracket samples by row length; -decode-session17.json adds the decode cells).
 #: Written by shared/device/update_scores.py.
 MEASURED = {
     "none": {
-        (1, 8192): 3.89, (1, 32768): 2.67, (1, 131072): 2.43, (1, 262144): 1.9, (1, 1048576): 2.57,
-        (8, 32768): 2.67, (8, 131072): 2.64, (32, 32768): 3.18, (32, 131072): 2.2, (128, 32768): 4.27,
-        (128, 131072): 4.72, (512, 32768): 5.01, (512, 131072): 5.73, (1024, 65536): 6.07, (4096, 8192): 4.13,
+        (1, 8192): 3.89, (1, 32768): 2.67, (1, 131072): 2.45, (1, 262144): 2.5, (1, 1048576): 2.64,
+        (8, 32768): 2.65, (8, 131072): 2.98, (32, 32768): 3.16, (32, 131072): 2.28, (128, 32768): 4.42,
+        (128, 131072): 4.66, (512, 32768): 4.99, (512, 131072): 5.59, (1024, 65536): 6.01, (4096, 8192): 4.5,
     },
     "page_table": {
-        (1, 8192): 3.61, (1, 32768): 2.49, (1, 131072): 2.27, (8, 32768): 2.51, (8, 131072): 2.47,
-        (32, 32768): 2.96, (32, 131072): 2.06, (128, 32768): 4.0, (128, 131072): 4.59, (512, 32768): 4.42,
-        (512, 131072): 5.45, (1024, 65536): 5.61, (4096, 8192): 3.74,
+        (1, 8192): 3.61, (1, 32768): 2.5, (1, 131072): 2.29, (8, 32768): 2.5, (8, 131072): 2.75, (32, 32768): 2.95,
+        (32, 131072): 2.15, (128, 32768): 4.14, (128, 131072): 4.52, (512, 32768): 4.34, (512, 131072): 5.35,
+        (1024, 65536): 5.57, (4096, 8192): 4.02,
     },
     "ragged": {
-        (1, 8192): 3.88, (1, 32768): 2.68, (1, 131072): 2.42, (8, 32768): 2.67, (8, 131072): 2.64,
-        (32, 32768): 3.19, (32, 131072): 2.2, (128, 32768): 4.24, (128, 131072): 4.7, (512, 32768): 5.1,
-        (512, 131072): 5.75, (1024, 65536): 6.18, (4096, 8192): 3.98,
+        (1, 8192): 3.89, (1, 32768): 2.68, (1, 131072): 2.44, (8, 32768): 2.67, (8, 131072): 2.97,
+        (32, 32768): 3.17, (32, 131072): 2.28, (128, 32768): 4.4, (128, 131072): 4.63, (512, 32768): 5.03,
+        (512, 131072): 5.62, (1024, 65536): 6.13, (4096, 8192): 4.36,
     },
 }
 

@@ -288,6 +288,7 @@ def tile(config: SplitConfig, elem_bytes: int) -> tuple[int, int, int]:
 SPLIT_FEW_MAX_ROWS = 8
 SPLIT_FEW_MIN_N = 32768
 SPLIT_FEW_MAX_N = 131072  # the longest measured
+SPLIT_LARGE_SAMPLE_MIN_N = 65536
 
 
 def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) -> SplitConfig:
@@ -296,7 +297,7 @@ def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) ->
     columns is one tile, read once; longer ones are read twice (the second time from L2)."""
     if interpreting():
         return SplitConfig(chunk=512, warps=1, r=1, sample=64, select_warps=1, cblock=64, block=64, cap=512)
-    sample = 2048 if n >= 32768 else 1024
+    sample = 2048 if n >= 32768 else 1024  # also sizes the chunks and the candidate cap
     want = max(1, -(-4 * sm_count // max(rows, 1)))
     s = min(1 << (want - 1).bit_length(), max(1, n // max(4 * sample, 4096)))
     s = max(s, -(-n // (1 << 20)))  # chunks <= 2**20 columns: per-list counts (chunk / threads) < 2**16
@@ -318,6 +319,12 @@ def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) ->
     cblock = 1024 if few_warps else 4096 if n >= 65536 else 2048
     # Few rows of 32K+ columns: the select in 16 warps by bisection, the filter's first tile before its bracket.
     few_long = rows <= SPLIT_FEW_MAX_ROWS and SPLIT_FEW_MIN_N <= n <= SPLIT_FEW_MAX_N and elem_bytes == 4
+    # Rows over 64K columns sample 4096 keys for the bracket (session 17, sgl10_bench.py ``oldx4096``, µs none / page:
+    # 8x128K 32.7 / 34.7 -> 28.7 / 31.2, 32x128K 62.6 / 66.7 -> 60.2 / 63.9, 1x128K 26.2 / 28.0 -> 26.1 / 28.0; 32K
+    # rows lose: 8x32K 22.2 -> 24.1, 1x32K 20.0 -> 22.7, 32x32K 25.6 -> 26.8; 8192 keys: 32x128K 79.3): fewer
+    # candidates for the select, which is half the time on few rows.
+    if n > SPLIT_LARGE_SAMPLE_MIN_N and elem_bytes == 4:  # 16-bit rows: not timed
+        sample = 4096
     return SplitConfig(chunk=chunk, warps=warps, r=r, sample=sample, cblock=cblock, cap=cap,
                        maxnreg=128, select_warps=4 if few_warps else 16 if few_long else 8, bisect=few_long,
                        early=few_long)
@@ -418,6 +425,20 @@ WARP_MID_PAGE = replace(WARP_MID, late=True)
 WARP_MANY_PAGE = replace(WARP_MANY, late=True)
 WARP_MID_PAGE_MANY = WARP_MANY_PAGE
 WARP_SHORT_PAGE = replace(WARP_SHORT, late=True, late_kb=2048)
+#: The bracket's sample by row length (session 17, shared/device/sgl10_bench.py ``x<S>``, k = 2048, µs none / page):
+#: more than 12 rows per SM of at most WARP_MANY_SMALL_N columns sample 1024 keys, not 2048 (4096x8K 207.2 / 228.1
+#: -> 187.3 / 210.0; 2048x8K 107.9 / 119.2 -> 101.0 / 113.2; 4096x16K 278.4 / 305.4 -> 264.1 / 298.0; 512 keys:
+#: 4096x8K 194.7; at 6-12 rows per SM no gain: 1024x8K page 64.5 -> 64.8, 8 warps 56.6 -> 72.2); about one row per
+#: SM of WARP_FEW_LARGE_N (lo, hi] columns sample 8192, not 4096 (128x32K 33.2 / 36.0 -> 31.8 / 34.5, 64x32K
+#: 31.7 / 33.7 -> 30.0 / 32.0, 150x32K 52.1 / 57.1 -> 52.0 / 57.2; slower on shorter and longer rows: 128x16K 21.5
+#: -> 23.1, 128x128K 84.5 -> 86.9; 16384 keys at 128x32K 35.0). The bracket's 16 steps each count the sample; the
+#: select's steps count the candidates, whose number goes as the row length over the square root of the sample.
+WARP_MANY_SMALL = replace(WARP_MANY, sample=1024)
+WARP_MANY_SMALL_PAGE = replace(WARP_MANY_PAGE, sample=1024)
+WARP_MANY_SMALL_N = 16384
+WARP_FEW_LARGE = replace(WARP_FEW, sample=8192)
+WARP_FEW_LARGE_PAGE = replace(WARP_FEW_PAGE, sample=8192)
+WARP_FEW_LARGE_N = (16384, 32768)
 #: Where the warp path is the default (else the two-launch path): float32, k <= WARP_MAX_K, N >= WARP_MIN_N
 #: and N >= WARP_MIN_RATIO x k, and rows >= WARP_MIN_ROWS_PER_SM x SMs or N <= WARP_SHORT_MAX_N. Outside
 #: these nothing was timed (16-bit dtypes; other k).
@@ -441,12 +462,17 @@ def pick_warp(rows: int, n: int, k: int, sm_count: int, transform: str = "none",
             return None
         config = WARP_SHORT_PAGE if page else WARP_SHORT
     elif per_sm <= 1.5:
-        config = WARP_FEW_PAGE if page else WARP_FEW
+        if WARP_FEW_LARGE_N[0] < n <= WARP_FEW_LARGE_N[1]:
+            config = WARP_FEW_LARGE_PAGE if page else WARP_FEW_LARGE
+        else:
+            config = WARP_FEW_PAGE if page else WARP_FEW
     elif per_sm <= 12:
         if page:
             config = WARP_MID_PAGE if per_sm <= 6 else WARP_MID_PAGE_MANY
         else:
             config = WARP_MID
+    elif n <= WARP_MANY_SMALL_N:
+        config = WARP_MANY_SMALL_PAGE if page else WARP_MANY_SMALL
     else:
         config = WARP_MANY_PAGE if page else WARP_MANY
     return config if rows * 8 * warp_cap(config, n, k) <= WARP_MAX_SCRATCH else None
