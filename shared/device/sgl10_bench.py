@@ -16,9 +16,9 @@ after commit b839370),
 select's warps / candidate chunk; "oldearly" the filter's first tile loaded before its bracket),
 "m80" (a register cap: ``maxnreg=80``, 6 programs of 4 warps / 3 of 8 per SM);
 late variants run with the page table only. "old" is prepended to each cell unless it lists "noold".
-"x<S>" a bracket sample of S keys, "c<C>" candidate chunks of C (session 17; "oldx<S>" the two-launch path's
-sample). E.g. ``w4lateoldlazym80``: 4 warps, session 10's late pass, lazy request, 80 registers; ``w4x1024``: 4 warps,
-1024 sampled keys.
+"x<S>" a bracket sample of S keys, "c<C>" candidate chunks of C, "pb<B>" the bracket on B prefix bits (session 17;
+"oldx<S>" the two-launch path's sample). E.g. ``w4lateoldlazym80``: 4 warps, session 10's late pass, lazy request,
+80 registers; ``w4x1024pb12``: 4 warps, 1024 sampled keys, the bracket on 12 prefix bits.
 Usage: [SGL_PLAN="cell:variant,..;.."] python3 shared/device/sgl10_bench.py [budget_seconds]
 """
 
@@ -66,7 +66,7 @@ PLAN = [  # (cell, variants): most important first; a spent budget cuts the tail
 def variant(name):
     """The ``WarpConfig`` of a variant name (see the module docstring)."""
     m = re.fullmatch(r"(w\d+(?:r80)?)((?:s2|s4|sel2|sel4|br2|br4)?)(late|lateold)?(lazy)?(?:m(\d+))?"
-                     r"(?:x(\d+))?(?:c(\d+))?", name)
+                     r"(?:x(\d+))?(?:c(\d+))?(?:pb(\d+))?", name)
     if not m:
         raise KeyError(name)
     cfg = V[m.group(1)]
@@ -81,6 +81,8 @@ def variant(name):
         extra["sample"] = int(m.group(6))
     if m.group(7):
         extra["cblock"] = int(m.group(7))
+    if m.group(8):
+        extra["bracket_bits"] = int(m.group(8))
     return replace(cfg, **bits, **late, **extra)
 
 

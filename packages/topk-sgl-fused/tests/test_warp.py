@@ -85,7 +85,10 @@ def _bracket_probe(x_ptr, stride, lens_ptr, k_ptr, out_ptr, KEY_BITS: tl.constex
     lo1, hi1 = _bracket_bisect(row, L, k, KEY_BITS, SAMPLE, 1)
     lo2, hi2 = _bracket_bisect(row, L, k, KEY_BITS, SAMPLE, 2)
     lo4, hi4 = _bracket_bisect(row, L, k, KEY_BITS, SAMPLE, 4)
-    o = out_ptr + b * 6
+    lo12, hi12 = _bracket_bisect(row, L, k, KEY_BITS, SAMPLE, 1, 12)
+    o = out_ptr + b * 8
+    tl.store(o + 6, lo12.to(tl.int64))
+    tl.store(o + 7, hi12.to(tl.int64))
     tl.store(o, lo1.to(tl.int64))
     tl.store(o + 1, hi1.to(tl.int64))
     tl.store(o + 2, lo2.to(tl.int64))
@@ -96,7 +99,8 @@ def _bracket_probe(x_ptr, stride, lens_ptr, k_ptr, out_ptr, KEY_BITS: tl.constex
 
 def test_bracket_bits_agree():
     """The bracket's search over the sample gives the same bounds at 1, 2 and 4 bits per step:
-    random and tied rows, ranks past either end (k tiny: no sure keys; k ~ L: lo at the bottom)."""
+    random and tied rows, ranks past either end (k tiny: no sure keys; k ~ L: lo at the bottom);
+    on 12 prefix bits the bounds are the 16-bit ones rounded outwards to 12-bit bin edges."""
     dev = triton_device()
     rows, n = 6, 900
     x = make_logits("randn", rows, n, torch.float32, dev, seed=5)
@@ -105,12 +109,14 @@ def test_bracket_bits_agree():
     x[3] = 0.5
     lens = torch.tensor([900, 800, 900, 700, 300, 899], dtype=torch.int32, device=dev)
     ks = torch.tensor([40, 300, 2, 100, 299, 1], dtype=torch.int32, device=dev)
-    out = torch.full((rows, 6), -1, dtype=torch.int64, device=dev)
+    out = torch.full((rows, 8), -1, dtype=torch.int64, device=dev)
     _bracket_probe[(rows,)](x, x.stride(0), lens, ks, out, KEY_BITS=32, SAMPLE=256, num_warps=1)
     out = out.cpu()
     assert (out >= 0).all()
     assert (out[:, 0] <= out[:, 1]).all()
     assert torch.equal(out[:, 0:2], out[:, 2:4]) and torch.equal(out[:, 0:2], out[:, 4:6]), out
+    assert torch.equal(out[:, 6], out[:, 0] >> 20 << 20), out  # lo rounded down to a 12-bit edge
+    assert torch.equal(out[:, 7], ((out[:, 1] >> 20) + 1 << 20) - 1), out  # hi rounded up
     assert out[4, 0] == 0 and out[5, 1] == 2**32 - 1  # k ~ L: no lower bound; k = 1: no sure keys
 
 
@@ -152,7 +158,8 @@ def test_kinds_and_caps(kind):
 @pytest.mark.parametrize("kind", ["int_ties", "nan", "sorted"])
 def test_select_bits(kind):
     """2 and 4 bits per select step (and per bracket step): tie classes resolved to the last bit,
-    NaN and +-inf keys, early stops; the tiny cap of the second config forces the fallback."""
+    NaN and +-inf keys, early stops; the tiny cap of the third config forces the fallback; the fourth
+    brackets on 12 prefix bits (``bracket_bits``)."""
     from topk_sgl_fused.launch import WarpConfig
 
     dev = triton_device()
@@ -161,7 +168,7 @@ def test_select_bits(kind):
     x = make_logits(kind, 4, 700, torch.float32, dev, seed=4, k=k)
     x[3, ::9] = float("-inf")
     for config in (WarpConfig(1, 1, 64, 64, 64, sbits=4, bbits=2), WarpConfig(2, 1, 128, 64, 64, sbits=2, bbits=4),
-                   WarpConfig(1, 1, 64, 64, 64, sbits=4, cap=8)):
+                   WarpConfig(1, 1, 64, 64, 64, sbits=4, cap=8), WarpConfig(2, 1, 128, 64, 64, bracket_bits=12)):
         idx, vals = _run(x, lens, k, config)
         check_topk(x, lens, k, idx, vals)
 

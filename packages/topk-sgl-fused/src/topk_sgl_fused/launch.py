@@ -401,6 +401,9 @@ class WarpConfig:
     # loop; sm_90a: 8 warps 93 -> 80 registers, 2 -> 3 programs per SM as the identity transform; 4 warps need
     # maxnreg=80 too for 96 -> 80). Timed in session 13: no gain (4096x8K page 228.5 -> 230.5 µs), so off (NOTES.md).
     lazy: bool = False
+    # The bracket's bounds on this many top key bits (16: 16 bisection steps over the sample; 12: 12 steps and a
+    # slightly wider bracket; session 17 prepared it after ncu put the bracket at ~35% of 4096x8K's instructions).
+    bracket_bits: int = 16
 
 
 #: The warp path's configs by rows per SM (H200, fp32, k=2048, NOTES.md 2026-11-30 session 10):
@@ -500,7 +503,8 @@ def warp_constexprs(config: WarpConfig, key_bits: int, transform: int, has_start
     return dict(KEY_BITS=key_bits, A=config.a, V=128 // key_bits, TH=32 * config.warps, SAMPLE=config.sample,
                 CBLOCK=config.cblock, BLOCK=config.block, TRANSFORM=transform, HAS_STARTS=has_starts,
                 BISECT=config.bisect, LATE=late, LATE_KB=kb, SB=config.sbits,
-                BB=config.bbits, **({"LAZY": True} if late and config.lazy else {}))
+                BB=config.bbits, **({"LAZY": True} if late and config.lazy else {}),
+                BPB=config.bracket_bits)
 
 
 def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
@@ -513,6 +517,8 @@ def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
     config = config or WarpConfig()
     if config.sbits not in (1, 2, 4) or config.bbits not in (1, 2, 4):
         raise ValueError(f"config: sbits and bbits must be 1, 2 or 4, got {config}")
+    if not 1 <= config.bracket_bits <= 16 or (config.bracket_bits != 16 and config.bbits != 1):
+        raise ValueError(f"config: bracket_bits must be 1-16 (below 16 only with bbits 1), got {config}")
     cap = warp_cap(config, n, k)
     nbytes = 4 * rows * 2 * cap
     scratch = ws.scratch(OWNER + ".warp", device, nbytes, call.workspace)[:nbytes].view(torch.int32)

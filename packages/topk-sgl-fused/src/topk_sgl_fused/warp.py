@@ -41,13 +41,17 @@ from .split import _as_lists, _classify, _fp32_bounds, _load_tile, _raw_bits, _s
 
 
 @triton.jit
-def _bracket_bisect(row_ptr, L, k, KEY_BITS: tl.constexpr, SAMPLE: tl.constexpr, BB: tl.constexpr = 1):
+def _bracket_bisect(row_ptr, L, k, KEY_BITS: tl.constexpr, SAMPLE: tl.constexpr, BB: tl.constexpr = 1,
+                    PB: tl.constexpr = 16):
     """``kernel._bracket``'s bracket (same sample, ranks and 16-bit bounds) by bisection on
     the top 16 key bits: 16 steps of one packed count over the sample (a reduction; warp-local
     with one warp), instead of two histograms (ballots per bin bit, ~255 registers at 1024
     samples in one warp). BB > 1: ``BB`` bits per step (16 / BB steps), each counting the
-    sample against ``2**BB`` prefixes at once (a ``[SAMPLE, 2**BB]`` compare, one reduction)."""
-    SH1: tl.constexpr = KEY_BITS - 16
+    sample against ``2**BB`` prefixes at once (a ``[SAMPLE, 2**BB]`` compare, one reduction).
+    PB < 16 (with BB = 1): bounds on the top ``PB`` key bits, PB steps; the bracket contains the 16-bit one
+    (coarser prefixes only widen it), and the sample's rank margin is already much wider than a 12-bit bin."""
+    tl.static_assert(PB == 16 or BB == 1, "bracket prefix bits below 16 need one bit per step")
+    SH1: tl.constexpr = KEY_BITS - PB
     i = tl.arange(0, SAMPLE)
     pos = ((i.to(tl.float32) + 0.5) * (L.to(tl.float32) / SAMPLE)).to(tl.int32)
     pos = tl.minimum(tl.maximum(pos, 0), L - 1)
@@ -60,7 +64,7 @@ def _bracket_bisect(row_ptr, L, k, KEY_BITS: tl.constexpr, SAMPLE: tl.constexpr,
     t_lo = tl.zeros([], dtype=tl.int32)  # the 16-bit prefix of the r_lo-th largest sample key
     t_hi = tl.zeros([], dtype=tl.int32)  # ... of the r_hi-th
     if BB == 1:
-        for bit in tl.static_range(15, -1, -1):
+        for bit in tl.static_range(PB - 1, -1, -1):
             c_lo = t_lo | (1 << bit)
             c_hi = t_hi | (1 << bit)
             cnt = tl.sum((k16 >= c_lo).to(tl.int32) + ((k16 >= c_hi).to(tl.int32) << 16), axis=0)
@@ -134,14 +138,14 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
                req, offset, page_ptr, page_stride,
                KEY_BITS: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, SAMPLE: tl.constexpr,
                CBLOCK: tl.constexpr, TRANSFORM: tl.constexpr, BISECT: tl.constexpr = True, SB: tl.constexpr = 1,
-               BB: tl.constexpr = 1):
+               BB: tl.constexpr = 1, BPB: tl.constexpr = 16):
     """Steps 2-4 of the module docstring for a row with ``L > k``; False (having settled
     nothing: the caller's exact path rewrites every slot) when the counts show a miss."""
     RT: tl.constexpr = A * V * TH
     n_full = L // RT
     j0 = _as_lists(_tile_offsets(A, V, TH), A, V, TH)
     _, x_next = _load_tile(row_ptr, 0, L, A, V, TH, False, n_full > 0)  # in flight during the bracket
-    lo, hi = _bracket_bisect(row_ptr, L, k, KEY_BITS, SAMPLE, BB)
+    lo, hi = _bracket_bisect(row_ptr, L, k, KEY_BITS, SAMPLE, BB, BPB)
     f_lo, f_hi, nan_sure = _fp32_bounds(lo, hi)  # used for float32 rows only
     n_s = tl.zeros([], dtype=tl.int32)
     n_c = tl.zeros([], dtype=tl.int32)
@@ -179,14 +183,15 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
                 KEY_BITS: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, SAMPLE: tl.constexpr,
                 CBLOCK: tl.constexpr, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr, HAS_STARTS: tl.constexpr,
                 BISECT: tl.constexpr = True, LATE: tl.constexpr = False, LATE_KB: tl.constexpr = 0,
-                SB: tl.constexpr = 1, BB: tl.constexpr = 1, LAZY: tl.constexpr = False):
+                SB: tl.constexpr = 1, BB: tl.constexpr = 1, LAZY: tl.constexpr = False, BPB: tl.constexpr = 16):
     """Row ``program_id(0)``: its k output slots. TRANSFORM: 0 none, 1 page_table, 2 ragged.
     ``stride_row`` is specialized (16-divisible strides keep the 16-byte loads); BLOCK is the
     lane count of the short-row fill and of the exact fallback. LATE (page table only): local
     columns first, the table over the k slots at the end in blocks of ``LATE_KB`` (0: BLOCK).
     SB / BB: bits per step of the candidate select / of the bracket (1: bisection). LAZY (with LATE): the page
     table's request is found where a branch first needs it, not before the stream loop, so that its registers
-    (request, table pointer) are not live across the loop (fewer registers: more programs per SM)."""
+    (request, table pointer) are not live across the loop (fewer registers: more programs per SM). BPB: the bracket's
+    prefix bits (16; fewer: fewer bisection steps, a slightly wider bracket)."""
     b = tl.program_id(0)
     # LATE: the fast path writes local columns; the page table goes over the k slots at the end.
     FAST_T: tl.constexpr = 0 if LATE and TRANSFORM == 1 else TRANSFORM
@@ -204,7 +209,7 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
         buf_idx = buf_key + cap
         ok = _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf_key, buf_idx, cap,
                         req, offset, page_ptr, page_stride, KEY_BITS, A, V, TH, SAMPLE, CBLOCK, FAST_T, BISECT,
-                        SB, BB)
+                        SB, BB, BPB)
         if SETUP_T != TRANSFORM:
             req, offset = _row_transform(b, lane, cu_ptr, has_cu, num_req, offsets_ptr, BLOCK, TRANSFORM)
         if FAST_T != TRANSFORM:
