@@ -3,10 +3,11 @@
 Variants: dtype x transform (none / page_table / ragged) x launch config (BLOCK, warps,
 two-pass or stream). row_starts, cu_seqlens_q and return_values are runtime flags.
 The fast lane compiles 9 (every dtype and transform), the two-launch path's kernels for
-each dtype and the warp path's (``warp.py``) for two; ``slow`` compiles every variant.
+each dtype and the warp path's (``warp.py``) for two; ``slow`` compiles every variant, in three parts that
+parallel workers share (CI runs those and deselects the fast lane, a subset of them).
 The compiles run in a child process without TRITON_INTERPRET, so the test also works
 inside an interpreter run.
-Run by hand: ``python tests/test_compile_sm90.py all``.
+Run by hand: ``python tests/test_compile_sm90.py all [variants,split,warp]``.
 """
 
 import itertools
@@ -146,13 +147,18 @@ def compile_warp(dtype, transform, config, has_starts=False, k=2048):
     return compiled
 
 
-def _compile_in_child(which: str) -> None:
+PARTS = ("variants", "split", "warp")  # the one-kernel path's variants, the two-launch kernels, the warp kernels
+
+
+def _compile_in_child(which: str, parts: tuple = PARTS) -> None:
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
-    proc = subprocess.run([sys.executable, __file__, which], env=env, capture_output=True, text=True, timeout=1800)
+    proc = subprocess.run([sys.executable, __file__, which, ",".join(parts)], env=env, capture_output=True, text=True,
+                          timeout=1800)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-6000:]
-    assert f"compiled {len(variants(which))} variants" in proc.stdout
-    assert "compiled the two-launch kernels" in proc.stdout
-    assert "compiled the warp kernels" in proc.stdout
+    expected = {"variants": f"compiled {len(variants(which))} variants", "split": "compiled the two-launch kernels",
+                "warp": "compiled the warp kernels"}
+    for part in parts:
+        assert expected[part] in proc.stdout
 
 
 def test_compiles_for_sm90_fast_lane():
@@ -160,30 +166,27 @@ def test_compiles_for_sm90_fast_lane():
 
 
 @pytest.mark.slow
-def test_compiles_for_sm90_every_variant():
-    _compile_in_child("all")
+@pytest.mark.parametrize("part", PARTS)
+def test_compiles_for_sm90_every_variant(part):
+    """In three parts, so that parallel workers share the builds (cold, one part alone took ~12 minutes on CI's CPU)."""
+    _compile_in_child("all", (part,))
 
 
-if __name__ == "__main__":
-    os.environ.pop("TRITON_INTERPRET", None)
-    which = sys.argv[1] if len(sys.argv) > 1 else "fast"
-    cfgs = configs()
-    for dtype, transform, c in variants(which):
-        compile_variant(dtype, transform, cfgs[c])
-    print(f"compiled {len(variants(which))} variants")
-    split_cfgs = split_configs()
-    for i, (dtype, transform) in enumerate(itertools.product(DTYPES, TRANSFORMS)):
-        if which == "all" or i % 3 == 0:
-            for c in (split_cfgs if which == "all" else split_cfgs[i % len(split_cfgs):][:1]):
-                compile_split(dtype, transform, c)
-    print("compiled the two-launch kernels")
+def compile_warp_part(which: str) -> None:
+    """The warp path's builds of the fast lane or of ``all`` (see below)."""
     # The warp path: fast lane each late config in fp32 with the page table (its plain twin is the same code
     # with the pass left out), the others in fp32 with it inline / bf16 with row_starts in turn, and one bf16
     # build with row_starts; all: every config x transform in fp32 (pick_warp takes only fp32), each 16-bit
     # dtype once (tests force the path for them), and the 2- and 4-bit search steps (``sbits``/``bbits``,
     # forced by tests) with the late pass over several blocks (k = 4096, 4 warps).
+    # A config that differs from an earlier one only in its sample (a constant) builds once in ``all``.
     warp_cfgs = warp_configs()
+    seen = set()
     for i, c in enumerate(warp_cfgs):
+        if which == "all" and replace(c, sample=0) in seen:
+            compile_warp("fp32", 1 if c.late else 0, c)
+            continue
+        seen.add(replace(c, sample=0))
         if which == "all":
             for transform in TRANSFORMS:
                 compile_warp("fp32", transform, c)
@@ -203,3 +206,23 @@ if __name__ == "__main__":
         compile_warp("fp32", 1, WarpConfig(8, 2, 2048, 1024, 1024, late=True, lazy=True), has_starts=True)
         compile_warp("fp32", 1, WarpConfig(4, 2, 2048, 512, 512, late=True, lazy=True, maxnreg=80))
     print("compiled the warp kernels")
+
+
+if __name__ == "__main__":
+    os.environ.pop("TRITON_INTERPRET", None)
+    which = sys.argv[1] if len(sys.argv) > 1 else "fast"
+    parts = sys.argv[2].split(",") if len(sys.argv) > 2 else PARTS
+    if "variants" in parts:
+        cfgs = configs()
+        for dtype, transform, c in variants(which):
+            compile_variant(dtype, transform, cfgs[c])
+        print(f"compiled {len(variants(which))} variants")
+    if "split" in parts:
+        split_cfgs = split_configs()
+        for i, (dtype, transform) in enumerate(itertools.product(DTYPES, TRANSFORMS)):
+            if which == "all" or i % 3 == 0:
+                for c in (split_cfgs if which == "all" else split_cfgs[i % len(split_cfgs):][:1]):
+                    compile_split(dtype, transform, c)
+        print("compiled the two-launch kernels")
+    if "warp" in parts:
+        compile_warp_part(which)
