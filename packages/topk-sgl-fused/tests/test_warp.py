@@ -232,6 +232,7 @@ def test_sample_configs_gpu_sizes(name):
     assert (local[idx >= 0] >= 0).all()
     check_topk(x, lens, 2048, local.to(torch.int32).to(dev), vals)
 
+
 def _random_tables(requests, n, seed):
     """``(table, inverse)``: each request's row a random injection of ``n`` columns into ``[0, 4n)``."""
     g = torch.Generator().manual_seed(seed)

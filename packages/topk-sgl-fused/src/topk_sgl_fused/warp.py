@@ -44,7 +44,7 @@ from .split import _as_lists, _classify, _fp32_bounds, _load_tile, _raw_bits, _s
 def _bracket_bisect(row_ptr, L, k, KEY_BITS: tl.constexpr, SAMPLE: tl.constexpr, BB: tl.constexpr = 1,
                     PB: tl.constexpr = 16):
     """``kernel._bracket``'s bracket (same sample, ranks and 16-bit bounds) by bisection on
-    the top 16 key bits: 16 steps of one packed count over the sample (a reduction; warp-local
+    the top 16 key bits (``PB``): 16 steps of one packed count over the sample (a reduction; warp-local
     with one warp), instead of two histograms (ballots per bin bit, ~255 registers at 1024
     samples in one warp). BB > 1: ``BB`` bits per step (16 / BB steps), each counting the
     sample against ``2**BB`` prefixes at once (a ``[SAMPLE, 2**BB]`` compare, one reduction).
@@ -61,7 +61,7 @@ def _bracket_bisect(row_ptr, L, k, KEY_BITS: tl.constexpr, SAMPLE: tl.constexpr,
     margin = 5.0 * tl.sqrt(tl.maximum(mid * (1.0 - p), 0.0)) + 2.0
     r_hi = (mid - margin).to(tl.int32)  # truncation: < 1 means no sure keys
     r_lo = (mid + margin).to(tl.int32) + 1
-    t_lo = tl.zeros([], dtype=tl.int32)  # the 16-bit prefix of the r_lo-th largest sample key
+    t_lo = tl.zeros([], dtype=tl.int32)  # the PB-bit prefix of the r_lo-th largest sample key
     t_hi = tl.zeros([], dtype=tl.int32)  # ... of the r_hi-th
     if BB == 1:
         for bit in tl.static_range(PB - 1, -1, -1):
