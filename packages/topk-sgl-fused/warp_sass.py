@@ -3,8 +3,9 @@
 Usage: python packages/topk-sgl-fused/warp_sass.py NAME [NAME ..] [--dump]
 NAME is a variant of ``shared/device/sgl10_bench.py`` (``w4late``, ``w4pipe``, ..), built for an sm_90a target
 as an aligned fp32 call with the page table (``TRANSFORM=1``) would be, k = 2048; ``NAME:none`` builds the
-identity transform. Prints registers, stack/spill bytes, programs per SM (register bound), instructions in all and
-in the stream loop (the loop of the SASS that holds the 16-byte row loads), and its opcodes.
+identity transform; ``r8@8192:none`` the resident path on 8 warps for rows of 8192. Prints registers,
+stack/spill bytes, programs per SM (register bound), instructions in all and in the stream loop (the loop of the
+SASS that holds the 16-byte row loads), and its opcodes.
 """
 
 import os
@@ -20,7 +21,7 @@ sys.path[:0] = [os.path.join(ROOT, "shared/dev"), os.path.join(ROOT, "shared/dev
 
 from sass_tools import BIN, counts, cubin_sass  # noqa: E402
 from sgl10_bench import variant  # noqa: E402
-from test_compile_sm90 import compile_warp  # noqa: E402
+from test_compile_sm90 import compile_resident, compile_warp  # noqa: E402
 
 _LINE = re.compile(r"\s+/\*([0-9a-f]{4,})\*/\s+(.*?);")
 
@@ -50,8 +51,12 @@ def res_usage(cubin: bytes) -> tuple[int, int]:
 def report(name: str, dump: bool) -> None:
     vname, _, tname = name.partition(":")
     transform = 0 if tname == "none" else 1
+    vname, _, cols = vname.partition("@")  # "r8@8192": the resident path on 8 warps for rows of 8192
     cfg = variant(vname)
-    c = compile_warp("fp32", transform, cfg)
+    if cols:
+        c = compile_resident("fp32", transform, cfg, int(cols))
+    else:
+        c = compile_warp("fp32", transform, cfg)
     sass = cubin_sass(c.asm["cubin"])
     regs, stack = res_usage(c.asm["cubin"])
     th = 32 * cfg.warps

@@ -44,8 +44,10 @@ CASES = [  # rows, n, k, dtype, kind, next_n, compress_ratio
     (80, 30000, 1024, torch.float16, "randn", 1, 1),
     # radix's side rows: 30 clusters of 8 fit a 132-SM H200 at once, the other 2 rows run on a forked stream
     (32, 131072, 2048, torch.float32, "randn", 1, 1),
-    # sgl_fused's warp path for few short rows (WARP_SHORT: fewer than 0.9 rows per SM, N = 8192)
+    # sgl_fused's resident path (session 18: at most one row per SM of 4K-8K columns, any dtype; WARP_SHORT before)
     (2, 8192, 2048, torch.float32, "int_ties", 1, 1),
+    (100, 5000, 700, torch.bfloat16, "plateau", 1, 1),
+    (8, 8000, 2048, torch.float16, "nan", 2, 1),
     # session 17: sgl_fused's warp path with 1024 sampled keys (WARP_MANY_SMALL: > 12 rows per SM, N <= 16K) and
     # with 8192 (WARP_FEW_LARGE: ~1 row per SM, 16K < N <= 32K)
     (1700, 9000, 2048, torch.float32, "plateau", 1, 1),
@@ -54,8 +56,8 @@ CASES = [  # rows, n, k, dtype, kind, next_n, compress_ratio
 
 
 #: sgl_fused's page-table function on each warp-path config (late page pass), run first: rows, n, k
-#: (1x8192: WARP_SHORT_PAGE; 150 rows: WARP_FEW_LARGE_PAGE; 300: WARP_MID_PAGE; 1100: the 4-warp one; 1700 rows:
-#: WARP_MANY_SMALL_PAGE, on 132 SMs)
+#: (1x8192: the resident path (session 18; WARP_SHORT_PAGE before); 150 rows: WARP_FEW_LARGE_PAGE; 300:
+#: WARP_MID_PAGE; 1100: the 4-warp one; 1700 rows: WARP_MANY_SMALL_PAGE, on 132 SMs)
 PAGE_CASES = [(1, 8192, 2048), (150, 20000, 2048), (300, 17000, 1024), (1100, 9000, 2048), (1700, 9000, 2048)]
 PAGE_OFFSET = 7  # table[r, j] = j + 7, so the output minus 7 must be an exact top-k
 

@@ -19,6 +19,9 @@ late variants run with the page table only. "old" is prepended to each cell unle
 "x<S>" a bracket sample of S keys, "c<C>" candidate chunks of C, "pb<B>" the bracket on B prefix bits (session 17;
 "oldx<S>" the two-launch path's sample). E.g. ``w4lateoldlazym80``: 4 warps, session 10's late pass, lazy request,
 80 registers; ``w4x1024pb12``: 4 warps, 1024 sampled keys, the bracket on 12 prefix bits.
+"r<W>" (session 18): the resident path (``resident.py``, the row in registers) on W warps; "r<W>b2" two key bits
+per bisection step; "r<W>rr" the slots placed from a second read of the row.
+A cell label ending in "bf16" / "fp16" ("1x8Kbf16") times 16-bit logits.
 Usage: [SGL_PLAN="cell:variant,..;.."] python3 shared/device/sgl10_bench.py [budget_seconds]
 """
 
@@ -64,7 +67,10 @@ PLAN = [  # (cell, variants): most important first; a spent budget cuts the tail
 
 
 def variant(name):
-    """The ``WarpConfig`` of a variant name (see the module docstring)."""
+    """The ``WarpConfig`` of a variant name (see the module docstring); "r<W>" the resident path on W warps."""
+    m = re.fullmatch(r"r(\d+)(?:b(\d))?(rr)?", name)
+    if m:
+        return launch.ResidentConfig(int(m.group(1)), int(m.group(2) or 1), bool(m.group(3)))
     m = re.fullmatch(r"(w\d+(?:r80)?)((?:s2|s4|sel2|sel4|br2|br4)?)(late|lateold)?(lazy)?(?:m(\d+))?"
                      r"(?:x(\d+))?(?:c(\d+))?(?:pb(\d+))?", name)
     if not m:
@@ -95,7 +101,9 @@ if os.environ.get("SGL_PLAN"):  # e.g. SGL_PLAN="128x32K:w16,w16late;1x8K:w16": 
     for part in os.environ["SGL_PLAN"].split(";"):
         label, names = part.split(":")
         rows, n = label.split("x")
-        PLAN.append((Shape(int(rows), int(n.rstrip("K")) * K), names.split(",")))
+        dtype = {"bf16": "bfloat16", "fp16": "float16"}.get(n[-4:], "float32")  # "1x8Kbf16": a 16-bit cell
+        n = n[:-4] if dtype != "float32" else n
+        PLAN.append((Shape(int(rows), int(n.rstrip("K")) * K, dtype=dtype), names.split(",")))
 PLAN = [(shape, names if "noold" in names else ["old"] + names) for shape, names in PLAN]
 PLAN = [(shape, [n for n in names if n != "noold"]) for shape, names in PLAN]
 

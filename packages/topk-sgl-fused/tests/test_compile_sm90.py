@@ -3,11 +3,12 @@
 Variants: dtype x transform (none / page_table / ragged) x launch config (BLOCK, warps,
 two-pass or stream). row_starts, cu_seqlens_q and return_values are runtime flags.
 The fast lane compiles 9 (every dtype and transform), the two-launch path's kernels for
-each dtype and the warp path's (``warp.py``) for two; ``slow`` compiles every variant, in three parts that
-parallel workers share (CI runs those and deselects the fast lane, a subset of them).
+each dtype, the warp path's (``warp.py``) for two and the resident path's (``resident.py``) twice; ``slow``
+compiles every variant, in four parts that parallel workers share (CI runs those and deselects the fast lane,
+a subset of them).
 The compiles run in a child process without TRITON_INTERPRET, so the test also works
 inside an interpreter run.
-Run by hand: ``python tests/test_compile_sm90.py all [variants,split,warp]``.
+Run by hand: ``python tests/test_compile_sm90.py all [variants,split,warp,resident]``.
 """
 
 import itertools
@@ -118,7 +119,7 @@ def warp_configs():
     finally:
         if saved is not None:
             os.environ["TRITON_INTERPRET"] = saved
-    return sorted(picks - {None}, key=repr)
+    return sorted((c for c in picks if isinstance(c, launch.WarpConfig)), key=repr)
 
 
 def compile_warp(dtype, transform, config, has_starts=False, k=2048):
@@ -147,7 +148,40 @@ def compile_warp(dtype, transform, config, has_starts=False, k=2048):
     return compiled
 
 
-PARTS = ("variants", "split", "warp")  # the one-kernel path's variants, the two-launch kernels, the warp kernels
+def compile_resident(dtype, transform, config, n, has_starts=False):
+    """The resident path's kernel (``resident.py``) for rows of ``n`` columns; returns the build."""
+    import triton
+    from triton.backends.compiler import GPUTarget
+
+    from topk_sgl_fused import launch, resident
+
+    sig = {"logits_ptr": f"*{dtype}", "stride_row": "i32", "n": "i32", "seq_lens_ptr": "*i32", "next_n": "i32",
+           "compress_ratio": "i32", "row_starts_ptr": "*i32", "k": "i32", "out_idx_ptr": "*i32",
+           "out_val_ptr": f"*{dtype}", "return_values": "i32", "page_ptr": "*i32", "page_stride": "i32",
+           "cu_ptr": "*i32", "has_cu": "i32", "num_req": "i32", "offsets_ptr": "*i32"}
+    const = launch.resident_constexprs(config, n, DTYPES[dtype], transform, has_starts)
+    sig.update({name: "constexpr" for name in const})
+    attrs = {(i,): [["tt.divisibility", 16]] for i in (0, 1)}
+    compiled = triton.compile(triton.compiler.ASTSource(resident.resident_kernel, sig, const, attrs=attrs),
+                              target=GPUTarget("cuda", 90, 32), options={"num_warps": config.warps})
+    assert ".target sm_90" in compiled.asm["ptx"], "PTX is not for sm_90"
+    if not has_starts:
+        assert "ld.global.v4" in compiled.asm["ptx"], "the row should load 16 bytes per lane"
+    return compiled
+
+
+def compile_resident_part(which: str) -> None:
+    """The resident path's shipped config in every dtype and transform (fast lane: two of them)."""
+    from topk_sgl_fused import launch
+
+    for i, (dtype, transform) in enumerate(itertools.product(DTYPES, TRANSFORMS)):
+        if which == "all" or i in (1, 5):
+            compile_resident(dtype, transform, launch.RESIDENT, launch.RESIDENT_N[1], has_starts=i == 5)
+    print("compiled the resident kernels")
+
+
+#: The one-kernel path's variants; the two-launch, warp and resident kernels.
+PARTS = ("variants", "split", "warp", "resident")
 
 
 def _compile_in_child(which: str, parts: tuple = PARTS) -> None:
@@ -156,7 +190,7 @@ def _compile_in_child(which: str, parts: tuple = PARTS) -> None:
                           timeout=1800)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-6000:]
     expected = {"variants": f"compiled {len(variants(which))} variants", "split": "compiled the two-launch kernels",
-                "warp": "compiled the warp kernels"}
+                "warp": "compiled the warp kernels", "resident": "compiled the resident kernels"}
     for part in parts:
         assert expected[part] in proc.stdout
 
@@ -168,7 +202,7 @@ def test_compiles_for_sm90_fast_lane():
 @pytest.mark.slow
 @pytest.mark.parametrize("part", PARTS)
 def test_compiles_for_sm90_every_variant(part):
-    """In three parts, so that parallel workers share the builds (cold, one part alone took ~12 minutes on CI's CPU)."""
+    """In parts, so that parallel workers share the builds (cold, one part alone took ~12 minutes on CI's CPU)."""
     _compile_in_child("all", (part,))
 
 
@@ -179,14 +213,16 @@ def compile_warp_part(which: str) -> None:
     # build with row_starts; all: every config x transform in fp32 (pick_warp takes only fp32), each 16-bit
     # dtype once (tests force the path for them), and the 2- and 4-bit search steps (``sbits``/``bbits``,
     # forced by tests) with the late pass over several blocks (k = 4096, 4 warps).
-    # A config that differs from an earlier one only in its sample (a constant) builds once in ``all``.
+    # A config that differs from an earlier one only in its sample or bracket bits (constants) builds once in
+    # ``all``.
     warp_cfgs = warp_configs()
     seen = set()
     for i, c in enumerate(warp_cfgs):
-        if which == "all" and replace(c, sample=0) in seen:
+        base = replace(c, sample=0, bracket_bits=16)
+        if which == "all" and base in seen:
             compile_warp("fp32", 1 if c.late else 0, c)
             continue
-        seen.add(replace(c, sample=0))
+        seen.add(base)
         if which == "all":
             for transform in TRANSFORMS:
                 compile_warp("fp32", transform, c)
@@ -226,3 +262,5 @@ if __name__ == "__main__":
         print("compiled the two-launch kernels")
     if "warp" in parts:
         compile_warp_part(which)
+    if "resident" in parts:
+        compile_resident_part(which)

@@ -1,5 +1,6 @@
 """Host logic without a GPU: checks, scores, launch configuration, scratch sizing, entry point."""
 
+import functools
 import subprocess
 import sys
 from dataclasses import replace
@@ -173,16 +174,21 @@ def test_pick_split_sample(monkeypatch):
 
 
 def test_pick_warp(monkeypatch):
-    """The warp path where it was timed faster (float32, ~1+ rows per SM, or fewer rows of at most
-    WARP_SHORT_MAX_N), with the measured configs, the page table always late; the two-launch path
+    """The warp path where it was timed faster (float32, ~1+ rows per SM), with the measured configs, the page
+    table always late; the resident path for at most one row per SM of (4096, 8192] columns; the two-launch path
     elsewhere and under the interpreter."""
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
     pick = launch.pick_warp
-    assert pick(4096, 8192, 2048, 132) == pick(2048, 16384, 2048, 132) == launch.WARP_MANY_SMALL
-    assert pick(4096, 8192, 2048, 132, "page_table") == launch.WARP_MANY_SMALL_PAGE
+    narrow = functools.partial(replace, bracket_bits=launch.WARP_NARROW_BRACKET_BITS)
+    assert pick(2048, 16384, 2048, 132) == launch.WARP_MANY_SMALL and launch.WARP_MANY_SMALL.bracket_bits == 16
+    assert pick(4096, 8192, 2048, 132) == narrow(launch.WARP_MANY_SMALL)
+    assert pick(4096, 8192, 2048, 132, "page_table") == narrow(launch.WARP_MANY_SMALL_PAGE)
+    assert pick(1024, 8192, 2048, 132) == narrow(launch.WARP_MID)
+    assert pick(150, 8192, 2048, 132) == narrow(launch.WARP_FEW)
     assert pick(4096, 16385, 2048, 132) == launch.WARP_MANY and launch.WARP_MANY_SMALL.sample == 1024
     assert pick(4096, 65536, 2048, 132, "page_table") == launch.WARP_MANY_PAGE
-    assert pick(1024, 8192, 2048, 132, "page_table") == launch.WARP_MID_PAGE_MANY == launch.WARP_MANY_PAGE
+    assert pick(1024, 8192, 2048, 132, "page_table") == narrow(launch.WARP_MID_PAGE_MANY)
+    assert pick(1024, 16384, 2048, 132, "page_table") == launch.WARP_MID_PAGE_MANY == launch.WARP_MANY_PAGE
     assert pick(1024, 65536, 2048, 132) == launch.WARP_MID
     assert pick(1024, 65536, 2048, 132, "page_table") == launch.WARP_MID_PAGE_MANY
     assert pick(512, 131072, 2048, 132, "page_table") == launch.WARP_MID_PAGE
@@ -191,15 +197,19 @@ def test_pick_warp(monkeypatch):
     assert pick(128, 32768, 2048, 132) == pick(150, 16385, 2048, 132, "ragged") == launch.WARP_FEW_LARGE
     assert pick(128, 32768, 2048, 132, "page_table") == launch.WARP_FEW_LARGE_PAGE
     assert launch.WARP_FEW_LARGE.sample == 8192 and pick(128, 32769, 2048, 132) == launch.WARP_FEW
-    # few rows: short ones on the warp path (one program per row), long ones not
-    short = launch.WARP_SHORT_MAX_N
-    for rows in (1, 8, 118):
-        for n in (8192, short):
-            assert pick(rows, n, 2048, 132) == pick(rows, n, 2048, 132, "ragged") == launch.WARP_SHORT
-            assert pick(rows, n, 2048, 132, "page_table") == launch.WARP_SHORT_PAGE
-        assert pick(rows, short + 1024, 2048, 132) is None
-    for rows, n, k, elem in ((32, 131072, 2048, 4), (8, 32768, 2048, 4), (1, 8192, 4096, 4),  # few long rows
-                             (4096, 8192, 2048, 2), (1, 8192, 2048, 2),  # 16-bit: not timed
+    # at most one row per SM of (4096, 8192] columns, any dtype, k and transform: resident; longer rows not
+    lo, hi = launch.RESIDENT_N
+    for rows in (1, 8, 118, 132):
+        for n in (lo + 1, 8000, hi):
+            for t in ("none", "page_table", "ragged"):
+                for elem in (4, 2):
+                    assert pick(rows, n, 2048, 132, t, elem) == launch.RESIDENT, (rows, n, t, elem)
+            assert pick(rows, n, 1, 132) == pick(rows, n, 16384, 132) == launch.RESIDENT
+        assert pick(rows, lo, 1024, 132) is None
+        assert (pick(rows, hi + 1024, 2048, 132) is None) == (rows < 0.9 * 132)  # the two-launch path
+    assert pick(133, hi, 2048, 132) == narrow(launch.WARP_FEW) and launch.RESIDENT.warps == 8
+    for rows, n, k, elem in ((32, 131072, 2048, 4), (8, 32768, 2048, 4), (1, 16384, 4096, 4),  # few long rows
+                             (4096, 8192, 2048, 2), (200, 8192, 2048, 2),  # 16-bit, > 1 row per SM: not timed
                              (4096, 4096, 2048, 4), (4096, 65536, 8192, 4),  # N < 4k, k above WARP_MAX_K
                              (65536, 8192, 2048, 4)):  # candidate scratch above 1 GiB
         assert pick(rows, n, k, 132, elem_bytes=elem) is None
@@ -207,11 +217,12 @@ def test_pick_warp(monkeypatch):
         for n in (8192, 16384, 32768, 65536, 131072):
             for t in ("none", "page_table", "ragged"):
                 c = pick(rows, n, 2048, 132, t)
-                if c is not None:  # the page table goes at the end, and only with it
+                if isinstance(c, launch.WarpConfig):  # the page table goes at the end, and only with it
                     assert c.late == (t == "page_table"), (rows, n, t, c)
+                    assert c.bracket_bits == (12 if n <= launch.WARP_NARROW_BRACKET_MAX_N else 16), (rows, n, t, c)
                     assert c.cblock // (32 * c.warps) <= 8  # more per thread: 236-255 registers (NOTES.md)
                     assert 1024 <= launch.warp_cap(c, n, 2048) <= n
-    for c in (launch.WARP_FEW, launch.WARP_MID, launch.WARP_MANY, launch.WARP_SHORT):
+    for c in (launch.WARP_FEW, launch.WARP_MID, launch.WARP_MANY):
         assert launch.warp_cap(c, 8192, 2048) <= 8192 and launch.warp_cap(c, 131072, 2048) >= 2 * 1024
     monkeypatch.setenv("TRITON_INTERPRET", "1")
     assert pick(4096, 8192, 2048, 132) is None
@@ -220,7 +231,7 @@ def test_pick_warp(monkeypatch):
 def test_late_block():
     """late_block takes all k slots in one block up to 16 per thread, never fewer than k / (16 x
     threads) blocks; the late pass defaults to blocks of ``block`` slots, an explicit late_kb wins;
-    only the page table gets one; WARP_SHORT_PAGE's block holds k = 2048."""
+    only the page table gets one."""
     W = launch.WarpConfig
     for warps in (1, 2, 4, 8, 16):
         for k in (1, 2, 37, 512, 600, 2048, 4095, 4096):
@@ -236,7 +247,5 @@ def test_late_block():
         const = launch.warp_constexprs(c, 32, t, False, 2048)
         assert not const["LATE"] and const["LATE_KB"] == 0
     assert launch.warp_constexprs(c, 16, 1, True, 100)["V"] == 8
-    short = launch.WARP_SHORT_PAGE
-    assert launch.warp_constexprs(short, 32, 1, False, 2048)["LATE_KB"] == launch.late_block(short, 2048) == 2048
 
 

@@ -214,11 +214,29 @@ def test_sample_configs_gpu_sizes(name):
     if launch.interpreting():
         pytest.skip("GPU sizes")
     config = getattr(launch, name)
+    _check_gpu_sized(config, *((40, 12000) if config.warps == 4 else (6, 30000)))
+
+
+@pytest.mark.parametrize("rows", [150, 300, 1024, 4096])
+@pytest.mark.parametrize("transform", ["none", "page_table"])
+def test_narrow_bracket_gpu_sizes(rows, transform):
+    """What ``pick_warp`` ships for 8K rows (the bracket on 12 key bits), forced on 8192-column rows: NaN, a
+    plateau around the threshold, a row shorter than k; the page table through a random table."""
+    from topk_sgl_fused import launch
+
+    if launch.interpreting():
+        pytest.skip("GPU sizes")
+    config = launch.pick_warp(rows, 8192, 2048, 132, transform)
+    assert config.bracket_bits == launch.WARP_NARROW_BRACKET_BITS
+    _check_gpu_sized(config, 24, 8192)
+
+
+def _check_gpu_sized(config, rows, n):
     dev = triton_device()
-    rows, n = (40, 12000) if config.warps == 4 else (6, 30000)
     x = make_logits("randn", rows, n, torch.float32, dev, seed=17)
     x[0, ::101] = float("nan")
     x[-1, : n // 3] = 0.5
+    x[2] = 1.0 + 1e-3 * x[2]  # one tight cluster: a 12-bit bracket holds the whole row (the candidates overflow)
     lens = torch.randint(n // 2, n + 1, (rows,), dtype=torch.int32, device=dev)
     lens[1] = 1000  # shorter than k: the fill
     if not config.late:

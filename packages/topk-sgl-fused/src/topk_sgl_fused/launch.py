@@ -208,16 +208,21 @@ def _cache_key(path: tuple, dtype: torch.dtype, const: dict, opts: dict, device:
             device.type)
 
 
-def launch(call: Call, config: Config | SplitConfig | WarpConfig | None = None, cap: int | None = None) -> None:
+def launch(call: Call, config: Config | SplitConfig | WarpConfig | ResidentConfig | None = None,
+           cap: int | None = None) -> None:
     """Run the fused kernel(s) for one validated call (outputs already allocated): the warp
     path where ``pick_warp`` names a config (many rows), else the two-launch path (``SPLIT``);
     the one-kernel path for a ``Config``."""
     if isinstance(config, WarpConfig):
         return launch_warp(call, config)
+    if isinstance(config, ResidentConfig):
+        return launch_resident(call, config)
     if config is None and cap is None:
         rows, n = call.logits.shape
         wc = pick_warp(rows, n, call.top_k, sm_count(call.logits.device), call.transform,
                        call.logits.element_size()) if WARP else None
+        if isinstance(wc, ResidentConfig):
+            return launch_resident(call, wc)
         if wc is not None:
             return launch_warp(call, wc)
     if isinstance(config, SplitConfig) or (config is None and cap is None and SPLIT):
@@ -412,22 +417,14 @@ class WarpConfig:
 WARP_FEW = WarpConfig(16, 2, 4096, 1024, 1024)
 WARP_MID = WarpConfig(8, 2, 2048, 1024, 1024)
 WARP_MANY = WarpConfig(4, 2, 2048, 512, 512)
-#: Fewer rows than WARP_MIN_ROWS_PER_SM x SMs, each of at most WARP_SHORT_MAX_N columns: one program of 8 warps
-#: per row (session 11 call 2, µs none / page: 1x8K 20.0 / 21.2 -> 12.0 / 12.9; 4 warps 14.3 / 15.7, 2 warps
-#: 19.9 / 37.0; call 1: 16 warps 14.6, 32 warps 16.1). Longer rows stay on the two-launch path, which spreads a
-#: row over many programs (call 1: 8x32K 22.9 there, 28.3 in 16 warps; 32x128K 62.1 there, 75.3); 16K rows
-#: were not reached (the call's budget), so the bound is the one measured row length.
-WARP_SHORT = WarpConfig(8, 2, 2048, 1024, 1024)
-WARP_SHORT_MAX_N = 8192
 #: Page table: always over the k slots at the end (``late``; session 11 call 1, inline -> late, µs: 128x32K
 #: 36.2 -> 35.4, 128x128K 95.7 -> 88.1, 4096x8K 230.8 -> 228.3, 1024x64K 4 warps 279.6 -> 249.2 and 8 warps
 #: 301.4 -> 268.5; call 2: 4096x8K 231.1 -> 229.2). 6-12 rows per SM take 4 warps with it (1024x64K: 249.2
-#: against 268.5 in 8 warps). Few short rows: the k = 2048 slots in one block (1x8K 13.0 inline -> 12.9).
+#: against 268.5 in 8 warps).
 WARP_FEW_PAGE = replace(WARP_FEW, late=True)
 WARP_MID_PAGE = replace(WARP_MID, late=True)
 WARP_MANY_PAGE = replace(WARP_MANY, late=True)
 WARP_MID_PAGE_MANY = WARP_MANY_PAGE
-WARP_SHORT_PAGE = replace(WARP_SHORT, late=True, late_kb=2048)
 #: The bracket's sample by row length (session 17, shared/device/sgl10_bench.py ``x<S>``, k = 2048, µs none / page):
 #: more than 12 rows per SM of at most WARP_MANY_SMALL_N columns sample 1024 keys, not 2048 (4096x8K 207.2 / 228.1
 #: -> 187.3 / 210.0; 2048x8K 107.9 / 119.2 -> 101.0 / 113.2; 4096x16K 278.4 / 305.4 -> 264.1 / 298.0; 512 keys:
@@ -442,9 +439,44 @@ WARP_MANY_SMALL_N = 16384
 WARP_FEW_LARGE = replace(WARP_FEW, sample=8192)
 WARP_FEW_LARGE_PAGE = replace(WARP_FEW_PAGE, sample=8192)
 WARP_FEW_LARGE_N = (16384, 32768)
+#: Rows of at most WARP_NARROW_BRACKET_MAX_N columns bracket on the top 12 key bits, not 16, whatever the config
+#: (session 18, ``sgl10_bench.py`` ``pb<B>``, µs none / page): 4096x8K 187.6 / 209.9 -> 181.5 / 203.3 (11 and 13 bits
+#: within 0.5), 2048x8K 100.5 / 112.8 -> 98.2 / 109.8, 1024x8K 56.7 / 64.7 -> 54.3 / 61.1, 1x8K 12.0 / 13.0 -> 11.2 /
+#: 12.2; longer rows lose (the wider bracket lets more candidates through): 4096x16K 264.0 / 297.7 -> 267.7 / 303.2,
+#: 128x32K 31.8 -> 33.3, 512x128K 240.1 -> 247.4, 1024x64K 226.2 -> 233.1 (14 bits: even within 2%).
+WARP_NARROW_BRACKET_MAX_N = 8192
+WARP_NARROW_BRACKET_BITS = 12
+_NARROW_BRACKET = {c: replace(c, bracket_bits=WARP_NARROW_BRACKET_BITS) for c in (
+    WARP_FEW, WARP_MID, WARP_MANY, WARP_FEW_PAGE, WARP_MID_PAGE, WARP_MANY_PAGE, WARP_MANY_SMALL, WARP_MANY_SMALL_PAGE,
+    WARP_FEW_LARGE, WARP_FEW_LARGE_PAGE)}
+@dataclass(frozen=True)
+class ResidentConfig:
+    """The resident path (``resident.py``): one program of ``warps`` per row holding the whole window in registers
+    (the row rounded up to a power of two: at most ``RESIDENT_MAX_KEYS_PER_THREAD`` keys per thread)."""
+
+    warps: int = 8
+    sbits: int = 1  # key bits per bisection step (2: half the steps, three counts per key each)
+    reread: bool = False  # the slots placed from a second read of the row (fewer registers: 32 warps fit)
+
+
+#: Keys per thread the resident path holds at most (registers: the keys, their columns and the scan's fields).
+RESIDENT_MAX_KEYS_PER_THREAD = 32
+
+
+#: The resident path (session 18, ``sgl10_bench.py`` ``r8``, µs none / page table, k = 2048), one program of 8 warps
+#: per row for at most RESIDENT_MAX_ROWS_PER_SM x SMs rows of RESIDENT_N (lo, hi] columns, every dtype: float32
+#: 1x8K 11.2 / 12.1 (warp path, 8 warps, 12-bit bracket) -> 10.4 / 10.7, 8x8K 12.1 / 13.0 -> 11.6 / 12.0, 32x8K
+#: 13.3 / 14.2 -> 12.6 / 13.0, 64x8K 14.3 / 15.2 -> 13.8 / 14.1, 128x8K 16.5 / 16.9 (16 warps) -> 14.3 / 14.7;
+#: bfloat16 1x8K 18.0 / 19.3 (two-launch path) -> 10.1 / 10.5, 128x8K 23.0 / 24.2 -> 12.3 / 12.6; float16 1x8K
+#: 19.4 / 20.7 -> 9.8 / 10.1. More rows lose (one program per SM at ~214 registers): 200x8K 19.0 -> 24.0,
+#: 256x8K 19.8 -> 25.1, 1024x8K 54.2 -> 88.3. Two bits per bisection step: no gain (1x8K 10.3, 128x8K 14.4). 16
+#: warps on 1x16K: 18.0 (not compared); 32 warps on 32K rows spill (8x32K 44.6 against 22.6).
+RESIDENT = ResidentConfig(8)
+RESIDENT_N = (4096, 8192)
+RESIDENT_MAX_ROWS_PER_SM = 1.0
 #: Where the warp path is the default (else the two-launch path): float32, k <= WARP_MAX_K, N >= WARP_MIN_N
-#: and N >= WARP_MIN_RATIO x k, and rows >= WARP_MIN_ROWS_PER_SM x SMs or N <= WARP_SHORT_MAX_N. Outside
-#: these nothing was timed (16-bit dtypes; other k).
+#: and N >= WARP_MIN_RATIO x k, and rows >= WARP_MIN_ROWS_PER_SM x SMs (fewer rows of N <= RESIDENT_N[1]
+#: are resident). Outside these nothing was timed (16-bit dtypes; other k).
 WARP_MIN_ROWS_PER_SM = 0.9
 WARP_MAX_K = 4096
 WARP_MIN_RATIO = 4
@@ -454,17 +486,19 @@ WARP_MAX_SCRATCH = 1 << 30
 
 
 def pick_warp(rows: int, n: int, k: int, sm_count: int, transform: str = "none",
-              elem_bytes: int = 4) -> WarpConfig | None:
-    """The warp path's config for a call, or None for the other paths (see ``WARP_FEW`` ..)."""
-    if interpreting() or elem_bytes != 4 or k > WARP_MAX_K or n < max(WARP_MIN_N, WARP_MIN_RATIO * k):
+              elem_bytes: int = 4) -> WarpConfig | ResidentConfig | None:
+    """The one-program-per-row config for a call (``RESIDENT``, ``WARP_FEW`` ..), or None for the other paths."""
+    if interpreting():
+        return None
+    per_sm = rows / max(sm_count, 1)
+    if RESIDENT_N[0] < n <= RESIDENT_N[1] and per_sm <= RESIDENT_MAX_ROWS_PER_SM:
+        return RESIDENT
+    if elem_bytes != 4 or k > WARP_MAX_K or n < max(WARP_MIN_N, WARP_MIN_RATIO * k):
         return None
     page = transform == "page_table"
-    per_sm = rows / max(sm_count, 1)
     if per_sm < WARP_MIN_ROWS_PER_SM:
-        if n > WARP_SHORT_MAX_N:
-            return None
-        config = WARP_SHORT_PAGE if page else WARP_SHORT
-    elif per_sm <= 1.5:
+        return None
+    if per_sm <= 1.5:
         if WARP_FEW_LARGE_N[0] < n <= WARP_FEW_LARGE_N[1]:
             config = WARP_FEW_LARGE_PAGE if page else WARP_FEW_LARGE
         else:
@@ -478,6 +512,8 @@ def pick_warp(rows: int, n: int, k: int, sm_count: int, transform: str = "none",
         config = WARP_MANY_SMALL_PAGE if page else WARP_MANY_SMALL
     else:
         config = WARP_MANY_PAGE if page else WARP_MANY
+    if n <= WARP_NARROW_BRACKET_MAX_N:
+        config = _NARROW_BRACKET[config]
     return config if rows * 8 * warp_cap(config, n, k) <= WARP_MAX_SCRATCH else None
 
 
@@ -528,4 +564,39 @@ def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
     args = (logits, logits.stride(0), n, call.seq_lens, call.next_n, call.compress_ratio, starts, k, *outputs,
             scratch, cap)
     _run_cached(_cache_key(("warp",), logits.dtype, const, opts, device), warp.warp_kernel[(rows,)], args,
+                {**const, **opts})
+
+
+def resident_row(n: int) -> int:
+    """Columns a resident program covers for rows of ``n`` columns (a power of two, >= 512)."""
+    return max(512, 1 << max(n - 1, 0).bit_length())
+
+
+def resident_constexprs(config: ResidentConfig, n: int, key_bits: int, transform: int, has_starts: bool) -> dict:
+    """``resident_kernel``'s compile-time arguments (also built by the sm_90 compile test)."""
+    th = 32 * config.warps
+    v = 128 // key_bits
+    row = resident_row(n)
+    if row % (v * th) or row // th > RESIDENT_MAX_KEYS_PER_THREAD:
+        raise ValueError(f"config: {config.warps} warps cannot hold rows of {n} columns "
+                         f"(1 to {RESIDENT_MAX_KEYS_PER_THREAD} keys per thread in 16-byte runs)")
+    if config.sbits not in (1, 2):
+        raise ValueError(f"config: sbits must be 1 or 2, got {config}")
+    return dict(KEY_BITS=key_bits, A=row // (v * th), V=v, TH=th, BLOCK=min(1024, th * 4), TRANSFORM=transform,
+                HAS_STARTS=has_starts, **({"SB": 2} if config.sbits == 2 else {}),
+                **({"REREAD": True} if config.reread else {}))
+
+
+def launch_resident(call: Call, config: ResidentConfig) -> None:
+    """Run the resident path for one validated call (outputs already allocated)."""
+    from . import resident  # imports triton; kept out of the entry point
+
+    if _settle_empty(call):
+        return
+    logits, rows, n, k, device = _facts(call)
+    transform, starts, outputs = _transform_operands(call)
+    const = resident_constexprs(config, n, KEY_BITS[logits.dtype], transform, call.row_starts is not None)
+    opts = _options(config.warps, None)
+    args = (logits, logits.stride(0), n, call.seq_lens, call.next_n, call.compress_ratio, starts, k, *outputs)
+    _run_cached(_cache_key(("resident",), logits.dtype, const, opts, device), resident.resident_kernel[(rows,)], args,
                 {**const, **opts})

@@ -1,0 +1,146 @@
+"""One program per row with the whole row in registers: the ``ResidentConfig`` path of ``sgl_fused``.
+
+Program ``b`` (``TH`` threads) holds row ``b``'s window, up to ``A x V x TH`` columns (16-byte loads, ``A x V``
+keys per thread), as order keys in registers, read once:
+
+1. ``L``, the window and the transform operands as the warp path (``split._select_row_setup``); rows with
+   ``L <= k`` are written directly (``kernel._fill_short_row``).
+2. The k-th largest key, exactly, by bisection on the key bits over the registers (``_kth_key``: one count per
+   bit, a compare and a sum per key; it stops as soon as exactly k keys are at or above the bound).
+3. One packed scan places every key above it and the first ``k - above`` keys equal to it (ties by position in
+   the program's layout) in the k slots, through the transform; values are read back from the row (L1/L2).
+
+No sample, no scratch, no second read, no fallback: plateaus, NaN (the top key) and +-inf are exact by
+construction. Exact under TRITON_INTERPRET=1 (``tests/test_resident.py``); compiled for sm_90 in CI.
+"""
+
+from __future__ import annotations
+
+import triton
+import triton.language as tl
+
+from topk_core.kernels.triton_common import order_key
+
+from .kernel import _emit, _fill_short_row
+from .split import _as_lists, _select_row_setup
+
+
+@triton.jit
+def _load_row(row_ptr, L, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr):
+    """``(j, x)`` of the window's first ``A x V x TH`` columns in list order, 0 past ``L``: whole 16-byte runs by
+    vector loads (the mask is one per run), the one run that ``L`` cuts by element loads."""
+    t = tl.arange(0, TH)[:, None, None]
+    a = tl.arange(0, A)[None, :, None]
+    run = tl.broadcast_to(a * (TH * V) + t * V, [TH, A, V])  # each run's first column
+    off3 = run + tl.arange(0, V)[None, None, :]
+    whole = run + V <= L
+    x3 = tl.load(row_ptr + off3, mask=whole, other=0.0)
+    x3 = tl.where(whole, x3, tl.load(row_ptr + off3, mask=(off3 < L) & (run < L) & (run + V > L), other=0.0))
+    return _as_lists(off3, A, V, TH), _as_lists(x3, A, V, TH)
+
+
+@triton.jit
+def _kth_key(key, k, KEY_BITS: tl.constexpr):
+    """The k-th largest of ``key`` (``[R, TH]``, unused lanes 0, which no real key is), or a bound with
+    exactly k keys at or above it (bisection from the top bit; stops early)."""
+    t = tl.full([], 0, tl.uint32)  # count(key >= t) >= k holds throughout
+    done = False
+    for bit in tl.static_range(KEY_BITS - 1, -1, -1):
+        if not done:
+            c = t | tl.full([], 1 << bit, tl.uint32)
+            cnt = tl.sum(tl.sum((key >= c).to(tl.int32), axis=0), axis=0)
+            t = tl.where(cnt >= k, c, t)
+            done = cnt == k
+    return t
+
+
+@triton.jit
+def _kth_key2(key, k, KEY_BITS: tl.constexpr):
+    """``_kth_key`` two bits per step: half the steps (each a block-wide reduction, the chain's cost), three
+    counts per key per step (two packed in one word: fields stay below 2**16 for N <= 32768)."""
+    t = tl.full([], 0, tl.uint32)
+    done = False
+    for s in tl.static_range(KEY_BITS // 2 - 1, -1, -1):
+        if not done:
+            c1 = t + tl.full([], 1 << (2 * s), tl.uint32)
+            c2 = t + tl.full([], 2 << (2 * s), tl.uint32)
+            c3 = t + tl.full([], 3 << (2 * s), tl.uint32)
+            p12 = (key >= c1).to(tl.int32) + ((key >= c2).to(tl.int32) << 16)
+            p12 = tl.sum(tl.sum(p12, axis=0), axis=0)
+            n3 = tl.sum(tl.sum((key >= c3).to(tl.int32), axis=0), axis=0)
+            n1 = p12 & 0xFFFF
+            n2 = (p12 >> 16) & 0xFFFF
+            t = tl.where(n3 >= k, c3, tl.where(n2 >= k, c2, tl.where(n1 >= k, c1, t)))
+            done = tl.where(n3 >= k, n3, tl.where(n2 >= k, n2, tl.where(n1 >= k, n1, 0))) == k
+    return t
+
+
+@triton.jit
+def _emit_reread(base, t, n_above, k, L, row_ptr, orow, out_idx_ptr, out_val_ptr, return_values, req, offset,
+                 page_ptr, page_stride, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, TRANSFORM: tl.constexpr):
+    """Step 3 from a second read: each thread walks its own columns (the registers' layout, one 16-byte run a
+    step) from its packed exclusive offset ``base`` (above + equal << 16), so every key gets the slot the
+    one-pass placement would give it."""
+    run = base[None, :]
+    tt = tl.arange(0, TH)[None, :]
+    vv = tl.arange(0, V)[:, None]
+    for a in range(0, A):  # a loop, not unrolled: nothing of it is kept from the bisection's registers
+        off = a * (TH * V) + tt * V + vv  # [V, TH]: thread t's run a
+        m = off < L
+        kk = tl.where(m, order_key(tl.load(row_ptr + off, mask=m, other=0.0)), 0)
+        ab = kk > t
+        p = ab.to(tl.int32) + ((kk == t).to(tl.int32) << 16)
+        r = run + tl.cumsum(p, axis=0) - p
+        run += tl.sum(p, axis=0)[None, :]
+        r_eq = (r >> 16) & 0xFFFF
+        sel = ab | ((kk == t) & (r_eq < k - n_above))
+        pos = tl.where(ab, r & 0xFFFF, n_above + r_eq)
+        _emit(out_idx_ptr, out_val_ptr, orow, tl.reshape(pos, [V * TH]), tl.reshape(off, [V * TH]),
+              tl.reshape(sel, [V * TH]), row_ptr, req, offset, page_ptr, page_stride, return_values, TRANSFORM)
+
+
+@triton.jit(do_not_specialize=["n", "next_n", "compress_ratio", "k", "return_values", "page_stride", "has_cu",
+                               "num_req"])
+def resident_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k,
+                    out_idx_ptr, out_val_ptr, return_values, page_ptr, page_stride, cu_ptr, has_cu, num_req,
+                    offsets_ptr,
+                    KEY_BITS: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr,
+                    BLOCK: tl.constexpr, TRANSFORM: tl.constexpr, HAS_STARTS: tl.constexpr, SB: tl.constexpr = 1,
+                    REREAD: tl.constexpr = False):
+    """Row ``program_id(0)``: its k output slots. TRANSFORM: 0 none, 1 page_table, 2 ragged. The window must
+    fit the program (``L <= A x V x TH``, which ``launch`` guarantees by ``n``); BLOCK is the short-row fill's
+    lane count. SB: key bits per bisection step (1 or 2). REREAD: the slots placed from a second read of the row
+    (L1/L2), ``V`` columns per thread at a time, so that no per-key state but the keys lives in registers."""
+    b = tl.program_id(0)
+    lane, L, row_ptr, orow, req, offset = _select_row_setup(
+        b, logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k, cu_ptr, has_cu, num_req,
+        offsets_ptr, BLOCK, TRANSFORM, HAS_STARTS)
+    if L <= k:
+        _fill_short_row(L, k, orow, row_ptr, lane, req, offset, page_ptr, page_stride, out_idx_ptr, out_val_ptr,
+                        return_values, BLOCK, TRANSFORM)
+    else:
+        N: tl.constexpr = A * V * TH
+        j, x = _load_row(row_ptr, L, A, V, TH)
+        key = tl.where(j < L, order_key(x), 0)  # the lowest real key is -inf's, above 0
+        if SB == 2:
+            t = _kth_key2(key, k, KEY_BITS)
+        else:
+            t = _kth_key(key, k, KEY_BITS)
+        above = (key > t).to(tl.int32)
+        packed = above + ((key == t).to(tl.int32) << 16)  # fields stay below 2**16 (N <= 32768)
+        cnt = tl.sum(packed, axis=0)  # per thread
+        n_above = tl.sum(cnt, axis=0) & 0xFFFF
+        if REREAD:
+            _emit_reread(tl.cumsum(cnt, axis=0) - cnt, t, n_above, k, L, row_ptr, orow, out_idx_ptr, out_val_ptr,
+                         return_values, req, offset, page_ptr, page_stride, A, V, TH, TRANSFORM)
+        else:
+            rank = (tl.cumsum(cnt, axis=0) - cnt)[None, :] + tl.cumsum(packed, axis=0) - packed
+            r_above = rank & 0xFFFF
+            r_eq = (rank >> 16) & 0xFFFF
+            # Flat stores: a 2-D store of scattered addresses would be re-laid out through shared memory.
+            is_above = tl.reshape(above != 0, [N])
+            r_eq = tl.reshape(r_eq, [N])
+            sel = is_above | (tl.reshape((packed >> 16) != 0, [N]) & (r_eq < k - n_above))
+            pos = tl.where(is_above, tl.reshape(r_above, [N]), n_above + r_eq)
+            _emit(out_idx_ptr, out_val_ptr, orow, pos, tl.reshape(j, [N]), sel, row_ptr, req, offset, page_ptr,
+                  page_stride, return_values, TRANSFORM)

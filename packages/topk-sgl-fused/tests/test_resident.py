@@ -1,0 +1,165 @@
+"""The resident path (``resident.py``: one program per row, the row in registers), forced through ``launch``.
+
+Under TRITON_INTERPRET=1 on CPU, or compiled on a GPU (then in the GPU suite too). Each case compares against
+the exact answer with ``check_topk`` (transforms inverted first).
+
+| case                               | forces                                                  |
+|------------------------------------|---------------------------------------------------------|
+| conformance kit (interpreter)      | every kit case through the resident path                |
+| kinds x dtypes x 1 / 2 bits a step | ties resolved to the last key bit, plateaus, early stop |
+| the same, slots from a second read | the re-read's ranks equal the one-pass placement's      |
+| all-equal / NaN / +-inf rows       | the k-th key a plateau: ties fill the remaining slots   |
+| row_starts, values, next_n         | windows clamped; values read back from the row          |
+| page table (cu_seqlens_q), ragged  | the transform at the store                              |
+| GPU sizes (8K and 32K rows)        | the shipped widths: 8 and 32 warps, 32 keys per thread  |
+"""
+
+import os
+
+import pytest
+import torch
+
+from topk_core.testing import (
+    PAGE_STRIDE,
+    BackendConformance,
+    Claims,
+    TransformConformance,
+    check_topk,
+    clamped_windows,
+    make_logits,
+    paged_requests,
+    ragged_decode_rows,
+)
+from topk_core.testing.triton_kit import TRITON_MARKS, triton_device
+
+pytestmark = [*TRITON_MARKS, pytest.mark.filterwarnings("ignore:Conversion of an array with ndim:DeprecationWarning")]
+
+
+def _fit(n: int, sbits: int = 1, reread: bool = False):
+    """The fewest warps (1-32) whose threads hold a row of ``n`` columns at <= 32 keys each."""
+    from topk_sgl_fused.launch import ResidentConfig, resident_row
+
+    return ResidentConfig(max(1, min(32, resident_row(n) // 1024)), sbits, reread)
+
+
+def _run(logits, seq_lens, k, config=None, **fields):
+    from topk_core.testing import poisoned_call
+    from topk_sgl_fused import launch
+
+    call = poisoned_call(logits, seq_lens, k, **fields)
+    launch.launch(call, config=config or _fit(logits.shape[1]))
+    return call.indices, call.values
+
+
+@pytest.mark.parametrize("kind", ["randn", "sorted", "int_ties", "plateau", "nan"])
+def test_kinds(kind):
+    dev = triton_device()
+    k = 40
+    lens = torch.tensor([700, 41, 40, 555], dtype=torch.int32, device=dev)
+    for dtype in (torch.float32, torch.bfloat16, torch.float16) if kind in ("randn", "int_ties") else (torch.float32,):
+        x = make_logits(kind, 4, 700, dtype, dev, seed=3, k=k)
+        for sbits, reread in ((1, False), (2, False), (1, True)):
+            idx, vals = _run(x, lens, k, _fit(700, sbits, reread))
+            check_topk(x, lens, k, idx, vals)
+
+
+def test_all_equal_and_special_rows():
+    dev = triton_device()
+    x = torch.full((5, 500), -0.0, device=dev)
+    x[1] = 0.0
+    x[2, ::2] = float("nan")
+    x[3] = float("-inf")
+    x[3, ::7] = float("inf")
+    x[4] = -1.0
+    x[4, 13] = float("-nan")
+    lens = torch.tensor([500, 499, 480, 500, 500], dtype=torch.int32, device=dev)
+    for k in (1, 37, 499):
+        for sbits, reread in ((1, False), (2, False), (1, True)):
+            idx, vals = _run(x, lens, k, _fit(500, sbits, reread))
+            check_topk(x, lens, k, idx, vals)
+
+
+def test_row_starts_and_k_edges():
+    x, starts, lens = clamped_windows(triton_device())
+    for k in (1, 30, 276):
+        idx, vals = _run(x, lens, k, row_starts=starts)
+        check_topk(x, lens, k, idx, vals, row_starts=starts)
+
+
+def test_page_table_with_empty_requests():
+    k = 20
+    x, lens, cu, table, req = paged_requests(triton_device())  # requests 0, 2, 3 are empty
+    idx, vals = _run(x, lens, k, transform="page_table", page_table=table, cu_seqlens_q=cu)
+    local = torch.where(idx >= 0, idx - PAGE_STRIDE * req[:, None].to(idx.dtype), idx)
+    check_topk(x, lens, k, local.to(torch.int32), vals)
+
+
+def test_ragged_with_next_n_and_compress():
+    x, lens, offsets, next_n, cr, k = ragged_decode_rows(triton_device())
+    idx, vals = _run(x, lens, k, transform="ragged", index_offsets=offsets, next_n=next_n, compress_ratio=cr)
+    local = torch.where(idx >= 0, idx - offsets[:, None], idx)
+    check_topk(x, lens, k, local.to(torch.int32), vals, next_n=next_n, compress_ratio=cr)
+
+
+def test_widths_refused():
+    """More than 32 keys per thread, or fewer than one 16-byte run: a ValueError before any launch."""
+    from topk_sgl_fused.launch import ResidentConfig, resident_constexprs
+
+    with pytest.raises(ValueError, match="cannot hold rows of 9000"):
+        resident_constexprs(ResidentConfig(8), 9000, 32, 0, False)
+    with pytest.raises(ValueError, match="cannot hold rows of 600"):
+        resident_constexprs(ResidentConfig(16), 600, 32, 0, False)
+    assert resident_constexprs(ResidentConfig(8), 8192, 32, 0, False)["A"] == 8
+    assert resident_constexprs(ResidentConfig(32), 32768, 16, 0, False)["A"] == 4
+
+
+@pytest.mark.parametrize("shape", [(24, 8192, 8, False), (24, 8192, 8, True), (6, 32768, 32, True),
+                                   (3, 20000, 32, True), (5, 16384, 16, True)])
+@pytest.mark.parametrize("transform", ["none", "page_table"])
+def test_gpu_sizes(shape, transform):
+    """The GPU widths at their row sizes: NaN, a plateau around the threshold, one tight cluster, a row shorter
+    than k; the page table through a random table."""
+    from topk_sgl_fused.launch import ResidentConfig, interpreting
+
+    if interpreting():
+        pytest.skip("GPU sizes")
+    rows, n, warps, reread = shape
+    dev = triton_device()
+    x = make_logits("randn", rows, n, torch.float32, dev, seed=17)
+    x[0, ::101] = float("nan")
+    x[-1, : n // 3] = 0.5
+    x[2] = 1.0 + 1e-3 * x[2]
+    lens = torch.randint(n // 2, n + 1, (rows,), dtype=torch.int32, device=dev)
+    lens[1] = 1000  # shorter than k: the fill
+    config = ResidentConfig(warps, reread=reread)
+    if transform == "none":
+        idx, vals = _run(x, lens, 2048, config)
+        check_topk(x, lens, 2048, idx, vals)
+        return
+    g = torch.Generator().manual_seed(19)
+    table = torch.stack([torch.randperm(4 * n, generator=g)[:n] for _ in range(rows)]).to(torch.int32)
+    inv = torch.full((rows, 4 * n), -1, dtype=torch.int64)
+    for r in range(rows):
+        inv[r, table[r].long()] = torch.arange(n)
+    idx, vals = _run(x, lens, 2048, config, transform="page_table", page_table=table.to(dev))
+    idx = idx.cpu().long()
+    local = torch.where(idx >= 0, inv[torch.arange(rows)[:, None].expand_as(idx), idx.clamp(min=0)], -1)
+    assert (local[idx >= 0] >= 0).all()
+    check_topk(x, lens, 2048, local.to(torch.int32).to(dev), vals)
+
+
+@pytest.mark.interpreter
+@pytest.mark.skipif(os.environ.get("TRITON_INTERPRET", "") in ("", "0"), reason="needs TRITON_INTERPRET=1")
+class TestResidentInterpreter(BackendConformance, TransformConformance):
+    """The conformance kit with every call on the resident path (the fewest warps that hold the row)."""
+
+    backend = "sgl_fused"
+    device = "cpu"
+    scale = "small"
+    claims = Claims(transforms=("page_table", "ragged"), row_starts=True)
+
+    @pytest.fixture(autouse=True)
+    def _force_resident(self, monkeypatch):
+        from topk_sgl_fused import launch
+
+        monkeypatch.setattr(launch, "pick_warp", lambda rows, n, *a: _fit(n))
