@@ -17,8 +17,9 @@ BACKENDS = [p for p in PACKAGES if p != "topk-core"]
 CONSTRAINTS = ["-c", "constraints-cpu.txt"]
 # The CPU test run: everything that needs no GPU; gpu-marked tests run on the device.
 CPU_PYTEST = ["-q", "-m", "not gpu and not interpreter", "-p", "no:cacheprovider"]
-#: pytest-xdist: one worker per core (CI has two); the compile tests are one build list per dtype so they spread.
-PARALLEL = ["-n", "auto"]
+#: pytest-xdist: one worker per core (CI has two); the compile tests are one build list per dtype or part so they
+#: spread; tests handed out one at a time, slow-marked first (conftest.py), so no long build runs alone at the end.
+PARALLEL = ["-n", "auto", "--maxschedchunk", "1"]
 #: The sgl_fused sm_90 compile test's fast lane builds a subset of what its slow parts build: CI runs the parts only.
 FULL_COMPILE_ONLY = ["--deselect",
                      "packages/topk-sgl-fused/tests/test_compile_sm90.py::test_compiles_for_sm90_fast_lane"]

@@ -33,6 +33,7 @@ print(len(builds), sorted(targets), round(time.time() - t, 1))
 
 
 # One dtype per test, so pytest-xdist spreads the builds over CI's cores.
+@pytest.mark.slow(minutes=3)
 @pytest.mark.parametrize("arch,dtype", [("sm_90a", "float32"), ("sm_90a", "bfloat16"), ("sm_90a", "float16")])
 def test_every_variant_compiles(arch, dtype, tmp_path):
     env = dict(os.environ, CUTE_DSL_ARCH=arch, CUTE_DSL_CACHE_DIR=str(tmp_path / "cache"))

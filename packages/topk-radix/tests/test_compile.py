@@ -106,7 +106,7 @@ def test_register_kernel_compiles_for_sm90a(variant):
     assert launch.compile_regs(*variant) is not None
 
 
-@pytest.mark.slow
+@pytest.mark.slow(minutes=1)
 @pytest.mark.parametrize("dtype", checks.DTYPES)  # one dtype per test: pytest-xdist spreads them over CI's cores
 def test_every_smem_geometry_compiles(dtype):
     variants = [v for v in _variants(True) if v[0] == dtype]
@@ -115,7 +115,7 @@ def test_every_smem_geometry_compiles(dtype):
         assert launch.compile_kernel(*variant) is not None
 
 
-@pytest.mark.slow
+@pytest.mark.slow(minutes=2)
 @pytest.mark.parametrize("dtype", checks.DTYPES)
 def test_every_reg_geometry_compiles(dtype):
     geos = [g for g in _every_reg_geometry() if g[0] == dtype]

@@ -8,7 +8,8 @@ compiles every variant, in four parts that parallel workers share (CI runs those
 a subset of them).
 The compiles run in a child process without TRITON_INTERPRET, so the test also works
 inside an interpreter run.
-Run by hand: ``python tests/test_compile_sm90.py all [variants,split,warp,resident]``.
+Run by hand: ``python tests/test_compile_sm90.py all|every [variants,split,warp,resident]`` ("every": the whole
+dtype x transform x config product of the one-kernel and two-launch paths).
 """
 
 import itertools
@@ -43,10 +44,11 @@ def configs():
 
 
 def variants(which: str):
-    every = list(itertools.product(DTYPES, TRANSFORMS, range(len(configs()))))
-    if which == "all":
-        return every
-    # Fast lane: each dtype x transform once, cycling the configs.
+    """The one-kernel path's builds: each dtype x transform once, cycling the configs (``launch`` runs that path only
+    for an explicit ``Config``; the exact fallback it shares with the default paths is built with theirs); "every":
+    the whole product (by hand)."""
+    if which == "every":
+        return list(itertools.product(DTYPES, TRANSFORMS, range(len(configs()))))
     return [(d, t, i % len(configs())) for i, (d, t) in enumerate(itertools.product(DTYPES, TRANSFORMS))]
 
 
@@ -199,8 +201,11 @@ def test_compiles_for_sm90_fast_lane():
     _compile_in_child("fast")
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("part", PARTS)
+#: Cold-CI minutes of each part (session 18, two busy cores), which conftest.py uses to start the longest first.
+PART_MINUTES = {"warp": 8, "split": 4, "variants": 2, "resident": 1}
+
+
+@pytest.mark.parametrize("part", [pytest.param(p, marks=pytest.mark.slow(minutes=PART_MINUTES[p])) for p in PARTS])
 def test_compiles_for_sm90_every_variant(part):
     """In parts, so that parallel workers share the builds (cold, one part alone took ~12 minutes on CI's CPU)."""
     _compile_in_child("all", (part,))
@@ -254,11 +259,19 @@ if __name__ == "__main__":
             compile_variant(dtype, transform, cfgs[c])
         print(f"compiled {len(variants(which))} variants")
     if "split" in parts:
+        # all: each config in float32 with every transform, and once in a 16-bit dtype (bf16 / fp16 and the transform
+        # in turn; the 16-bit code differs from float32's in the key only, which every transform shares); fast: one
+        # config per dtype; every (by hand): the whole product.
         split_cfgs = split_configs()
-        for i, (dtype, transform) in enumerate(itertools.product(DTYPES, TRANSFORMS)):
-            if which == "all" or i % 3 == 0:
-                for c in (split_cfgs if which == "all" else split_cfgs[i % len(split_cfgs):][:1]):
-                    compile_split(dtype, transform, c)
+        for i, c in enumerate(split_cfgs):
+            if which == "every":
+                builds = list(itertools.product(DTYPES, TRANSFORMS))
+            elif which == "all":
+                builds = [("fp32", t) for t in TRANSFORMS] + [(("bf16", "fp16")[i % 2], TRANSFORMS[i % 3])]
+            else:
+                builds = [(d, TRANSFORMS[i % 3]) for j, d in enumerate(DTYPES) if j % len(split_cfgs) == i]
+            for dtype, transform in builds:
+                compile_split(dtype, transform, c)
         print("compiled the two-launch kernels")
     if "warp" in parts:
         compile_warp_part(which)

@@ -36,13 +36,13 @@ def supports(p: Problem) -> str | None:
         return f"cannot judge problem: {type(exc).__name__}: {exc}"
 
 
-#: torch.topk (masked) µs / radix_cutlass µs, fp32 k=2048, H200, 2026-11-30, from the committed
-#: one-process runs benchmarks/results/2026-11-30-cuda-decode-session17.json and -dsa-session17.json (radix_cutlass
+#: torch.topk (masked) µs / radix_cutlass µs, fp32 k=2048, H200, 2026-12-01, from the committed
+#: one-process runs benchmarks/results/2026-12-01-cuda-decode-session18.json and -dsa-session18.json (radix_cutlass
 #: 0.2.0; each replay queued behind a sleep kernel; written by shared/device/update_scores.py).
 MEASURED_SPEEDUP = {
-    (1, 8192): 6.95, (1, 32768): 4.18, (1, 131072): 2.86, (1, 262144): 2.53, (1, 1048576): 2.68, (8, 32768): 4.09,
-    (8, 131072): 3.48, (32, 32768): 5.26, (32, 131072): 4.5, (128, 32768): 8.13, (128, 131072): 8.48,
-    (512, 32768): 7.54, (512, 131072): 9.7, (1024, 65536): 9.29, (4096, 8192): 7.48,
+    (1, 8192): 6.96, (1, 32768): 4.2, (1, 131072): 2.86, (1, 262144): 2.53, (1, 1048576): 2.68, (8, 32768): 4.09,
+    (8, 131072): 3.49, (32, 32768): 5.28, (32, 131072): 4.53, (128, 32768): 8.11, (128, 131072): 8.55,
+    (512, 32768): 7.68, (512, 131072): 9.9, (1024, 65536): 9.52, (4096, 8192): 7.6,
 }
 
 

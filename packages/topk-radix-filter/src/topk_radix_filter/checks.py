@@ -19,12 +19,12 @@ MAX_N = (1 << 31) - 1
 
 #: Speedup over torch.topk (masked), measured: {(rows, n): speedup}. H200, fp32, k=2048,
 #: next_n=1; torch.topk us / radix_filter us (0.10.0, session 14 code) from the committed one-process runs of
-#: 2026-11-30 (session 17), benchmarks/results/2026-11-30-cuda-decode-session17.json and -dsa-session17.json (the DSA
+#: 2026-12-01 (session 18), benchmarks/results/2026-12-01-cuda-decode-session18.json and -dsa-session18.json (the DSA
 #: run wins where cells repeat; written by shared/device/update_scores.py).
 MEASURED: dict[tuple[int, int], float] = {
-    (1, 8192): 9.52, (1, 32768): 7.0, (1, 131072): 5.71, (1, 262144): 5.7, (1, 1048576): 4.84, (8, 32768): 7.38,
-    (8, 131072): 6.52, (32, 32768): 9.11, (32, 131072): 9.55, (128, 32768): 13.36, (128, 131072): 17.84,
-    (512, 32768): 13.75, (512, 131072): 18.87, (1024, 65536): 17.74, (4096, 8192): 12.55,
+    (1, 8192): 9.53, (1, 32768): 7.01, (1, 131072): 5.72, (1, 262144): 5.67, (1, 1048576): 4.83, (8, 32768): 7.34,
+    (8, 131072): 6.55, (32, 32768): 9.15, (32, 131072): 9.6, (128, 32768): 13.35, (128, 131072): 17.97,
+    (512, 32768): 13.96, (512, 131072): 19.71, (1024, 65536): 17.49, (4096, 8192): 12.76,
 }
 #: Only used if MEASURED is emptied: positive (above ``reference``), below the measured
 #: backends, more for batches, which this design targets.

@@ -218,13 +218,13 @@ def supports(p: Problem) -> str | None:
         return f"cannot judge problem: {type(exc).__name__}: {exc}"
 
 
-#: torch.topk (masked) µs / radix µs, fp32 k=2048, H200, 2026-11-30: radix 0.6.0 (side rows, (8, 256, 8)) from the
-#: committed one-process runs benchmarks/results/2026-11-30-cuda-decode-session17.json and -dsa-session17.json (the
+#: torch.topk (masked) µs / radix µs, fp32 k=2048, H200, 2026-12-01: radix 0.6.0 (side rows, (8, 256, 8)) from the
+#: committed one-process runs benchmarks/results/2026-12-01-cuda-decode-session18.json and -dsa-session18.json (the
 #: DSA run wins where cells repeat; written by shared/device/update_scores.py).
 MEASURED_SPEEDUP = {
-    (1, 8192): 10.44, (1, 32768): 9.47, (1, 131072): 8.19, (1, 262144): 6.84, (8, 32768): 9.64, (8, 131072): 8.43,
-    (32, 32768): 8.67, (32, 131072): 8.22, (128, 32768): 8.65, (128, 131072): 3.32, (512, 32768): 3.86,
-    (512, 131072): 3.26, (1024, 65536): 3.64, (4096, 8192): 4.13,
+    (1, 8192): 10.46, (1, 32768): 9.49, (1, 131072): 8.18, (1, 262144): 6.89, (8, 32768): 9.56, (8, 131072): 8.5,
+    (32, 32768): 8.74, (32, 131072): 8.23, (128, 32768): 8.68, (128, 131072): 3.35, (512, 32768): 3.91,
+    (512, 131072): 3.29, (1024, 65536): 3.7, (4096, 8192): 4.18,
 }
 
 
