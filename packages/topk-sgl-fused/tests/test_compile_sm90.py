@@ -215,8 +215,9 @@ def compile_warp_part(which: str) -> None:
     """The warp path's builds of the fast lane or of ``all`` (see below)."""
     # The warp path: fast lane each late config in fp32 with the page table (its plain twin is the same code
     # with the pass left out), the others in fp32 with it inline / bf16 with row_starts in turn, and one bf16
-    # build with row_starts; all: every config x transform in fp32 (pick_warp takes only fp32), each 16-bit
-    # dtype once (tests force the path for them), and the 2- and 4-bit search steps (``sbits``/``bbits``,
+    # build with row_starts; all: every config in fp32 with each transform ``pick_warp`` runs it with (a late
+    # config: the page table, whose pass is all it adds; the others: none and ragged), the page table inline
+    # and each 16-bit dtype once (tests force those), and the 2- and 4-bit search steps (``sbits``/``bbits``,
     # forced by tests) with the late pass over several blocks (k = 4096, 4 warps).
     # A config that differs from an earlier one only in its sample or bracket bits (constants) builds once in
     # ``all``.
@@ -229,13 +230,17 @@ def compile_warp_part(which: str) -> None:
             continue
         seen.add(base)
         if which == "all":
-            for transform in TRANSFORMS:
+            for transform in (1,) if c.late else (0, 2):
                 compile_warp("fp32", transform, c)
-            compile_warp(("bf16", "fp16")[i % 2], i % 3, c, has_starts=i % 2 == 1)
         elif c.late:
             compile_warp("fp32", 1, c)
         elif replace(c, late=True) not in warp_cfgs:
             compile_warp(*(("fp32", 1) if i % 2 == 0 else ("bf16", 0)), c, has_starts=i % 2 == 1)
+    if which == "all":
+        plain = [c for c in warp_cfgs if not c.late]
+        compile_warp("fp32", 1, plain[0])  # the page table at each store
+        compile_warp("bf16", 2, plain[-1], has_starts=True)
+        compile_warp("fp16", 1, [c for c in warp_cfgs if c.late][0])
     if which != "all":
         compile_warp("bf16", 0, warp_cfgs[0], has_starts=True)
     if which == "all":

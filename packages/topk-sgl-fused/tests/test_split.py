@@ -101,9 +101,12 @@ def test_fp32_bounds_agree_with_keys():
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.float16])
 @pytest.mark.parametrize("transform", ["none", "page_table", "ragged"])
 def test_split_exact(dtype, transform):
+    """Every config on float32 with each transform and on each dtype without one; a 16-bit row through a transform
+    takes the first two (the fallback and the fast path: a transform changes only the slot writes, shared by all)."""
     torch.manual_seed(3)
     dev = triton_device()
-    for config in _configs():
+    configs = _configs()
+    for config in configs if dtype == torch.float32 or transform == "none" else configs[:2]:
         for rows, n, k in ((3, 3000, 100), (2, 2000, 1500), (2, 5000, 7)):
             x = torch.randn(rows, n).to(dtype).to(dev)
             x[0, ::97] = float("nan")
@@ -135,7 +138,7 @@ def test_split_denormals_and_signed_zeros():
     torch.manual_seed(4)
     dev = triton_device()
     tiny = torch.tensor([0.0, -0.0, 1e-45, -1e-45, 3e-44, -3e-44, 1e-40, -1e-40, 1e-38, -1e-38])
-    for config in _configs():
+    for config in _configs()[:3]:  # the fallback, the fast path and its bisection select (early tiles load the same)
         for rows, n, k in ((2, 3000, 400), (2, 4000, 1500)):
             x = tiny[torch.randint(0, len(tiny), (rows, n))].to(dev)
             seq = torch.full((rows,), n, dtype=torch.int32, device=dev)
