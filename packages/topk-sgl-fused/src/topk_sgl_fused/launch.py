@@ -470,7 +470,9 @@ RESIDENT_MAX_KEYS_PER_THREAD = 32
 #: bfloat16 1x8K 18.0 / 19.3 (two-launch path) -> 10.1 / 10.5, 128x8K 23.0 / 24.2 -> 12.3 / 12.6; float16 1x8K
 #: 19.4 / 20.7 -> 9.8 / 10.1. More rows lose (one program per SM at ~214 registers): 200x8K 19.0 -> 24.0,
 #: 256x8K 19.8 -> 25.1, 1024x8K 54.2 -> 88.3. Two bits per bisection step: no gain (1x8K 10.3, 128x8K 14.4). 16
-#: warps on 1x16K: 18.0 (not compared); 32 warps on 32K rows spill (8x32K 44.6 against 22.6).
+#: warps on 1x16K: 18.0 (not compared); 32 warps on 32K rows spill (8x32K 44.6 against 22.6). Shorter rows (call 11,
+#: against the two-launch path they took before): 1x5K 19.6 / 20.9 -> 9.8 / 9.9, 1x7K 19.5 / 20.7 -> 10.0 / 10.3,
+#: 64x6K 22.4 / 23.6 -> 12.9 / 13.1, 128x5K bf16 21.0 / 22.7 -> 11.6 / 11.4.
 RESIDENT = ResidentConfig(8)
 RESIDENT_N = (4096, 8192)
 RESIDENT_MAX_ROWS_PER_SM = 1.0
