@@ -124,52 +124,44 @@ def warp_configs():
     return sorted((c for c in picks if isinstance(c, launch.WarpConfig)), key=repr)
 
 
-def compile_warp(dtype, transform, config, has_starts=False, k=2048):
-    """The warp path's kernel (``warp.py``) for one dtype, transform and config (the late page-table
-    pass's block from ``k``); returns the build."""
+def _compile_row_kernel(fn, dtype, const, options, has_starts, scratch):
+    """One program per row kernel (the warp or resident path) built for sm_90 with the launch's signature
+    (``scratch``: the candidate scratch's two arguments) and aligned rows; returns the build."""
     import triton
     from triton.backends.compiler import GPUTarget
-
-    from topk_sgl_fused import launch, warp
 
     sig = {"logits_ptr": f"*{dtype}", "stride_row": "i32", "n": "i32", "seq_lens_ptr": "*i32", "next_n": "i32",
            "compress_ratio": "i32", "row_starts_ptr": "*i32", "k": "i32", "out_idx_ptr": "*i32",
            "out_val_ptr": f"*{dtype}", "return_values": "i32", "page_ptr": "*i32", "page_stride": "i32",
-           "cu_ptr": "*i32", "has_cu": "i32", "num_req": "i32", "offsets_ptr": "*i32", "scratch_ptr": "*i32",
-           "cap": "i32"}
-    const = launch.warp_constexprs(config, DTYPES[dtype], transform, has_starts, k)
-    sig.update({name: "constexpr" for name in const})
+           "cu_ptr": "*i32", "has_cu": "i32", "num_req": "i32", "offsets_ptr": "*i32",
+           **({"scratch_ptr": "*i32", "cap": "i32"} if scratch else {}), **{name: "constexpr" for name in const}}
     # Aligned rows (pointer and stride 16-divisible), as the launch specializes them: the 16-byte loads.
     attrs = {(i,): [["tt.divisibility", 16]] for i in (0, 1)}
-    options = {"num_warps": config.warps, **({"maxnreg": config.maxnreg} if config.maxnreg else {})}
-    compiled = triton.compile(triton.compiler.ASTSource(warp.warp_kernel, sig, const, attrs=attrs),
-                              target=GPUTarget("cuda", 90, 32), options=options)
+    compiled = triton.compile(triton.compiler.ASTSource(fn, sig, const, attrs=attrs), target=GPUTarget("cuda", 90, 32),
+                              options=options)
     assert ".target sm_90" in compiled.asm["ptx"], "PTX is not for sm_90"
     if not has_starts:  # a runtime window start hides the alignment
-        assert "ld.global.v4" in compiled.asm["ptx"], "full tiles should load 16 bytes per lane"
+        assert "ld.global.v4" in compiled.asm["ptx"], "full runs should load 16 bytes per lane"
     return compiled
+
+
+def compile_warp(dtype, transform, config, has_starts=False, k=2048):
+    """The warp path's kernel (``warp.py``) for one dtype, transform and config (the late page-table
+    pass's block from ``k``); returns the build."""
+    from topk_sgl_fused import launch, warp
+
+    const = launch.warp_constexprs(config, DTYPES[dtype], transform, has_starts, k)
+    options = {"num_warps": config.warps, **({"maxnreg": config.maxnreg} if config.maxnreg else {})}
+    return _compile_row_kernel(warp.warp_kernel, dtype, const, options, has_starts, scratch=True)
 
 
 def compile_resident(dtype, transform, config, n, has_starts=False):
     """The resident path's kernel (``resident.py``) for rows of ``n`` columns; returns the build."""
-    import triton
-    from triton.backends.compiler import GPUTarget
-
     from topk_sgl_fused import launch, resident
 
-    sig = {"logits_ptr": f"*{dtype}", "stride_row": "i32", "n": "i32", "seq_lens_ptr": "*i32", "next_n": "i32",
-           "compress_ratio": "i32", "row_starts_ptr": "*i32", "k": "i32", "out_idx_ptr": "*i32",
-           "out_val_ptr": f"*{dtype}", "return_values": "i32", "page_ptr": "*i32", "page_stride": "i32",
-           "cu_ptr": "*i32", "has_cu": "i32", "num_req": "i32", "offsets_ptr": "*i32"}
     const = launch.resident_constexprs(config, n, DTYPES[dtype], transform, has_starts)
-    sig.update({name: "constexpr" for name in const})
-    attrs = {(i,): [["tt.divisibility", 16]] for i in (0, 1)}
-    compiled = triton.compile(triton.compiler.ASTSource(resident.resident_kernel, sig, const, attrs=attrs),
-                              target=GPUTarget("cuda", 90, 32), options={"num_warps": config.warps})
-    assert ".target sm_90" in compiled.asm["ptx"], "PTX is not for sm_90"
-    if not has_starts:
-        assert "ld.global.v4" in compiled.asm["ptx"], "the row should load 16 bytes per lane"
-    return compiled
+    return _compile_row_kernel(resident.resident_kernel, dtype, const, {"num_warps": config.warps}, has_starts,
+                               scratch=False)
 
 
 def compile_resident_part(which: str) -> None:

@@ -26,9 +26,11 @@ from topk_core.testing import (
     TransformConformance,
     check_topk,
     clamped_windows,
+    local_columns,
     make_logits,
     paged_requests,
     ragged_decode_rows,
+    random_page_tables,
 )
 from topk_core.testing.triton_kit import TRITON_MARKS, triton_device
 
@@ -136,14 +138,10 @@ def test_gpu_sizes(shape, transform):
         idx, vals = _run(x, lens, 2048, config)
         check_topk(x, lens, 2048, idx, vals)
         return
-    g = torch.Generator().manual_seed(19)
-    table = torch.stack([torch.randperm(4 * n, generator=g)[:n] for _ in range(rows)]).to(torch.int32)
-    inv = torch.full((rows, 4 * n), -1, dtype=torch.int64)
-    for r in range(rows):
-        inv[r, table[r].long()] = torch.arange(n)
+    table, inv = random_page_tables(rows, n, seed=19)
     idx, vals = _run(x, lens, 2048, config, transform="page_table", page_table=table.to(dev))
     idx = idx.cpu().long()
-    local = torch.where(idx >= 0, inv[torch.arange(rows)[:, None].expand_as(idx), idx.clamp(min=0)], -1)
+    local = local_columns(idx, inv, torch.arange(rows))
     assert (local[idx >= 0] >= 0).all()
     check_topk(x, lens, 2048, local.to(torch.int32).to(dev), vals)
 

@@ -32,11 +32,13 @@ from topk_core.testing import (
     TransformConformance,
     check_topk,
     clamped_windows,
+    local_columns,
     make_logits,
     paged_requests,
     poison_like,
     poisoned_call,
     ragged_decode_rows,
+    random_page_tables,
 )
 from topk_core.testing.triton_kit import TRITON_MARKS, triton_device
 from topk_sgl_fused.warp import _bracket_bisect, _warp_fast
@@ -187,11 +189,7 @@ def test_late_page_table_random(k):
     lens = torch.tensor([1300, 1250, 500, 640], dtype=torch.int32, device=dev)
     cu = torch.tensor([0, 2, 4], dtype=torch.int32, device=dev)
     req = torch.tensor([0, 0, 1, 1])
-    g = torch.Generator().manual_seed(11)
-    table = torch.stack([torch.randperm(4 * n, generator=g)[:n] for _ in range(2)]).to(torch.int32)
-    inv = torch.full((2, 4 * n), -1, dtype=torch.int64)
-    for r in range(2):
-        inv[r, table[r].long()] = torch.arange(n)
+    table, inv = random_page_tables(2, n, seed=11)
     kb = late_block(WarpConfig(1), 600)
     assert kb == 512 < 600
     configs = [WarpConfig(1, 1, 64, 64, 64, late=True),
@@ -200,7 +198,7 @@ def test_late_page_table_random(k):
         idx, vals = _run(x, lens, k, config, transform="page_table", page_table=table.to(dev), cu_seqlens_q=cu)
         idx = idx.cpu().long()
         assert ((idx >= -1) & (idx < 4 * n)).all()
-        local = torch.where(idx >= 0, inv[req[:, None].expand_as(idx), idx.clamp(min=0)], -1)
+        local = local_columns(idx, inv, req)
         assert (local[idx >= 0] >= 0).all()  # every output is a table entry of the row's request
         check_topk(x, lens, k, local.to(torch.int32).to(dev), vals)
 
@@ -243,22 +241,12 @@ def _check_gpu_sized(config, rows, n):
         idx, vals = _run(x, lens, 2048, config)
         check_topk(x, lens, 2048, idx, vals)
         return
-    table, inv = _random_tables(rows, n, seed=19)
+    table, inv = random_page_tables(rows, n, seed=19)
     idx, vals = _run(x, lens, 2048, config, transform="page_table", page_table=table.to(dev))
     idx = idx.cpu().long()
-    local = torch.where(idx >= 0, inv[torch.arange(rows)[:, None].expand_as(idx), idx.clamp(min=0)], -1)
+    local = local_columns(idx, inv, torch.arange(rows))
     assert (local[idx >= 0] >= 0).all()
     check_topk(x, lens, 2048, local.to(torch.int32).to(dev), vals)
-
-
-def _random_tables(requests, n, seed):
-    """``(table, inverse)``: each request's row a random injection of ``n`` columns into ``[0, 4n)``."""
-    g = torch.Generator().manual_seed(seed)
-    table = torch.stack([torch.randperm(4 * n, generator=g)[:n] for _ in range(requests)]).to(torch.int32)
-    inv = torch.full((requests, 4 * n), -1, dtype=torch.int64)
-    for r in range(requests):
-        inv[r, table[r].long()] = torch.arange(n)
-    return table, inv
 
 
 @pytest.mark.parametrize("k", [37, 300])
@@ -281,7 +269,7 @@ def test_lazy_page_table(k):
     lens = torch.tensor([1300, 1250, 900, 1290, k - 5, k + 1], dtype=torch.int32, device=dev)
     cu = torch.tensor([0, 2, 4, 6], dtype=torch.int32, device=dev)
     req = torch.tensor([0, 0, 1, 1, 2, 2])
-    table, inv = _random_tables(3, n, seed=12 + k)
+    table, inv = random_page_tables(3, n, seed=12 + k)
     kb = late_block(WarpConfig(1), k)
     configs = [WarpConfig(1, 1, 64, 64, 64, late=True, lazy=True),
                WarpConfig(2, 1, 128, 64, 64, late=True, late_kb=kb, lazy=True, maxnreg=80),
@@ -291,7 +279,7 @@ def test_lazy_page_table(k):
                          row_starts=starts)
         idx = idx.cpu().long()
         assert ((idx >= -1) & (idx < 4 * n)).all()
-        local = torch.where(idx >= 0, inv[req[:, None].expand_as(idx), idx.clamp(min=0)], -1)
+        local = local_columns(idx, inv, req)
         assert (local[idx >= 0] >= 0).all()  # every output is a table entry of the row's request
         check_topk(x, lens, k, local.to(torch.int32).to(dev), vals, row_starts=starts)
 

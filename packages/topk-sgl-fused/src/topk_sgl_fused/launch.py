@@ -210,21 +210,17 @@ def _cache_key(path: tuple, dtype: torch.dtype, const: dict, opts: dict, device:
 
 def launch(call: Call, config: Config | SplitConfig | WarpConfig | ResidentConfig | None = None,
            cap: int | None = None) -> None:
-    """Run the fused kernel(s) for one validated call (outputs already allocated): the warp
-    path where ``pick_warp`` names a config (many rows), else the two-launch path (``SPLIT``);
+    """Run the fused kernel(s) for one validated call (outputs already allocated): the resident or warp
+    path where ``pick_warp`` names a config (or one is passed), else the two-launch path (``SPLIT``);
     the one-kernel path for a ``Config``."""
+    if config is None and cap is None and WARP:
+        rows, n = call.logits.shape
+        config = pick_warp(rows, n, call.top_k, sm_count(call.logits.device), call.transform,
+                           call.logits.element_size())
     if isinstance(config, WarpConfig):
         return launch_warp(call, config)
     if isinstance(config, ResidentConfig):
         return launch_resident(call, config)
-    if config is None and cap is None:
-        rows, n = call.logits.shape
-        wc = pick_warp(rows, n, call.top_k, sm_count(call.logits.device), call.transform,
-                       call.logits.element_size()) if WARP else None
-        if isinstance(wc, ResidentConfig):
-            return launch_resident(call, wc)
-        if wc is not None:
-            return launch_warp(call, wc)
     if isinstance(config, SplitConfig) or (config is None and cap is None and SPLIT):
         return launch_split(call, config)
     from . import kernel  # imports triton; kept out of the entry point

@@ -9,12 +9,14 @@ from .inputs import (
     KINDS,
     PAGE_STRIDE,
     clamped_windows,
+    local_columns,
     make_logits,
     make_seq_lens,
     paged_requests,
     poison_like,
     poisoned_call,
     ragged_decode_rows,
+    random_page_tables,
 )
 
 _SUITES = {
@@ -44,10 +46,12 @@ __all__ = [
     "check_topk",
     "clamped_windows",
     "expected_lengths",
+    "local_columns",
     "make_logits",
     "make_seq_lens",
     "paged_requests",
     "ragged_decode_rows",
+    "random_page_tables",
     "poison_like",
     "poisoned_call",
 ]

@@ -130,6 +130,25 @@ def ragged_decode_rows(device) -> tuple:
     return x, lens, offsets, next_n, ratio, k
 
 
+def random_page_tables(requests: int, n: int, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """``(table, inverse)`` on the CPU: each request's row a random injection of ``n`` local columns into
+    ``[0, 4n)`` (int32; neither the identity nor affine), and its inverse (int64, -1 where no column maps)."""
+    g = _gen(seed)
+    table = torch.stack([torch.randperm(4 * n, generator=g)[:n] for _ in range(requests)]).to(torch.int32)
+    inverse = torch.full((requests, 4 * n), -1, dtype=torch.int64)
+    for r in range(requests):
+        inverse[r, table[r].long()] = torch.arange(n)
+    return table, inverse
+
+
+def local_columns(indices: torch.Tensor, inverse: torch.Tensor, request_of_row: torch.Tensor) -> torch.Tensor:
+    """Page-table outputs mapped back to local columns through ``random_page_tables``' inverse (CPU int64):
+    -1 slots stay -1, and an entry outside its row's request maps to -1 too (callers assert there is none)."""
+    idx = indices.cpu().long()
+    rows = request_of_row.cpu().long()[:, None].expand_as(idx)
+    return torch.where(idx >= 0, inverse[rows, idx.clamp(0, inverse.shape[1] - 1)], -1)
+
+
 def paged_requests(device) -> tuple[torch.Tensor, ...]:
     """``(logits, seq_lens, cu_seqlens_q, page_table, request_of_row)``: seven fp32 rows of 300 in
     five requests, three of them empty; the table's entries name their request (``PAGE_STRIDE``)."""
