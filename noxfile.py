@@ -1,5 +1,9 @@
 """The one entry point for development: lint, unit, interpreter, compile, integration, tests (CI),
-gpu, bench, build. ``nox -l`` lists them; ``nox -s tests`` is what CI runs."""
+gpu, bench, build. ``nox -l`` lists them; ``nox -s tests`` is what CI runs.
+
+CI leaves out the ``slow``-marked tests (the whole product of CuTe DSL and Triton builds, the interpreter's
+off-diagonal dtype x transform runs): each kernel family, flag and dtype still builds and runs there through a
+fast lane. ``nox -s compile interpreter`` runs everything, slow tests included."""
 
 from __future__ import annotations
 
@@ -17,12 +21,12 @@ BACKENDS = [p for p in PACKAGES if p != "topk-core"]
 CONSTRAINTS = ["-c", "constraints-cpu.txt"]
 # The CPU test run: everything that needs no GPU; gpu-marked tests run on the device.
 CPU_PYTEST = ["-q", "-m", "not gpu and not interpreter", "-p", "no:cacheprovider"]
+#: CI's two phases: the CPU tests and the interpreter tests, both without the slow-marked ones (see above).
+CI_CPU_PYTEST = ["-q", "-m", "not gpu and not interpreter and not slow", "-p", "no:cacheprovider"]
+CI_INTERPRETER_PYTEST = ["-q", "-m", "interpreter and not slow", "-p", "no:cacheprovider"]
 #: pytest-xdist: one worker per core (CI has two); the compile tests are one build list per dtype or part so they
 #: spread; tests handed out one at a time, slow-marked first (conftest.py), so no long build runs alone at the end.
 PARALLEL = ["-n", "auto", "--maxschedchunk", "1"]
-#: The sgl_fused sm_90 compile test's fast lane builds a subset of what its slow parts build: CI runs the parts only.
-FULL_COMPILE_ONLY = ["--deselect",
-                     "packages/topk-sgl-fused/tests/test_compile_sm90.py::test_compiles_for_sm90_fast_lane"]
 #: Packages a package depends on that live in this repo (pip would look for them on an index otherwise).
 LOCAL_DEPS = {"topk-radix": ["topk-radix-filter"]}
 
@@ -71,12 +75,12 @@ def integration(session: nox.Session) -> None:
 
 @nox.session
 def tests(session: nox.Session) -> None:
-    """What CI runs: lint-free code, every CPU test of every package, the interpreter, integration."""
+    """What CI runs: lint-free code, the CPU tests of every package, the interpreter, integration (no slow tests)."""
     _install(session, PACKAGES, ("ruff",))
     session.run("ruff", "check", ".")
-    session.run("pytest", *CPU_PYTEST, *PARALLEL, "packages", "tests", *FULL_COMPILE_ONLY, *session.posargs,
+    session.run("pytest", *CI_CPU_PYTEST, *PARALLEL, "packages", "tests", *session.posargs,
                 env={"CUTE_DSL_ARCH": "sm_90a"})
-    session.run("pytest", "-q", "-m", "interpreter", "-p", "no:cacheprovider", *PARALLEL, "packages", "tests",
+    session.run("pytest", *CI_INTERPRETER_PYTEST, *PARALLEL, "packages", "tests",
                 env={"TRITON_INTERPRET": "1"}, success_codes=[0, 5])
     session.run("topk", "check")
 

@@ -1,5 +1,6 @@
 """Every kernel variant radix_filter can launch compiles for sm_90a from placeholders (no GPU): per dtype, each
-variant ``plan`` picks for it (float32 11 of 13, 16-bit rows 8), with and without values, both load widths.
+variant ``plan`` picks for it (float32 11 of 13, 16-bit rows 8), with and without values, both load widths (slow,
+``nox -s compile``); CI's fast lane builds each planned variant once, rotating dtype, values and load width.
 
 CUTE_DSL_ARCH picks the target (without it the DSL targets sm_100a). A fresh cache
 directory makes this a real compile, not a disk-cache hit.
@@ -35,6 +36,35 @@ for root, _, files in os.walk(sys.argv[1]):
             targets |= {l.split()[1] for l in open(os.path.join(root, f)) if l.startswith(".target")}
 print(len(builds), sorted(targets), round(time.time() - t, 1))
 """
+
+
+FAST_LANE_SCRIPT = """
+import sys
+from itertools import product
+from topk_radix_filter.launch import build, plan, PLANNED
+dtypes = ("float32", "bfloat16", "float16")
+picks = {d: {plan(r, n, cap, sms, d) for r, n, cap, sms in product(range(1, 4200, 7), (1024, 16384, 65536, 1 << 20),
+         ((8, 0), (9, 0)), (114, 132))} for d in dtypes}
+built = 0
+for i, v in enumerate(PLANNED.values()):
+    usable = [d for d in dtypes if v in picks[d]]
+    if usable:
+        ptx = build(usable[i % len(usable)], i % 2 == 1, v, vec=(i // 2) % 2 == 0).__ptx__
+        built += ".target " + sys.argv[1] in ptx
+print(built, sum(any(v in picks[d] for d in dtypes) for v in PLANNED.values()))
+"""
+
+
+@pytest.mark.minutes(0.6)
+def test_each_planned_variant_compiles(tmp_path):
+    """CI's fast lane: every variant ``plan`` can pick builds once for sm_90a (dtype, values and load width in
+    turn); the whole product per dtype is the slow test below."""
+    env = dict(os.environ, CUTE_DSL_ARCH="sm_90a", CUTE_DSL_CACHE_DIR=str(tmp_path / "cache"), CUTE_DSL_KEEP_PTX="1")
+    out = subprocess.run([sys.executable, "-c", FAST_LANE_SCRIPT, "sm_90a"], env=env, capture_output=True, text=True,
+                         timeout=900, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-3000:]
+    built, planned = map(int, out.stdout.split())
+    assert built == planned >= 11
 
 
 # One dtype per test, so pytest-xdist spreads the builds over CI's cores.

@@ -189,6 +189,7 @@ def _compile_in_child(which: str, parts: tuple = PARTS) -> None:
         assert expected[part] in proc.stdout
 
 
+@pytest.mark.minutes(2)
 def test_compiles_for_sm90_fast_lane():
     _compile_in_child("fast")
 

@@ -98,8 +98,19 @@ def test_fp32_bounds_agree_with_keys():
                 assert not bad.any(), f"lo={lo:#x} hi={hi:#x} masked={masked}: {x[bad][:4].tolist()}"
 
 
-@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.float16])
-@pytest.mark.parametrize("transform", ["none", "page_table", "ragged"])
+#: CI's pairs: float32 with each transform (every config), each 16-bit dtype with one transform (the first two
+#: configs); the other four pairs are slow (``nox -s interpreter`` runs all nine).
+_CI_PAIRS = {("float32", "none"), ("float32", "page_table"), ("float32", "ragged"), ("bfloat16", "ragged"),
+             ("float16", "page_table")}
+
+
+def _pairs():
+    ci, slow = pytest.mark.minutes(0.9), pytest.mark.slow(minutes=1)
+    return [pytest.param(d, t, marks=ci if (str(d)[6:], t) in _CI_PAIRS else slow, id=f"{str(d)[6:]}-{t}")
+            for d in (torch.float32, torch.bfloat16, torch.float16) for t in ("none", "page_table", "ragged")]
+
+
+@pytest.mark.parametrize("dtype, transform", _pairs())
 def test_split_exact(dtype, transform):
     """Every config on float32 with each transform and on each dtype without one; a 16-bit row through a transform
     takes the first two (the fallback and the fast path: a transform changes only the slot writes, shared by all)."""
@@ -133,6 +144,7 @@ def test_split_few_long_rows(transform):
         _run(x, seq, k, None, transform)
 
 
+@pytest.mark.minutes(1.4)
 def test_split_denormals_and_signed_zeros():
     """Thresholds among float32 denormals, -0.0 and +0.0 (float compares must keep denormals)."""
     torch.manual_seed(4)
