@@ -1,6 +1,8 @@
 """Dev only (H200, under ncu): a few sgl_fused calls on one cell (the launch's pick: the warp path where it
-applies), so that ncu can profile the one kernel. Usage: ncu ... python3 shared/device/sgl_warp_ncu.py ROWS N [page]"""
+applies), so that ncu can profile the one kernel. Usage: ncu ... python3 shared/device/sgl_warp_ncu.py ROWS N [page]
+SGL_RESIDENT=<sgl10_bench variant> (session 19) replaces ``launch.RESIDENT`` (e.g. r8sec)."""
 
+import os
 import sys
 
 import torch
@@ -9,6 +11,13 @@ from topk_core import sgl
 from topk_core.bench.candidates import make_inputs
 from topk_core.bench.grids import Shape
 
+if os.environ.get("SGL_RESIDENT"):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from sgl10_bench import variant
+
+    from topk_sgl_fused import launch
+
+    launch.RESIDENT = variant(os.environ["SGL_RESIDENT"])
 rows, n = int(sys.argv[1]), int(sys.argv[2])
 shape = Shape(rows, n)
 inputs = make_inputs(shape, 2, "cuda")

@@ -203,11 +203,13 @@ def test_pick_warp(monkeypatch):
         for n in (lo + 1, 8000, hi):
             for t in ("none", "page_table", "ragged"):
                 for elem in (4, 2):
-                    assert pick(rows, n, 2048, 132, t, elem) == launch.RESIDENT, (rows, n, t, elem)
+                    want = launch.RESIDENT if elem == 4 else launch.RESIDENT_16
+                    assert pick(rows, n, 2048, 132, t, elem) == want, (rows, n, t, elem)
             assert pick(rows, n, 1, 132) == pick(rows, n, 16384, 132) == launch.RESIDENT
         assert pick(rows, lo, 1024, 132) is None
         assert (pick(rows, hi + 1024, 2048, 132) is None) == (rows < 0.9 * 132)  # the two-launch path
     assert pick(133, hi, 2048, 132) == narrow(launch.WARP_FEW) and launch.RESIDENT.warps == 8
+    assert launch.RESIDENT.secant and not launch.RESIDENT_16.secant  # interpolation on float32 rows only
     for rows, n, k, elem in ((32, 131072, 2048, 4), (8, 32768, 2048, 4), (1, 16384, 4096, 4),  # few long rows
                              (4096, 8192, 2048, 2), (200, 8192, 2048, 2),  # 16-bit, > 1 row per SM: not timed
                              (4096, 4096, 2048, 4), (4096, 65536, 8192, 4),  # N < 4k, k above WARP_MAX_K

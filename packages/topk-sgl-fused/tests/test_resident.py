@@ -15,6 +15,7 @@ the exact answer with ``check_topk`` (transforms inverted first).
 """
 
 import os
+from dataclasses import replace
 
 import pytest
 import torch
@@ -37,11 +38,18 @@ from topk_core.testing.triton_kit import TRITON_MARKS, triton_device
 pytestmark = [*TRITON_MARKS, pytest.mark.filterwarnings("ignore:Conversion of an array with ndim:DeprecationWarning")]
 
 
-def _fit(n: int, sbits: int = 1, reread: bool = False):
-    """The fewest warps (1-32) whose threads hold a row of ``n`` columns at <= 32 keys each."""
-    from topk_sgl_fused.launch import ResidentConfig, resident_row
+def _fit(n: int, elem_bytes: int = 4, **mode):
+    """The shipped config for ``elem_bytes`` logits (``mode`` replaced) on the fewest warps (1-32) whose threads
+    hold a row of ``n`` columns at <= 32 keys each."""
+    from topk_sgl_fused.launch import resident_config, resident_row
 
-    return ResidentConfig(max(1, min(32, resident_row(n) // 1024)), sbits, reread)
+    return replace(resident_config(elem_bytes), warps=max(1, min(32, resident_row(n) // 1024)), **mode)
+
+
+#: The k-th key's searches and the two placements: interpolation (float32's default), bisection (16-bit's; 1 and
+#: 2 bits a step), the re-read placement with each.
+MODES = ({"secant": True}, {"secant": False}, {"secant": False, "sbits": 2}, {"secant": False, "reread": True},
+         {"secant": True, "reread": True})
 
 
 def _run(logits, seq_lens, k, config=None, **fields):
@@ -60,8 +68,8 @@ def test_kinds(kind):
     lens = torch.tensor([700, 41, 40, 555], dtype=torch.int32, device=dev)
     for dtype in (torch.float32, torch.bfloat16, torch.float16) if kind in ("randn", "int_ties") else (torch.float32,):
         x = make_logits(kind, 4, 700, dtype, dev, seed=3, k=k)
-        for sbits, reread in ((1, False), (2, False), (1, True)):
-            idx, vals = _run(x, lens, k, _fit(700, sbits, reread))
+        for mode in MODES if dtype == torch.float32 else MODES[:2]:  # 16-bit: both searches
+            idx, vals = _run(x, lens, k, _fit(700, x.element_size(), **mode))
             check_topk(x, lens, k, idx, vals)
 
 
@@ -76,8 +84,8 @@ def test_all_equal_and_special_rows():
     x[4, 13] = float("-nan")
     lens = torch.tensor([500, 499, 480, 500, 500], dtype=torch.int32, device=dev)
     for k in (1, 37, 499):
-        for sbits, reread in ((1, False), (2, False), (1, True)):
-            idx, vals = _run(x, lens, k, _fit(500, sbits, reread))
+        for mode in MODES:
+            idx, vals = _run(x, lens, k, _fit(500, **mode))
             check_topk(x, lens, k, idx, vals)
 
 
@@ -115,8 +123,11 @@ def test_widths_refused():
     assert resident_constexprs(ResidentConfig(32), 32768, 16, 0, False)["A"] == 4
 
 
-@pytest.mark.parametrize("shape", [(24, 8192, 8, False), (24, 8192, 8, True), (6, 32768, 32, True),
-                                   (3, 20000, 32, True), (5, 16384, 16, True)])
+@pytest.mark.parametrize("shape", [(24, 8192, 8, {}), (24, 8192, 8, {"secant": True}),
+                                   (24, 8192, 8, {"reread": True}), (6, 32768, 32, {"reread": True}),
+                                   (3, 20000, 32, {"reread": True}), (5, 16384, 16, {"reread": True}),
+                                   (4, 16384, 16, {"reread": True, "secant": True})],
+                         ids=["8K", "8K-secant", "8K-reread", "32K-reread", "20K-reread", "16K-reread", "16K-both"])
 @pytest.mark.parametrize("transform", ["none", "page_table"])
 def test_gpu_sizes(shape, transform):
     """The GPU widths at their row sizes: NaN, a plateau around the threshold, one tight cluster, a row shorter
@@ -125,7 +136,7 @@ def test_gpu_sizes(shape, transform):
 
     if interpreting():
         pytest.skip("GPU sizes")
-    rows, n, warps, reread = shape
+    rows, n, warps, mode = shape
     dev = triton_device()
     x = make_logits("randn", rows, n, torch.float32, dev, seed=17)
     x[0, ::101] = float("nan")
@@ -133,7 +144,7 @@ def test_gpu_sizes(shape, transform):
     x[2] = 1.0 + 1e-3 * x[2]
     lens = torch.randint(n // 2, n + 1, (rows,), dtype=torch.int32, device=dev)
     lens[1] = 1000  # shorter than k: the fill
-    config = ResidentConfig(warps, reread=reread)
+    config = ResidentConfig(warps, **mode)
     if transform == "none":
         idx, vals = _run(x, lens, 2048, config)
         check_topk(x, lens, 2048, idx, vals)
@@ -160,4 +171,4 @@ class TestResidentInterpreter(BackendConformance, TransformConformance):
     def _force_resident(self, monkeypatch):
         from topk_sgl_fused import launch
 
-        monkeypatch.setattr(launch, "pick_warp", lambda rows, n, *a: _fit(n))
+        monkeypatch.setattr(launch, "pick_warp", lambda rows, n, k, sms, t="none", elem_bytes=4: _fit(n, elem_bytes))

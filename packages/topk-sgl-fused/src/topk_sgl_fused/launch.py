@@ -453,6 +453,7 @@ class ResidentConfig:
     warps: int = 8
     sbits: int = 1  # key bits per bisection step (2: half the steps, three counts per key each)
     reread: bool = False  # the slots placed from a second read of the row (fewer registers: 32 warps fit)
+    secant: bool = False  # the k-th key by interpolation (resident._kth_key_secant), not bisection
 
 
 #: Keys per thread the resident path holds at most (registers: the keys, their columns and the scan's fields).
@@ -469,7 +470,13 @@ RESIDENT_MAX_KEYS_PER_THREAD = 32
 #: warps on 1x16K: 18.0 (not compared); 32 warps on 32K rows spill (8x32K 44.6 against 22.6). Shorter rows (call 11,
 #: against the two-launch path they took before): 1x5K 19.6 / 20.9 -> 9.8 / 9.9, 1x7K 19.5 / 20.7 -> 10.0 / 10.3,
 #: 64x6K 22.4 / 23.6 -> 12.9 / 13.1, 128x5K bf16 21.0 / 22.7 -> 11.6 / 11.4.
-RESIDENT = ResidentConfig(8)
+#: Session 19 (``r8sec``, two rounds, µs none / page table): the k-th key by interpolation on float32 rows, 1x8K
+#: 10.3 / 10.6 -> 9.6 / 10.0, 8x8K 11.6 / 11.9 -> 10.9 / 11.5, 64x8K 13.7 / 14.0 -> 12.9 / 13.7, 128x8K 14.4 / 14.7
+#: -> 13.5 / 14.2, 1x5K 9.8 / 9.8 -> 8.9 / 9.2; 16-bit rows keep bisection (16 steps at most): bf16 1x8K 9.6 / 9.9
+#: -> 9.4 / 10.1, on the keys instead of the values 10.8 / 11.4. The row's loads issued before its length is known
+#: (no row_starts) were slower: 1x8K 10.3 -> 10.9, with interpolation 9.6 -> 10.0.
+RESIDENT = ResidentConfig(8, secant=True)
+RESIDENT_16 = ResidentConfig(8)
 RESIDENT_N = (4096, 8192)
 RESIDENT_MAX_ROWS_PER_SM = 1.0
 #: Where the warp path is the default (else the two-launch path): float32, k <= WARP_MAX_K, N >= WARP_MIN_N
@@ -490,7 +497,7 @@ def pick_warp(rows: int, n: int, k: int, sm_count: int, transform: str = "none",
         return None
     per_sm = rows / max(sm_count, 1)
     if RESIDENT_N[0] < n <= RESIDENT_N[1] and per_sm <= RESIDENT_MAX_ROWS_PER_SM:
-        return RESIDENT
+        return resident_config(elem_bytes)
     if elem_bytes != 4 or k > WARP_MAX_K or n < max(WARP_MIN_N, WARP_MIN_RATIO * k):
         return None
     page = transform == "page_table"
@@ -565,6 +572,11 @@ def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
                 {**const, **opts})
 
 
+def resident_config(elem_bytes: int) -> ResidentConfig:
+    """The resident path's shipped config for rows of ``elem_bytes``-byte logits."""
+    return RESIDENT if elem_bytes == 4 else RESIDENT_16
+
+
 def resident_row(n: int) -> int:
     """Columns a resident program covers for rows of ``n`` columns (a power of two, >= 512)."""
     return max(512, 1 << max(n - 1, 0).bit_length())
@@ -582,7 +594,7 @@ def resident_constexprs(config: ResidentConfig, n: int, key_bits: int, transform
         raise ValueError(f"config: sbits must be 1 or 2, got {config}")
     return dict(KEY_BITS=key_bits, A=row // (v * th), V=v, TH=th, BLOCK=min(1024, th * 4), TRANSFORM=transform,
                 HAS_STARTS=has_starts, **({"SB": 2} if config.sbits == 2 else {}),
-                **({"REREAD": True} if config.reread else {}))
+                **({"REREAD": True} if config.reread else {}), **({"SECANT": True} if config.secant else {}))
 
 
 def launch_resident(call: Call, config: ResidentConfig) -> None:

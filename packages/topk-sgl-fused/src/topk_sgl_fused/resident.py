@@ -5,8 +5,10 @@ keys per thread), as order keys in registers, read once:
 
 1. ``L``, the window and the transform operands as the warp path (``split._select_row_setup``); rows with
    ``L <= k`` are written directly (``kernel._fill_short_row``).
-2. The k-th largest key, exactly, by bisection on the key bits over the registers (``_kth_key``: one count per
-   bit, a compare and a sum per key; it stops as soon as exactly k keys are at or above the bound).
+2. The k-th largest key, exactly, over the registers: by interpolation (``_kth_key_secant``, float32 rows: each
+   step one count and the nearest keys either side of a probe, ~8 steps on randn rows) or by bisection on the key
+   bits (``_kth_key``, 16-bit rows: one count per bit). Both stop as soon as exactly k keys are at or above the
+   bound.
 3. One packed scan places every key above it and the first ``k - above`` keys equal to it (ties by position in
    the program's layout) in the k slots, through the transform; values are read back from the row (L1/L2).
 
@@ -22,7 +24,7 @@ import triton.language as tl
 from topk_core.kernels.triton_common import order_key
 
 from .kernel import _emit, _fill_short_row
-from .split import _as_lists, _select_row_setup
+from .split import _as_lists, _fp32_of_key, _select_row_setup
 
 
 @triton.jit
@@ -76,6 +78,79 @@ def _kth_key2(key, k, KEY_BITS: tl.constexpr):
 
 
 @triton.jit
+def _add_min_max(c0, a0, b0, c1, a1, b1):
+    return c0 + c1, tl.minimum(a0, a1), tl.maximum(b0, b1)
+
+
+@triton.jit
+def _min_max(a0, b0, a1, b1):
+    return tl.minimum(a0, a1), tl.maximum(b0, b1)
+
+
+@triton.jit
+def _key_value(key, like):
+    """The float32 value of an order key of ``like``'s dtype (NaN's key gives NaN)."""
+    if like.dtype == tl.float32:
+        return _fp32_of_key(key)
+    else:
+        bits = tl.where(key >= 0x8000, key ^ 0x8000, key ^ 0xFFFF)
+        if like.dtype == tl.bfloat16:
+            return (bits << 16).to(tl.float32, bitcast=True)
+        else:
+            return bits.to(tl.uint16).to(tl.float16, bitcast=True).to(tl.float32)
+
+
+@triton.jit
+def _kth_key_secant(key, k, L, like, GUARD: tl.constexpr = 6):
+    """``_kth_key`` by interpolation: each step counts the keys at or above one probe ``p`` and, in the same
+    block-wide reduction, finds the nearest keys on either side of it, so the bracket ``[lo, top]`` always has real
+    keys at both ends (count(key >= lo) = c_lo >= k, count(key > top) = c_hi < k). The probe interpolates the rank
+    k between them, on the values (``like``'s dtype) when both ends are finite and of one sign, else on the keys,
+    with the Illinois rule (an end kept twice weighs half); after GUARD steps that did not halve the ranks in the
+    bracket, the key midpoint. Stops when exactly k keys are at or above ``lo``, or the bracket is one key, which
+    is then the k-th. About 8 steps on randn rows of 4K-8K keys, against ~18 for bisection (CPU model)."""
+    FULL: tl.constexpr = 0xFFFFFFFF
+    lo, top = tl.reduce((tl.where(key > 0, key, FULL), key), 0, _min_max)  # padding lanes hold 0
+    lo, top = tl.reduce((lo, top), 0, _min_max)
+    c_lo = L
+    c_hi = L * 0
+    w_lo = tl.full([], 1.0, tl.float32)
+    w_hi = tl.full([], 1.0, tl.float32)
+    side = tl.full([], 0, tl.int32)
+    bad = tl.full([], 0, tl.int32)
+    done = (c_lo == k) | (lo == top)
+    while not done:
+        span = c_lo - c_hi
+        above = (c_lo - k).to(tl.float32) + 0.5
+        below = (k - c_hi).to(tl.float32) - 0.5
+        frac = above * w_lo / (above * w_lo + below * w_hi)
+        lv = _key_value(lo, like)
+        hv = _key_value(top, like)
+        if (lv * hv > 0) & (tl.abs(lv) < float("inf")) & (tl.abs(hv) < float("inf")):
+            p = order_key((lv + (hv - lv) * frac).to(like.dtype))
+        else:
+            p = lo + ((top - lo).to(tl.float32) * frac).to(tl.uint32)
+        if bad >= GUARD:
+            p = lo + (top - lo) // 2 + 1
+        p = tl.minimum(tl.maximum(p, lo + 1), top)
+        d = key - p  # keys >= p map below 2**32 - p, keys < p (and padding) at or above it
+        cnt, d_min, d_max = tl.reduce(((key >= p).to(tl.int32), d, d), 0, _add_min_max)
+        cnt, d_min, d_max = tl.reduce((cnt, d_min, d_max), 0, _add_min_max)
+        hit = cnt >= k
+        s = tl.where(hit, 1, -1)
+        lo = tl.where(hit, p + d_min, tl.where(cnt == k - 1, p + d_max, lo))  # k - 1 above: the next key down is it
+        c_lo = tl.where(hit, cnt, c_lo)
+        top = tl.where(hit, top, p + d_max)
+        c_hi = tl.where(hit, c_hi, cnt)
+        w_lo = tl.where(s == side, tl.where(hit, w_lo, w_lo * 0.5), 1.0)
+        w_hi = tl.where(s == side, tl.where(hit, w_hi * 0.5, w_hi), 1.0)
+        side = s
+        bad = tl.where((c_lo - c_hi) * 2 > span, bad + 1, 0)
+        done = (c_lo == k) | (lo == top)
+    return lo
+
+
+@triton.jit
 def _emit_reread(base, t, n_above, k, L, row_ptr, orow, out_idx_ptr, out_val_ptr, return_values, req, offset,
                  page_ptr, page_stride, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, TRANSFORM: tl.constexpr):
     """Step 3 from a second read: each thread walks its own columns (the registers' layout, one 16-byte run a
@@ -106,10 +181,11 @@ def resident_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ra
                     offsets_ptr,
                     KEY_BITS: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr,
                     BLOCK: tl.constexpr, TRANSFORM: tl.constexpr, HAS_STARTS: tl.constexpr, SB: tl.constexpr = 1,
-                    REREAD: tl.constexpr = False):
+                    REREAD: tl.constexpr = False, SECANT: tl.constexpr = False):
     """Row ``program_id(0)``: its k output slots. TRANSFORM: 0 none, 1 page_table, 2 ragged. The window must
     fit the program (``L <= A x V x TH``, which ``launch`` guarantees by ``n``); BLOCK is the short-row fill's
-    lane count. SB: key bits per bisection step (1 or 2). REREAD: the slots placed from a second read of the row
+    lane count. SB: key bits per bisection step (1 or 2); SECANT: the k-th key by interpolation
+    (``_kth_key_secant``) instead. REREAD: the slots placed from a second read of the row
     (L1/L2), ``V`` columns per thread at a time, so that no per-key state but the keys lives in registers."""
     b = tl.program_id(0)
     lane, L, row_ptr, orow, req, offset = _select_row_setup(
@@ -122,7 +198,9 @@ def resident_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ra
         N: tl.constexpr = A * V * TH
         j, x = _load_row(row_ptr, L, A, V, TH)
         key = tl.where(j < L, order_key(x), 0)  # the lowest real key is -inf's, above 0
-        if SB == 2:
+        if SECANT:
+            t = _kth_key_secant(key, k, L, x)
+        elif SB == 2:
             t = _kth_key2(key, k, KEY_BITS)
         else:
             t = _kth_key(key, k, KEY_BITS)
