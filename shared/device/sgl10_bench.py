@@ -13,7 +13,9 @@ blocks of ``block`` slots, ``launch``'s default since session 11);
 across the loop; ``WarpConfig.lazy``; "pf", session 16's page-table prefetch into L2, measured slower and removed
 after commit b839370),
 "oldbis" (session 16: the two-launch path with its select by bisection; suffixes "sw8" / "cb2048" set the
-select's warps / candidate chunk; "oldearly" the filter's first tile loaded before its bracket),
+select's warps / candidate chunk; "oldearly" the filter's first tile loaded before its bracket; session 19:
+"oldsec" its select by interpolation, and "w<W>sec.." the warp path's; "pick" the launch's own choice (warp,
+resident or two-launch) and "picksec" the same with its candidate select by interpolation),
 "m80" (a register cap: ``maxnreg=80``, 6 programs of 4 warps / 3 of 8 per SM);
 late variants run with the page table only. "old" is prepended to each cell unless it lists "noold".
 "x<S>" a bracket sample of S keys, "c<C>" candidate chunks of C, "pb<B>" the bracket on B prefix bits (session 17;
@@ -73,13 +75,13 @@ def variant(name):
     m = re.fullmatch(r"r(\d+)(?:b(\d))?(rr)?(sec)?", name)
     if m:
         return launch.ResidentConfig(int(m.group(1)), int(m.group(2) or 1), bool(m.group(3)), bool(m.group(4)))
-    m = re.fullmatch(r"(w\d+(?:r80)?)((?:s2|s4|sel2|sel4|br2|br4)?)(late|lateold)?(lazy)?(?:m(\d+))?"
+    m = re.fullmatch(r"(w\d+(?:r80)?)((?:s2|s4|sel2|sel4|br2|br4|sec)?)(late|lateold)?(lazy)?(?:m(\d+))?"
                      r"(?:x(\d+))?(?:c(\d+))?(?:pb(\d+))?", name)
     if not m:
         raise KeyError(name)
     cfg = V[m.group(1)]
     bits = {"": {}, "s2": dict(sbits=2, bbits=2), "s4": dict(sbits=4, bbits=4), "sel2": dict(sbits=2),
-            "sel4": dict(sbits=4), "br2": dict(bbits=2), "br4": dict(bbits=4)}[m.group(2)]
+            "sel4": dict(sbits=4), "br2": dict(bbits=2), "br4": dict(bbits=4), "sec": dict(sbits=0)}[m.group(2)]
     late = {None: {}, "late": dict(late=True, late_kb=launch.late_block(cfg, 2048)),
             "lateold": dict(late=True, late_kb=cfg.block)}[m.group(3)]
     extra = dict(lazy=True) if m.group(4) else {}
@@ -128,14 +130,29 @@ def _warm(job):
 
 
 ORIG_SPLIT = launch.pick_split
+ORIG_WARP = launch.pick_warp
+
+
+def _sec(config):
+    """A pick with its candidate select by interpolation (warp configs, and split configs that bisect)."""
+    if isinstance(config, launch.WarpConfig) or (isinstance(config, launch.SplitConfig) and config.bisect):
+        return replace(config, sbits=0)
+    return config
 
 
 def _setup(name):
     launch.pick_split = ORIG_SPLIT
-    m = re.fullmatch(r"old(bis)?(?:sw(\d+))?(?:cb(\d+))?(early)?(?:x(\d+))?", name)
+    launch.pick_warp = ORIG_WARP
+    if name in ("pick", "picksec"):  # the launch's own picks (session 19), or with _sec
+        launch.WARP = True
+        if name == "picksec":
+            launch.pick_warp = lambda *a: _sec(ORIG_WARP(*a))
+            launch.pick_split = lambda *a: _sec(ORIG_SPLIT(*a))
+        return
+    m = re.fullmatch(r"old(bis|sec)?(?:sw(\d+))?(?:cb(\d+))?(early)?(?:x(\d+))?", name)
     if m:
         launch.WARP = False
-        extra = dict(bisect=True) if m.group(1) else {}
+        extra = {None: {}, "bis": dict(bisect=True), "sec": dict(bisect=True, sbits=0)}[m.group(1)]
         if m.group(2):
             extra["select_warps"] = int(m.group(2))
         if m.group(3):
@@ -155,7 +172,7 @@ def main():
     budget = float(sys.argv[1]) if len(sys.argv) > 1 else 150.0
     t0 = time.time()
     for _, names in PLAN:  # fail fast on a misspelt variant
-        [variant(n) for n in names if not n.startswith("old")]
+        [variant(n) for n in names if not n.startswith(("old", "pick"))]
     jobs = [(shape, name, t) for shape, names in PLAN for name in names for t in ("none", "page_table")
             if not (page_only(name) and t == "none")]
     toolchain.use_disk_cache()  # TRITON_CACHE_DIR set before the workers start, so all share one disk cache

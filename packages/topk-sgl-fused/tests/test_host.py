@@ -151,12 +151,29 @@ def test_pick_split_few_long_rows(monkeypatch):
 
     def few(rows, n, elem_bytes=4):
         c = launch.pick_split(rows, n, 2048, 132, elem_bytes)
-        assert c.bisect == c.early == (c.select_warps == 16)
-        return c.bisect
+        assert c.early == (c.select_warps == 16)
+        return c.early
 
     assert few(1, 32768) and few(8, 131072) and few(4, 70001)
     assert not few(9, 32768) and not few(32, 131072) and not few(8, 16384) and not few(1, 262144)
     assert not few(1, 131072, elem_bytes=2)
+
+
+def test_pick_split_select_by_interpolation(monkeypatch):
+    """The select by interpolation (``sbits=0``, with ``bisect``) on float32 rows of SPLIT_SECANT_MIN_N+ columns
+    (not many short rows), where it was timed faster; 16-bit rows keep the histogram select."""
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    from topk_sgl_fused import launch
+
+    def secant(rows, n, elem_bytes=4):
+        c = launch.pick_split(rows, n, 2048, 132, elem_bytes)
+        assert (c.sbits == 0) <= c.bisect
+        return c.sbits == 0
+
+    lo = launch.SPLIT_SECANT_MIN_N
+    assert secant(1, lo) and secant(8, 131072) and secant(32, 131072) and secant(100, lo) and secant(1, 1 << 20)
+    assert not secant(32, lo - 1) and not secant(32, 131072, 2) and not secant(8, lo, 2)
+    assert not launch.pick_split(32, 131072, 2048, 132, 2).bisect
 
 
 def test_pick_split_sample(monkeypatch):
@@ -197,6 +214,11 @@ def test_pick_warp(monkeypatch):
     assert pick(128, 32768, 2048, 132) == pick(150, 16385, 2048, 132, "ragged") == launch.WARP_FEW_LARGE
     assert pick(128, 32768, 2048, 132, "page_table") == launch.WARP_FEW_LARGE_PAGE
     assert launch.WARP_FEW_LARGE.sample == 8192 and pick(128, 32769, 2048, 132) == launch.WARP_FEW
+    # the candidate select by interpolation where it was timed faster (session 19)
+    assert pick(4096, 8192, 2048, 132).sbits == pick(4096, 8192, 2048, 132, "page_table").sbits == 0
+    assert pick(512, 131072, 2048, 132, "page_table").sbits == pick(128, 131072, 2048, 132, "page_table").sbits == 0
+    assert pick(512, 131072, 2048, 132).sbits == pick(128, 131072, 2048, 132).sbits == 1
+    assert pick(128, 32768, 2048, 132, "page_table").sbits == pick(1024, 65536, 2048, 132, "page_table").sbits == 1
     # at most one row per SM of (4096, 8192] columns, any dtype, k and transform: resident; longer rows not
     lo, hi = launch.RESIDENT_N
     for rows in (1, 8, 118, 132):

@@ -36,8 +36,8 @@ def _run(logits, seq_lens, k, config=None, transform="none"):
         offsets = torch.randint(0, 1000, (rows,), dtype=torch.int32, device=dev)
     call = Call(logits=logits, seq_lens=seq_lens, top_k=k, indices=idx, values=vals, next_n=1, compress_ratio=1,
                 transform=transform, page_table=page, index_offsets=offsets)
-    if config in ("bisect", "early"):  # the pick, with its select by bisection / its filter's tile loaded early
-        config = replace(launch.pick_split(rows, n, k, launch.sm_count(dev)), **{config: True})
+    if isinstance(config, str):  # the pick, with its select by bisection / interpolation / its filter's tile early
+        config = replace(launch.pick_split(rows, n, k, launch.sm_count(dev)), **FORCED[config])
     launch.launch_split(call, config)
     local = idx.long()
     if transform == "page_table":
@@ -51,16 +51,20 @@ def _run(logits, seq_lens, k, config=None, transform="none"):
     torch.testing.assert_close(vals, want, rtol=0, atol=0, equal_nan=True)
 
 
+FORCED = {"bisect": {"bisect": True}, "secant": {"bisect": True, "sbits": 0}, "early": {"early": True}}
+
+
 def _configs():
     """The interpreter's pick (its tiny cap sends most rows to the exact fallback) and one
     whose cap holds the bracket's candidates (the fast path), with either candidate select, and the filter's first
-    tile loaded before its bracket (chunks of one tile and of two)."""
+    tile loaded before its bracket (chunks of one tile and of two); last, the select by interpolation."""
     from topk_sgl_fused.launch import SplitConfig, interpreting
 
     if not interpreting():
-        return [None, "bisect", "early"]
+        return [None, "bisect", "early", "secant"]
     fast = SplitConfig(chunk=512, warps=1, r=1, sample=256, select_warps=1, cblock=64, block=64, cap=4096)
-    return [None, fast, replace(fast, bisect=True), replace(fast, early=True), replace(fast, chunk=1024, early=True)]
+    return [None, fast, replace(fast, bisect=True), replace(fast, early=True), replace(fast, chunk=1024, early=True),
+            replace(fast, bisect=True, sbits=0)]
 
 
 @triton.jit
@@ -150,7 +154,7 @@ def test_split_denormals_and_signed_zeros():
     torch.manual_seed(4)
     dev = triton_device()
     tiny = torch.tensor([0.0, -0.0, 1e-45, -1e-45, 3e-44, -3e-44, 1e-40, -1e-40, 1e-38, -1e-38])
-    for config in _configs()[:3]:  # the fallback, the fast path and its bisection select (early tiles load the same)
+    for config in _configs()[:3] + _configs()[-1:]:  # the fallback, the fast path, its two selects (not early tiles)
         for rows, n, k in ((2, 3000, 400), (2, 4000, 1500)):
             x = tiny[torch.randint(0, len(tiny), (rows, n))].to(dev)
             seq = torch.full((rows,), n, dtype=torch.int32, device=dev)

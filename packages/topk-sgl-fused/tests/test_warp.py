@@ -161,7 +161,8 @@ def test_kinds_and_caps(kind):
 def test_select_bits(kind):
     """2 and 4 bits per select step (and per bracket step): tie classes resolved to the last bit,
     NaN and +-inf keys, early stops; the tiny cap of the third config forces the fallback; the fourth
-    brackets on 12 prefix bits (``bracket_bits``)."""
+    brackets on 12 prefix bits (``bracket_bits``); the last two select by interpolation (``sbits=0``; chunks of
+    64 and 32 candidates, so the counts loop over the scratch)."""
     from topk_sgl_fused.launch import WarpConfig
 
     dev = triton_device()
@@ -170,7 +171,8 @@ def test_select_bits(kind):
     x = make_logits(kind, 4, 700, torch.float32, dev, seed=4, k=k)
     x[3, ::9] = float("-inf")
     for config in (WarpConfig(1, 1, 64, 64, 64, sbits=4, bbits=2), WarpConfig(2, 1, 128, 64, 64, sbits=2, bbits=4),
-                   WarpConfig(1, 1, 64, 64, 64, sbits=4, cap=8), WarpConfig(2, 1, 128, 64, 64, bracket_bits=12)):
+                   WarpConfig(1, 1, 64, 64, 64, sbits=4, cap=8), WarpConfig(2, 1, 128, 64, 64, bracket_bits=12),
+                   WarpConfig(1, 1, 64, 64, 64, sbits=0), WarpConfig(2, 1, 128, 32, 64, sbits=0, bracket_bits=12)):
         idx, vals = _run(x, lens, k, config)
         check_topk(x, lens, k, idx, vals)
 

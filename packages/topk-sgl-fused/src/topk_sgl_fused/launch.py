@@ -269,6 +269,7 @@ class SplitConfig:
     maxnreg: int | None = None  # filter register cap, so that two programs share an SM
     bisect: bool = False  # the select's candidates by bisection (``bisect_select``), as the warp path's
     early: bool = False  # the filter's first tile loaded before the bracket (``split.filter_kernel``'s EARLY)
+    sbits: int = 1  # with bisect: 0 the bound by interpolation (``bisect_select._secant_rel``), else 1 bit a step
 
 
 def tile(config: SplitConfig, elem_bytes: int) -> tuple[int, int, int]:
@@ -290,6 +291,14 @@ SPLIT_FEW_MAX_ROWS = 8
 SPLIT_FEW_MIN_N = 32768
 SPLIT_FEW_MAX_N = 131072  # the longest measured
 SPLIT_LARGE_SAMPLE_MIN_N = 65536
+#: The select by interpolation (``bisect_select._secant_rel``) on float32 rows of at least this many columns
+#: (session 19, ``sgl10_bench.py`` ``oldsec``, µs v2 / page table, shipped -> interpolation): 32x32K 25.5 / 27.9 ->
+#: 23.4 / 25.7, 32x128K 60.3 / 64.2 -> 55.5 / 58.3, 64x64K 51.8 / 55.8 -> 47.5 / 50.4, 64x128K 94.0 / 100.4 -> 87.7 /
+#: 91.0, 100x128K 96.0 / 100.9 -> 87.8 / 90.7, 16x128K 40.0 / 43.3 -> 34.2 / 37.3, 100x32K 42.2 / 44.7 -> 41.1 /
+#: 43.9, 2x64K 24.1 / 25.7 -> 22.9 / 24.6; the few long rows' 16-warp bisection -> interpolation: 1x128K 26.0 / 27.8
+#: -> 24.2 / 26.0, 8x128K 28.7 / 31.1 -> 27.2 / 29.5, 8x32K 22.3 / 23.7 -> 22.1 / 23.7, 1x32K 20.0 / 21.3 -> 19.4 /
+#: 20.9. bfloat16 rows lose (32x128K 50.8 -> 55.3, 8x32K 20.6 -> 20.8): they keep the histogram select.
+SPLIT_SECANT_MIN_N = 32768
 
 
 def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) -> SplitConfig:
@@ -326,9 +335,11 @@ def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) ->
     # candidates for the select, which is half the time on few rows.
     if n > SPLIT_LARGE_SAMPLE_MIN_N and elem_bytes == 4:  # 16-bit rows: not timed
         sample = 4096
+    # float32 rows of 32K+ columns (not many short ones): the select by interpolation (session 19, ``oldsec``).
+    secant = elem_bytes == 4 and n >= SPLIT_SECANT_MIN_N and not few_warps
     return SplitConfig(chunk=chunk, warps=warps, r=r, sample=sample, cblock=cblock, cap=cap,
-                       maxnreg=128, select_warps=4 if few_warps else 16 if few_long else 8, bisect=few_long,
-                       early=few_long)
+                       maxnreg=128, select_warps=4 if few_warps else 16 if few_long else 8,
+                       bisect=few_long or secant, early=few_long, sbits=0 if secant else 1)
 
 
 def split_constexprs(config: SplitConfig, key_bits: int, elem_bytes: int, transform: int, has_starts: bool,
@@ -339,7 +350,8 @@ def split_constexprs(config: SplitConfig, key_bits: int, elem_bytes: int, transf
     f_const = dict(KEY_BITS=key_bits, CHUNK=config.chunk, A=a, V=v, TH=th, SAMPLE=config.sample, HAS_STARTS=has_starts,
                    **({"EARLY": True} if config.early else {}))
     s_const = dict(KEY_BITS=key_bits, BLOCK=config.block, CBLOCK=config.cblock, TRANSFORM=transform,
-                   HAS_STARTS=has_starts, STREAM=stream, **({"BISECT": True} if config.bisect else {}))
+                   HAS_STARTS=has_starts, STREAM=stream, **({"BISECT": True} if config.bisect else {}),
+                   **({"SB": 0} if config.bisect and config.sbits == 0 else {}))
     return f_const, s_const
 
 
@@ -395,6 +407,7 @@ class WarpConfig:
     # Bits per step of that select / of the bracket's search over the sample (1, 2 or 4: 2**bits thresholds
     # counted at once). Measured slower (session 11 call 2, 1x8K: 12.0 -> 13.2 µs with both 2, 12.7 with a
     # 4-bit select; 4096x8K 209.1 -> 299.8 with both 2; 80 -> 100-241 registers at 8 warps), so 1 everywhere.
+    # sbits 0: the select's bound by interpolation (``bisect_select._secant_rel``, session 19).
     sbits: int = 1
     bbits: int = 1
     late_kb: int = 0  # slots per block of the late page-table pass (0: ``block``, session 10's pass; see late_block)
@@ -417,8 +430,14 @@ WARP_MANY = WarpConfig(4, 2, 2048, 512, 512)
 #: 36.2 -> 35.4, 128x128K 95.7 -> 88.1, 4096x8K 230.8 -> 228.3, 1024x64K 4 warps 279.6 -> 249.2 and 8 warps
 #: 301.4 -> 268.5; call 2: 4096x8K 231.1 -> 229.2). 6-12 rows per SM take 4 warps with it (1024x64K: 249.2
 #: against 268.5 in 8 warps).
-WARP_FEW_PAGE = replace(WARP_FEW, late=True)
-WARP_MID_PAGE = replace(WARP_MID, late=True)
+#: Session 19 (``sgl10_bench.py`` ``picksec``, µs): the candidate select by interpolation (``sbits=0``) where it
+#: measured faster: 4096x8K (WARP_MANY_SMALL[_PAGE], two rounds) 181.9 / 203.3 -> 161.2 / 191.7, 512x128K page
+#: (WARP_MID_PAGE) 254.4 -> 250.7, 128x128K page (WARP_FEW_PAGE) 87.1 -> 86.1. Not where it did not: 128x128K v2
+#: 84.5 -> 84.9, 512x128K v2 240.8 -> 241.5, 1024x64K page (WARP_MANY_PAGE) 249.1 -> 250.2, 128x32K
+#: (WARP_FEW_LARGE) 31.9 -> 32.2; 1024x64K v2 (WARP_MID) 227.0 -> 225.9 is within its spread.
+WARP_SELECT_SECANT = 0
+WARP_FEW_PAGE = replace(WARP_FEW, late=True, sbits=WARP_SELECT_SECANT)
+WARP_MID_PAGE = replace(WARP_MID, late=True, sbits=WARP_SELECT_SECANT)
 WARP_MANY_PAGE = replace(WARP_MANY, late=True)
 WARP_MID_PAGE_MANY = WARP_MANY_PAGE
 #: The bracket's sample by row length (session 17, shared/device/sgl10_bench.py ``x<S>``, k = 2048, µs none / page):
@@ -429,11 +448,11 @@ WARP_MID_PAGE_MANY = WARP_MANY_PAGE
 #: 31.7 / 33.7 -> 30.0 / 32.0, 150x32K 52.1 / 57.1 -> 52.0 / 57.2; slower on shorter and longer rows: 128x16K 21.5
 #: -> 23.1, 128x128K 84.5 -> 86.9; 16384 keys at 128x32K 35.0). The bracket's 16 steps each count the sample; the
 #: select's steps count the candidates, whose number goes as the row length over the square root of the sample.
-WARP_MANY_SMALL = replace(WARP_MANY, sample=1024)
-WARP_MANY_SMALL_PAGE = replace(WARP_MANY_PAGE, sample=1024)
+WARP_MANY_SMALL = replace(WARP_MANY, sample=1024, sbits=WARP_SELECT_SECANT)
+WARP_MANY_SMALL_PAGE = replace(WARP_MANY_PAGE, sample=1024, sbits=WARP_SELECT_SECANT)
 WARP_MANY_SMALL_N = 16384
 WARP_FEW_LARGE = replace(WARP_FEW, sample=8192)
-WARP_FEW_LARGE_PAGE = replace(WARP_FEW_PAGE, sample=8192)
+WARP_FEW_LARGE_PAGE = replace(WARP_FEW_PAGE, sample=8192, sbits=1)
 WARP_FEW_LARGE_N = (16384, 32768)
 #: Rows of at most WARP_NARROW_BRACKET_MAX_N columns bracket on the top 12 key bits, not 16, whatever the config
 #: (session 18, ``sgl10_bench.py`` ``pb<B>``, µs none / page): 4096x8K 187.6 / 209.9 -> 181.5 / 203.3 (11 and 13 bits
@@ -556,8 +575,8 @@ def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
         return
     logits, rows, n, k, device = _facts(call)
     config = config or WarpConfig()
-    if config.sbits not in (1, 2, 4) or config.bbits not in (1, 2, 4):
-        raise ValueError(f"config: sbits and bbits must be 1, 2 or 4, got {config}")
+    if config.sbits not in (0, 1, 2, 4) or config.bbits not in (1, 2, 4):
+        raise ValueError(f"config: sbits must be 0 (interpolation), 1, 2 or 4, and bbits 1, 2 or 4, got {config}")
     if not 1 <= config.bracket_bits <= 16 or (config.bracket_bits != 16 and config.bbits != 1):
         raise ValueError(f"config: bracket_bits must be 1-16 (below 16 only with bbits 1), got {config}")
     cap = warp_cap(config, n, k)

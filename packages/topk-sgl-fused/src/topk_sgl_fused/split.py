@@ -288,10 +288,12 @@ def select_kernel(logits_ptr, stride_row, n, rows, seq_lens_ptr, next_n, compres
                   out_idx_ptr, out_val_ptr, return_values, page_ptr, page_stride, cu_ptr, has_cu, num_req,
                   offsets_ptr, ctr_ptr, lists_ptr, cap,
                   KEY_BITS: tl.constexpr, BLOCK: tl.constexpr, CBLOCK: tl.constexpr, TRANSFORM: tl.constexpr,
-                  HAS_STARTS: tl.constexpr, STREAM: tl.constexpr, BISECT: tl.constexpr = False):
+                  HAS_STARTS: tl.constexpr, STREAM: tl.constexpr, BISECT: tl.constexpr = False,
+                  SB: tl.constexpr = 1):
     """Row ``b``: the k output slots, from the filter's lists or, if they cannot hold the
     answer, from the exact path. TRANSFORM: 0 none, 1 page_table, 2 ragged. BISECT: the candidates
-    by ``bisect_select._select_bisect`` (else 8-bit digit histograms, ``kernel._select_cands``)."""
+    by ``bisect_select._select_bisect`` (else 8-bit digit histograms, ``kernel._select_cands``), SB its mode
+    (1: bisection, 0: interpolation)."""
     b = tl.program_id(0)
     lane, L, row_ptr, orow, req, offset = _select_row_setup(
         b, logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k, cu_ptr, has_cu, num_req,
@@ -326,7 +328,7 @@ def select_kernel(logits_ptr, stride_row, n, rows, seq_lens_ptr, next_n, compres
             if n_s < k:
                 if BISECT:
                     _select_bisect(n_s, k - n_s, lo, hi, n_c, k, cand_key, cand_col, row_ptr, orow, out_idx_ptr,
-                                   out_val_ptr, req, offset, page_ptr, page_stride, 0, CBLOCK, LOCAL_T, 1, True)
+                                   out_val_ptr, req, offset, page_ptr, page_stride, 0, CBLOCK, LOCAL_T, SB, True)
                 else:
                     _select_cands(n_s, k - n_s, lo, hi, n_c, k, cand_key, cand_col, row_ptr, orow, out_idx_ptr,
                                   out_val_ptr, req, offset, page_ptr, page_stride, 0, CBLOCK, LOCAL_T, True)
