@@ -8,6 +8,7 @@ from __future__ import annotations
 import triton
 import triton.language as tl
 
+from . import secant
 from .kernel import _cand_chunk, _emit_chunk, _scratch_key
 
 
@@ -41,23 +42,12 @@ def _count_ge_multi(c, key0, m0, n_cand, buf_key, lo, lane, row_ptr, CBLOCK: tl.
 
 
 @triton.jit
-def _sum_min_max(c0, a0, b0, c1, a1, b1):
-    return c0 + c1, tl.minimum(a0, a1), tl.maximum(b0, b1)
-
-
-@triton.jit
-def _count_near(p, key0, m0, n_cand, buf_key, lo, lane, row_ptr, CBLOCK: tl.constexpr, RAW: tl.constexpr):
-    """``(count(key >= p), min(key - p), max(key - p))`` over the candidates, differences as uint32: keys at or
-    above ``p`` map below ``2**32 - p`` and keys under it at or above, so the min is the nearest key at or above
-    ``p`` and the max the nearest under it (masked lanes count 0 and never win)."""
-    d = key0 - p
-    cnt, d_min, d_max = tl.reduce(((m0 & (key0 >= p)).to(tl.int32), tl.where(m0, d, 0xFFFFFFFF), tl.where(m0, d, 0)),
-                                  0, _sum_min_max)
+def _near_all(p, key0, m0, n_cand, buf_key, lo, lane, row_ptr, CBLOCK: tl.constexpr, RAW: tl.constexpr):
+    """``secant.count_near`` over all the candidates (the first chunk from registers)."""
+    cnt, d_min, d_max = secant.count_near(key0, m0, p)
     for off in range(CBLOCK, n_cand, CBLOCK):
         key, m = _rel_keys(off, lane, n_cand, buf_key, lo, row_ptr, RAW)
-        d = key - p
-        c1, a1, b1 = tl.reduce(((m & (key >= p)).to(tl.int32), tl.where(m, d, 0xFFFFFFFF), tl.where(m, d, 0)), 0,
-                               _sum_min_max)
+        c1, a1, b1 = secant.count_near(key, m, p)
         cnt += c1
         d_min = tl.minimum(d_min, a1)
         d_max = tl.maximum(d_max, b1)
@@ -65,51 +55,22 @@ def _count_near(p, key0, m0, n_cand, buf_key, lo, lane, row_ptr, CBLOCK: tl.cons
 
 
 @triton.jit
-def _min_max(a0, b0, a1, b1):
-    return tl.minimum(a0, a1), tl.maximum(b0, b1)
-
-
-@triton.jit
-def _secant_rel(rem, key0, m0, n_cand, buf_key, lo, lane, row_ptr, CBLOCK: tl.constexpr, RAW: tl.constexpr,
-                GUARD: tl.constexpr = 6):
+def _secant_rel(rem, key0, m0, n_cand, buf_key, lo, lane, row_ptr, CBLOCK: tl.constexpr, RAW: tl.constexpr):
     """The rem-th largest relative key of the candidates, or a key with exactly ``rem`` at or above it, by
-    interpolation (``resident._kth_key_secant`` on the candidates, interpolating on the keys: a bracket of
-    candidates is narrow, where keys are about linear in the values). ~5 steps on randn candidates against ~11 for
-    bisection, 3 on integer ties against ~21 (CPU model)."""
-    b_lo, b_top = tl.reduce((tl.where(m0, key0, 0xFFFFFFFF), tl.where(m0, key0, 0)), 0, _min_max)
+    interpolation (``secant.py``) on the keys: a bracket of candidates is narrow, where keys are about linear in
+    the values. ~5 steps on randn candidates against ~11 for bisection, 3 on integer ties against ~21 (CPU model)."""
+    b_lo, b_top = secant.min_max(key0, m0)
     for off in range(CBLOCK, n_cand, CBLOCK):
         key, m = _rel_keys(off, lane, n_cand, buf_key, lo, row_ptr, RAW)
-        a1, b1 = tl.reduce((tl.where(m, key, 0xFFFFFFFF), tl.where(m, key, 0)), 0, _min_max)
+        a1, b1 = secant.min_max(key, m)
         b_lo = tl.minimum(b_lo, a1)
         b_top = tl.maximum(b_top, b1)
-    c_lo = n_cand
-    c_hi = n_cand * 0
-    w_lo = tl.full([], 1.0, tl.float32)
-    w_hi = tl.full([], 1.0, tl.float32)
-    side = tl.full([], 0, tl.int32)
-    bad = tl.full([], 0, tl.int32)
-    done = (c_lo == rem) | (b_lo == b_top)
+    b_lo, b_top, c_lo, c_hi, w_lo, w_hi, side, bad, done = secant.start(b_lo, b_top, n_cand, rem)
     while not done:
-        span = c_lo - c_hi
-        above = (c_lo - rem).to(tl.float32) + 0.5
-        below = (rem - c_hi).to(tl.float32) - 0.5
-        frac = above * w_lo / (above * w_lo + below * w_hi)
-        p = b_lo + ((b_top - b_lo).to(tl.float32) * frac).to(tl.uint32)
-        if bad >= GUARD:
-            p = b_lo + (b_top - b_lo) // 2 + 1
-        p = tl.minimum(tl.maximum(p, b_lo + 1), b_top)
-        cnt, d_min, d_max = _count_near(p, key0, m0, n_cand, buf_key, lo, lane, row_ptr, CBLOCK, RAW)
-        hit = cnt >= rem
-        s = tl.where(hit, 1, -1)
-        b_lo = tl.where(hit, p + d_min, tl.where(cnt == rem - 1, p + d_max, b_lo))
-        c_lo = tl.where(hit, cnt, c_lo)
-        b_top = tl.where(hit, b_top, p + d_max)
-        c_hi = tl.where(hit, c_hi, cnt)
-        w_lo = tl.where(s == side, tl.where(hit, w_lo, w_lo * 0.5), 1.0)
-        w_hi = tl.where(s == side, tl.where(hit, w_hi * 0.5, w_hi), 1.0)
-        side = s
-        bad = tl.where((c_lo - c_hi) * 2 > span, bad + 1, 0)
-        done = (c_lo == rem) | (b_lo == b_top)
+        p = secant.probe(b_lo, b_top, c_lo, c_hi, rem, w_lo, w_hi, bad, key0, False)
+        cnt, d_min, d_max = _near_all(p, key0, m0, n_cand, buf_key, lo, lane, row_ptr, CBLOCK, RAW)
+        b_lo, b_top, c_lo, c_hi, w_lo, w_hi, side, bad, done = secant.advance(p, cnt, d_min, d_max, rem, b_lo, b_top,
+                                                                              c_lo, c_hi, w_lo, w_hi, side, bad)
     return b_lo
 
 

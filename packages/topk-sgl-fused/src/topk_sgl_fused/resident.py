@@ -23,8 +23,9 @@ import triton.language as tl
 
 from topk_core.kernels.triton_common import order_key
 
+from . import secant
 from .kernel import _emit, _fill_short_row
-from .split import _as_lists, _fp32_of_key, _select_row_setup
+from .split import _as_lists, _select_row_setup
 
 
 @triton.jit
@@ -78,75 +79,17 @@ def _kth_key2(key, k, KEY_BITS: tl.constexpr):
 
 
 @triton.jit
-def _add_min_max(c0, a0, b0, c1, a1, b1):
-    return c0 + c1, tl.minimum(a0, a1), tl.maximum(b0, b1)
-
-
-@triton.jit
-def _min_max(a0, b0, a1, b1):
-    return tl.minimum(a0, a1), tl.maximum(b0, b1)
-
-
-@triton.jit
-def _key_value(key, like):
-    """The float32 value of an order key of ``like``'s dtype (NaN's key gives NaN)."""
-    if like.dtype == tl.float32:
-        return _fp32_of_key(key)
-    else:
-        bits = tl.where(key >= 0x8000, key ^ 0x8000, key ^ 0xFFFF)
-        if like.dtype == tl.bfloat16:
-            return (bits << 16).to(tl.float32, bitcast=True)
-        else:
-            return bits.to(tl.uint16).to(tl.float16, bitcast=True).to(tl.float32)
-
-
-@triton.jit
-def _kth_key_secant(key, k, L, like, GUARD: tl.constexpr = 6):
-    """``_kth_key`` by interpolation: each step counts the keys at or above one probe ``p`` and, in the same
-    block-wide reduction, finds the nearest keys on either side of it, so the bracket ``[lo, top]`` always has real
-    keys at both ends (count(key >= lo) = c_lo >= k, count(key > top) = c_hi < k). The probe interpolates the rank
-    k between them, on the values (``like``'s dtype) when both ends are finite and of one sign, else on the keys,
-    with the Illinois rule (an end kept twice weighs half); after GUARD steps that did not halve the ranks in the
-    bracket, the key midpoint. Stops when exactly k keys are at or above ``lo``, or the bracket is one key, which
-    is then the k-th. About 8 steps on randn rows of 4K-8K keys, against ~18 for bisection (CPU model)."""
-    FULL: tl.constexpr = 0xFFFFFFFF
-    lo, top = tl.reduce((tl.where(key > 0, key, FULL), key), 0, _min_max)  # padding lanes hold 0
-    lo, top = tl.reduce((lo, top), 0, _min_max)
-    c_lo = L
-    c_hi = L * 0
-    w_lo = tl.full([], 1.0, tl.float32)
-    w_hi = tl.full([], 1.0, tl.float32)
-    side = tl.full([], 0, tl.int32)
-    bad = tl.full([], 0, tl.int32)
-    done = (c_lo == k) | (lo == top)
+def _kth_key_secant(key, k, L, like):
+    """``_kth_key`` by interpolation (``secant.py``) over the registers (padding lanes hold 0, no real key)."""
+    lo, top = secant.min_max(key, key > 0)  # padding (0) would be the min
+    lo, top = secant.fold_min_max(lo, top)
+    lo, top, c_lo, c_hi, w_lo, w_hi, side, bad, done = secant.start(lo, top, L, k)
     while not done:
-        span = c_lo - c_hi
-        above = (c_lo - k).to(tl.float32) + 0.5
-        below = (k - c_hi).to(tl.float32) - 0.5
-        frac = above * w_lo / (above * w_lo + below * w_hi)
-        lv = _key_value(lo, like)
-        hv = _key_value(top, like)
-        if (lv * hv > 0) & (tl.abs(lv) < float("inf")) & (tl.abs(hv) < float("inf")):
-            p = order_key((lv + (hv - lv) * frac).to(like.dtype))
-        else:
-            p = lo + ((top - lo).to(tl.float32) * frac).to(tl.uint32)
-        if bad >= GUARD:
-            p = lo + (top - lo) // 2 + 1
-        p = tl.minimum(tl.maximum(p, lo + 1), top)
-        d = key - p  # keys >= p map below 2**32 - p, keys < p (and padding) at or above it
-        cnt, d_min, d_max = tl.reduce(((key >= p).to(tl.int32), d, d), 0, _add_min_max)
-        cnt, d_min, d_max = tl.reduce((cnt, d_min, d_max), 0, _add_min_max)
-        hit = cnt >= k
-        s = tl.where(hit, 1, -1)
-        lo = tl.where(hit, p + d_min, tl.where(cnt == k - 1, p + d_max, lo))  # k - 1 above: the next key down is it
-        c_lo = tl.where(hit, cnt, c_lo)
-        top = tl.where(hit, top, p + d_max)
-        c_hi = tl.where(hit, c_hi, cnt)
-        w_lo = tl.where(s == side, tl.where(hit, w_lo, w_lo * 0.5), 1.0)
-        w_hi = tl.where(s == side, tl.where(hit, w_hi * 0.5, w_hi), 1.0)
-        side = s
-        bad = tl.where((c_lo - c_hi) * 2 > span, bad + 1, 0)
-        done = (c_lo == k) | (lo == top)
+        p = secant.probe(lo, top, c_lo, c_hi, k, w_lo, w_hi, bad, like, True)
+        cnt, d_min, d_max = secant.count_near(key, key > 0, p, False)
+        cnt, d_min, d_max = secant.fold_near(cnt, d_min, d_max)
+        lo, top, c_lo, c_hi, w_lo, w_hi, side, bad, done = secant.advance(p, cnt, d_min, d_max, k, lo, top, c_lo,
+                                                                          c_hi, w_lo, w_hi, side, bad)
     return lo
 
 
