@@ -52,6 +52,9 @@ CASES = [  # rows, n, k, dtype, kind, next_n, compress_ratio
     # with 8192 (WARP_FEW_LARGE: ~1 row per SM, 16K < N <= 32K)
     (1700, 9000, 2048, torch.float32, "plateau", 1, 1),
     (130, 24000, 2048, torch.float32, "int_ties", 1, 1),
+    # session 19: sgl_fused's WARP_MID_LARGE (2-12 rows per SM, N >= 64K: 4096 sampled keys, the select by
+    # interpolation); the two-launch selects by interpolation take 1x40000, 2x131072, 40x70000 and 32x131072
+    (400, 70000, 2048, torch.float32, "nan", 1, 1),
 ]
 
 

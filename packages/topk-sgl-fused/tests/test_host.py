@@ -143,31 +143,16 @@ def test_pick_split_shapes(rows, n, monkeypatch):
             assert c.cap >= k + c.block
 
 
-def test_pick_split_few_long_rows(monkeypatch):
-    """16-warp bisection selects and the early filter tile only where they were timed faster: float32, at most
-    SPLIT_FEW_MAX_ROWS rows of 32K-128K columns."""
-    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
-    from topk_sgl_fused import launch
-
-    def few(rows, n, elem_bytes=4):
-        c = launch.pick_split(rows, n, 2048, 132, elem_bytes)
-        assert c.early == (c.select_warps == 16)
-        return c.early
-
-    assert few(1, 32768) and few(8, 131072) and few(4, 70001)
-    assert not few(9, 32768) and not few(32, 131072) and not few(8, 16384) and not few(1, 262144)
-    assert not few(1, 131072, elem_bytes=2)
-
-
 def test_pick_split_select_by_interpolation(monkeypatch):
-    """The select by interpolation (``sbits=0``, with ``bisect``) on float32 rows of SPLIT_SECANT_MIN_N+ columns
-    (not many short rows), where it was timed faster; 16-bit rows keep the histogram select."""
+    """The select by interpolation (``sbits=0``, with ``bisect``, 8 select warps) and the early filter tile on
+    float32 rows of SPLIT_SECANT_MIN_N+ columns (not many short rows), where they were timed faster; 16-bit rows
+    keep the histogram select."""
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
     from topk_sgl_fused import launch
 
     def secant(rows, n, elem_bytes=4):
         c = launch.pick_split(rows, n, 2048, 132, elem_bytes)
-        assert (c.sbits == 0) <= c.bisect
+        assert (c.sbits == 0) == c.bisect == c.early and c.select_warps in (4, 8)
         return c.sbits == 0
 
     lo = launch.SPLIT_SECANT_MIN_N
@@ -206,7 +191,7 @@ def test_pick_warp(monkeypatch):
     assert pick(4096, 65536, 2048, 132, "page_table") == launch.WARP_MANY_PAGE
     assert pick(1024, 8192, 2048, 132, "page_table") == narrow(launch.WARP_MID_PAGE_MANY)
     assert pick(1024, 16384, 2048, 132, "page_table") == launch.WARP_MID_PAGE_MANY == launch.WARP_MANY_PAGE
-    assert pick(1024, 65536, 2048, 132) == launch.WARP_MID
+    assert pick(1024, 65536, 2048, 132) == launch.WARP_MID_LARGE and pick(1024, 32768, 2048, 132) == launch.WARP_MID
     assert pick(1024, 65536, 2048, 132, "page_table") == launch.WARP_MID_PAGE_MANY
     assert pick(512, 131072, 2048, 132, "page_table") == launch.WARP_MID_PAGE
     assert pick(128, 131072, 2048, 132) == pick(128, 16384, 2048, 132, "ragged") == launch.WARP_FEW
@@ -217,7 +202,9 @@ def test_pick_warp(monkeypatch):
     # the candidate select by interpolation where it was timed faster (session 19)
     assert pick(4096, 8192, 2048, 132).sbits == pick(4096, 8192, 2048, 132, "page_table").sbits == 0
     assert pick(512, 131072, 2048, 132, "page_table").sbits == pick(128, 131072, 2048, 132, "page_table").sbits == 0
-    assert pick(512, 131072, 2048, 132).sbits == pick(128, 131072, 2048, 132).sbits == 1
+    assert pick(128, 131072, 2048, 132).sbits == pick(1024, 32768, 2048, 132).sbits == 1
+    assert pick(512, 131072, 2048, 132) == pick(1024, 65536, 2048, 132, "ragged") == launch.WARP_MID_LARGE
+    assert launch.WARP_MID_LARGE.sample == 4096 and pick(512, 131072, 2048, 132, "page_table") == launch.WARP_MID_PAGE
     assert pick(128, 32768, 2048, 132, "page_table").sbits == pick(1024, 65536, 2048, 132, "page_table").sbits == 1
     # at most one row per SM of (4096, 8192] columns, any dtype, k and transform: resident; longer rows not
     lo, hi = launch.RESIDENT_N

@@ -132,15 +132,16 @@ def test_split_exact(dtype, transform):
 
 @pytest.mark.parametrize("transform", ["none", "page_table", "ragged"])
 def test_split_few_long_rows(transform):
-    """The pick for a few rows of 32K+ columns (16-warp bisection select, early filter tile), GPU sizes only."""
+    """The pick for float32 rows of 32K+ columns (the select by interpolation, early filter tile), GPU sizes only."""
     from topk_sgl_fused import launch
 
     if launch.interpreting():
         pytest.skip("GPU sizes")
     dev = triton_device()
     torch.manual_seed(5)
-    for rows, n, k in ((1, 32768, 2048), (4, 40000, 2048), (8, 131072, 1000), (3, 70001, 4096)):
-        assert launch.pick_split(rows, n, k, launch.sm_count(dev)).bisect
+    for rows, n, k in ((1, 32768, 2048), (4, 40000, 2048), (8, 131072, 1000), (3, 70001, 4096), (12, 50000, 2048)):
+        config = launch.pick_split(rows, n, k, launch.sm_count(dev))
+        assert config.bisect and config.early and config.sbits == 0
         x = torch.randn(rows, n, device=dev)
         x[0, ::101] = float("nan")
         x[-1, : n // 3] = 0.5  # a plateau around the threshold

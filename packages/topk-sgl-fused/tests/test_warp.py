@@ -205,16 +205,18 @@ def test_late_page_table_random(k):
         check_topk(x, lens, k, local.to(torch.int32).to(dev), vals)
 
 
-@pytest.mark.parametrize("name", ["WARP_MANY_SMALL", "WARP_MANY_SMALL_PAGE", "WARP_FEW_LARGE", "WARP_FEW_LARGE_PAGE"])
+@pytest.mark.parametrize("name", ["WARP_MANY_SMALL", "WARP_MANY_SMALL_PAGE", "WARP_FEW_LARGE", "WARP_FEW_LARGE_PAGE",
+                                  "WARP_MID_LARGE", "WARP_MID_PAGE", "WARP_FEW_PAGE"])
 def test_sample_configs_gpu_sizes(name):
-    """The shipped configs with a smaller (1024) or larger (8192) bracket sample, forced on rows of their size:
-    NaN, a plateau around the threshold, rows shorter than k; the page-table twins through a random table."""
+    """The shipped configs with a smaller (1024) or larger (4096, 8192) bracket sample or the select by
+    interpolation, forced on rows of their size: NaN, a plateau around the threshold, rows shorter than k; the
+    page-table twins through a random table."""
     from topk_sgl_fused import launch
 
     if launch.interpreting():
         pytest.skip("GPU sizes")
     config = getattr(launch, name)
-    _check_gpu_sized(config, *((40, 12000) if config.warps == 4 else (6, 30000)))
+    _check_gpu_sized(config, *((40, 12000) if config.warps == 4 else (6, 30000) if config.warps == 16 else (12, 70000)))
 
 
 @pytest.mark.parametrize("rows", [150, 300, 1024, 4096])

@@ -280,16 +280,9 @@ def tile(config: SplitConfig, elem_bytes: int) -> tuple[int, int, int]:
     return 256 * config.r // (32 * v), v, th
 
 
-#: The two-launch path's few long rows: 16-warp selects by bisection (``bisect_select``) and the filter's first tile
-#: loaded before its bracket (session 16, shared/device/final16.sh, two alternating rounds, µs v2 / page table, 8
-#: warps and histograms -> 16 warps, bisection, early tile: 1x32K 21.3 / 23.1 -> 20.0 / 21.4, 8x32K 22.7 / 24.6 ->
-#: 22.2 / 23.6, 8x128K 32.5 / 35.6 -> 32.5 / 34.5; at 32 rows no gain: 32x32K 25.6 / 27.6 -> 25.6 / 27.2, and
-#: 32x128K 62.4 / 66.8 -> 63.4 / 65.6 without the early tile; 8x16K 19.1 / 20.8 -> 19.5 / 20.6). Bisection alone, in
-#: 8 warps, was even or slower (8x128K 32.5 -> 35.4), the early tile alone within 1%. float32 only: the committed
-#: run (session 16) had 1x128K bf16 25.0 -> 26.6 with it (float32 1x128K 28.1 -> 26.7, k=512 28.9 -> 25.5).
-SPLIT_FEW_MAX_ROWS = 8
-SPLIT_FEW_MIN_N = 32768
-SPLIT_FEW_MAX_N = 131072  # the longest measured
+#: Session 16 gave few long rows (at most 8 of 32K-128K float32 columns) 16-warp selects by bisection and the filter's
+#: first tile loaded before its bracket (1x32K 21.3 / 23.1 -> 20.0 / 21.4, 8x32K 22.7 / 24.6 -> 22.2 / 23.6). Session
+#: 19 replaced that rule by SPLIT_SECANT_MIN_N's (below): 8 select warps, interpolation, the early tile.
 SPLIT_LARGE_SAMPLE_MIN_N = 65536
 #: The select by interpolation (``bisect_select._secant_rel``) on float32 rows of at least this many columns
 #: (session 19, ``sgl10_bench.py`` ``oldsec``, µs v2 / page table, shipped -> interpolation): 32x32K 25.5 / 27.9 ->
@@ -297,7 +290,11 @@ SPLIT_LARGE_SAMPLE_MIN_N = 65536
 #: 91.0, 100x128K 96.0 / 100.9 -> 87.8 / 90.7, 16x128K 40.0 / 43.3 -> 34.2 / 37.3, 100x32K 42.2 / 44.7 -> 41.1 /
 #: 43.9, 2x64K 24.1 / 25.7 -> 22.9 / 24.6; the few long rows' 16-warp bisection -> interpolation: 1x128K 26.0 / 27.8
 #: -> 24.2 / 26.0, 8x128K 28.7 / 31.1 -> 27.2 / 29.5, 8x32K 22.3 / 23.7 -> 22.1 / 23.7, 1x32K 20.0 / 21.3 -> 19.4 /
-#: 20.9. bfloat16 rows lose (32x128K 50.8 -> 55.3, 8x32K 20.6 -> 20.8): they keep the histogram select.
+#: 20.9. bfloat16 rows lose (32x128K 50.8 -> 55.3, 8x32K 20.6 -> 20.8): they keep the histogram select. Then (call 9,
+#: two rounds where repeated) 8 select warps, not 16, for the few long rows: 1x32K 19.5 / 21.1 -> 18.6 / 20.3, 8x32K
+#: 22.0 / 23.5 -> 20.7 / 22.6, 1x128K 24.2 / 26.0 -> 23.6 / 25.6, 8x128K 26.9 / 29.3 -> 26.1 / 28.6, 4x64K 23.6 / 25.3
+#: -> 22.6 / 24.6; and the early tile for the others: 32x128K 55.4 / 58.5 -> 54.6 / 57.5, 64x128K 87.4 / 90.6 -> 84.9
+#: / 88.2.
 SPLIT_SECANT_MIN_N = 32768
 
 
@@ -327,19 +324,18 @@ def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) ->
     few_warps = rows >= 2 * sm_count and n <= 16384
     # ... and candidate chunks of 1024 there: fewer registers, more selects per SM (4096x8K 380 -> 338 µs).
     cblock = 1024 if few_warps else 4096 if n >= 65536 else 2048
-    # Few rows of 32K+ columns: the select in 16 warps by bisection, the filter's first tile before its bracket.
-    few_long = rows <= SPLIT_FEW_MAX_ROWS and SPLIT_FEW_MIN_N <= n <= SPLIT_FEW_MAX_N and elem_bytes == 4
     # Rows over 64K columns sample 4096 keys for the bracket (session 17, sgl10_bench.py ``oldx4096``, µs none / page:
     # 8x128K 32.7 / 34.7 -> 28.7 / 31.2, 32x128K 62.6 / 66.7 -> 60.2 / 63.9, 1x128K 26.2 / 28.0 -> 26.1 / 28.0; 32K
     # rows lose: 8x32K 22.2 -> 24.1, 1x32K 20.0 -> 22.7, 32x32K 25.6 -> 26.8; 8192 keys: 32x128K 79.3): fewer
     # candidates for the select, which is half the time on few rows.
     if n > SPLIT_LARGE_SAMPLE_MIN_N and elem_bytes == 4:  # 16-bit rows: not timed
         sample = 4096
-    # float32 rows of 32K+ columns (not many short ones): the select by interpolation (session 19, ``oldsec``).
+    # float32 rows of 32K+ columns (not many short ones): the select by interpolation and the filter's first tile
+    # before its bracket (session 19, ``oldsec`` / ``oldsecearly``).
     secant = elem_bytes == 4 and n >= SPLIT_SECANT_MIN_N and not few_warps
     return SplitConfig(chunk=chunk, warps=warps, r=r, sample=sample, cblock=cblock, cap=cap,
-                       maxnreg=128, select_warps=4 if few_warps else 16 if few_long else 8,
-                       bisect=few_long or secant, early=few_long, sbits=0 if secant else 1)
+                       maxnreg=128, select_warps=4 if few_warps else 8, bisect=secant, early=secant,
+                       sbits=0 if secant else 1)
 
 
 def split_constexprs(config: SplitConfig, key_bits: int, elem_bytes: int, transform: int, has_starts: bool,
@@ -454,6 +450,11 @@ WARP_MANY_SMALL_N = 16384
 WARP_FEW_LARGE = replace(WARP_FEW, sample=8192)
 WARP_FEW_LARGE_PAGE = replace(WARP_FEW_PAGE, sample=8192, sbits=1)
 WARP_FEW_LARGE_N = (16384, 32768)
+#: 2-12 rows per SM of at least WARP_MID_LARGE_N columns, v2 and ragged: a 4096-key bracket sample and the select by
+#: interpolation (session 19 call 9, two rounds, µs): 512x128K 243.0 / 242.2 -> 236.9 / 236.9, 1024x64K 226.8 / 227.4
+#: -> 223.4 / 224.6, 256x128K 135.1 -> 134.0. The page table keeps WARP_MID_PAGE (256x128K 141.0 -> 142.7 with it).
+WARP_MID_LARGE = replace(WARP_MID, sample=4096, sbits=WARP_SELECT_SECANT)
+WARP_MID_LARGE_N = 65536
 #: Rows of at most WARP_NARROW_BRACKET_MAX_N columns bracket on the top 12 key bits, not 16, whatever the config
 #: (session 18, ``sgl10_bench.py`` ``pb<B>``, µs none / page): 4096x8K 187.6 / 209.9 -> 181.5 / 203.3 (11 and 13 bits
 #: within 0.5), 2048x8K 100.5 / 112.8 -> 98.2 / 109.8, 1024x8K 56.7 / 64.7 -> 54.3 / 61.1, 1x8K 12.0 / 13.0 -> 11.2 /
@@ -531,7 +532,7 @@ def pick_warp(rows: int, n: int, k: int, sm_count: int, transform: str = "none",
         if page:
             config = WARP_MID_PAGE if per_sm <= 6 else WARP_MID_PAGE_MANY
         else:
-            config = WARP_MID
+            config = WARP_MID_LARGE if n >= WARP_MID_LARGE_N else WARP_MID
     elif n <= WARP_MANY_SMALL_N:
         config = WARP_MANY_SMALL_PAGE if page else WARP_MANY_SMALL
     else:
