@@ -9,6 +9,8 @@ take less time (``compose_faster``).
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 from . import auto, env, validate
@@ -16,10 +18,13 @@ from .api import dispatch, make_problem
 from .protocol import Call
 from .reference import apply_transform
 
-#: µs that composing (a plain selection, then the torch pass over the [rows, k] indices) adds to the
-#: selection, ``a + b * rows * k``: H200, session 11's committed run (auto:page / auto:ragged minus auto:v2,
-#: composed on all 15 DSA cells), least squares, within 9 µs (page) and 4 µs (ragged) on every cell.
-COMPOSE_US = {"page_table": (19.9, 3.03e-5), "ragged": (10.8, 2.08e-5)}
+#: µs that composing (a plain selection, then the torch pass over the [rows, k] indices) adds to the selection,
+#: ``a + b * rows * k + c * rows * n + d * log2(rows)``: H200, session 19's committed run (auto:page / auto:ragged
+#: minus auto:v2 on the DSA cells where auto composed), least squares. Page table (a, b, d; 9 cells): within 7.5 µs,
+#: and on the right side of the fused call on every cell (the few-row cells sit within a few µs of it: 1x128K
+#: composes in 24.0 against 26.0 fused, 8x128K in 31.3 against 29.3); ragged (a, b, c; 13 cells): within 1.4 µs.
+#: Session 11's ``a + b * rows * k`` picked the slower call at 1x128K once the fused selects got faster.
+COMPOSE_US = {"page_table": (17.59, 3.394e-5, 0.0, 0.366), "ragged": (11.29, 1.64e-5, 6.6e-8, 0.0)}
 #: Masked torch.topk µs on the same run, ``a + b * rows * n`` (fp32 cells of both grids, within 0.66-1.38x):
 #: the unit of the backends' scores (torch.topk µs / backend µs), so scores become times.
 TORCH_US = (65.7, 2.02e-5)
@@ -75,8 +80,9 @@ def compose_faster(plain_score: float, fused_score: float, transform: str, rows:
     if fused_score <= 0:
         return True
     torch_us = TORCH_US[0] + TORCH_US[1] * rows * n
-    a, b = COMPOSE_US[transform]
-    return torch_us / plain_score + a + b * rows * k < torch_us / fused_score
+    a, b, c, d = COMPOSE_US[transform]
+    compose_us = a + b * rows * k + c * rows * n + d * math.log2(max(rows, 1))
+    return torch_us / plain_score + compose_us < torch_us / fused_score
 
 
 def _score(name: str, problem) -> float:
