@@ -19,6 +19,7 @@ compares against the exact answer with ``check_topk`` (transforms inverted first
 """
 
 import os
+from dataclasses import replace
 
 import pytest
 import torch
@@ -161,8 +162,9 @@ def test_kinds_and_caps(kind):
 def test_select_bits(kind):
     """2 and 4 bits per select step (and per bracket step): tie classes resolved to the last bit,
     NaN and +-inf keys, early stops; the tiny cap of the third config forces the fallback; the fourth
-    brackets on 12 prefix bits (``bracket_bits``); the last two select by interpolation (``sbits=0``; chunks of
-    64 and 32 candidates, so the counts loop over the scratch)."""
+    brackets on 12 prefix bits (``bracket_bits``); the next two select by interpolation (``sbits=0``; chunks of
+    64 and 32 candidates, so the counts loop over the scratch); the last two bracket by interpolation
+    (``bbits=0``), the second with a tiny cap (the fallback)."""
     from topk_sgl_fused.launch import WarpConfig
 
     dev = triton_device()
@@ -172,7 +174,8 @@ def test_select_bits(kind):
     x[3, ::9] = float("-inf")
     for config in (WarpConfig(1, 1, 64, 64, 64, sbits=4, bbits=2), WarpConfig(2, 1, 128, 64, 64, sbits=2, bbits=4),
                    WarpConfig(1, 1, 64, 64, 64, sbits=4, cap=8), WarpConfig(2, 1, 128, 64, 64, bracket_bits=12),
-                   WarpConfig(1, 1, 64, 64, 64, sbits=0), WarpConfig(2, 1, 128, 32, 64, sbits=0, bracket_bits=12)):
+                   WarpConfig(1, 1, 64, 64, 64, sbits=0), WarpConfig(2, 1, 128, 32, 64, sbits=0, bracket_bits=12),
+                   WarpConfig(2, 1, 128, 64, 64, sbits=0, bbits=0), WarpConfig(1, 1, 64, 64, 64, bbits=0, cap=8)):
         idx, vals = _run(x, lens, k, config)
         check_topk(x, lens, k, idx, vals)
 
@@ -216,7 +219,19 @@ def test_sample_configs_gpu_sizes(name):
     if launch.interpreting():
         pytest.skip("GPU sizes")
     config = getattr(launch, name)
-    _check_gpu_sized(config, *((40, 12000) if config.warps == 4 else (6, 30000) if config.warps == 16 else (12, 70000)))
+    _check_gpu_sized(config, *_rows_of_its_size(config))
+
+
+@pytest.mark.parametrize("name", ["WARP_MANY_SMALL", "WARP_MID_LARGE", "WARP_FEW_PAGE"])
+def test_bracket_by_interpolation_gpu_sizes(name):
+    """The bracket by interpolation (``bbits=0``, prepared in session 19, not shipped) on shipped configs, forced
+    on rows of their size: NaN, a plateau around the threshold, a tight cluster, a row shorter than k."""
+    from topk_sgl_fused import launch
+
+    if launch.interpreting():
+        pytest.skip("GPU sizes")
+    config = replace(getattr(launch, name), bbits=0)
+    _check_gpu_sized(config, *_rows_of_its_size(config))
 
 
 @pytest.mark.parametrize("rows", [150, 300, 1024, 4096])
@@ -231,6 +246,12 @@ def test_narrow_bracket_gpu_sizes(rows, transform):
     config = launch.pick_warp(rows, 8192, 2048, 132, transform)
     assert config.bracket_bits == launch.WARP_NARROW_BRACKET_BITS
     _check_gpu_sized(config, 24, 8192)
+
+
+def _rows_of_its_size(config):
+    """``(rows, n)`` of the size a shipped config serves, by its warps (4: many short rows, 16: ~1 row per SM,
+    8: 2-12 rows per SM)."""
+    return {4: (40, 12000), 16: (6, 30000)}.get(config.warps, (12, 70000))
 
 
 def _check_gpu_sized(config, rows, n):
