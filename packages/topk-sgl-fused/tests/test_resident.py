@@ -68,7 +68,9 @@ def test_kinds(kind):
     lens = torch.tensor([700, 41, 40, 555], dtype=torch.int32, device=dev)
     for dtype in (torch.float32, torch.bfloat16, torch.float16) if kind in ("randn", "int_ties") else (torch.float32,):
         x = make_logits(kind, 4, 700, dtype, dev, seed=3, k=k)
-        for mode in MODES if dtype == torch.float32 else MODES[:2]:  # 16-bit: both searches
+        # both searches everywhere; the unshipped options (2 bits a step, the re-read) on float32 randn and on the
+        # special rows below
+        for mode in MODES if dtype == torch.float32 and kind == "randn" else MODES[:2]:
             idx, vals = _run(x, lens, k, _fit(700, x.element_size(), **mode))
             check_topk(x, lens, k, idx, vals)
 
