@@ -1,13 +1,12 @@
 #!/bin/bash
-# Session 19, first call of the final warm pair (carry .carry/dsl), ~360 s: sgl_fused 0.9.0 (selects by interpolation:
-# the resident path on float32 rows, the warp and two-launch candidate selects) through its GPU suite, test_warp.py,
-# test_split.py and test_resident.py (interpreter-marked, so run without -m, in parallel workers: their first builds
-# are slow), the repo's strided-vector tests, and memcheck + racecheck of its
-# sanitize_cases.py cases (all 31). The second call, within 30 s:
+# Session 19's final call (carry .carry/dsl), ~250-300 s: sgl_fused 0.9.0 (selects by interpolation) through its GPU
+# suite, test_warp.py / test_split.py / test_resident.py on the GPU (interpreter-marked, so run without -m, in
+# parallel workers) and the strided-vector tests, beside memcheck + racecheck of its sanitize_cases.py cases (all 31;
+# SAN_CASES=ROWSxN,.. picks some: call 10 ran the 7 the late configs take). The second call, within 30 s:
 #   TAG=session19 GRIDS="dsa decode" bash shared/device/bench.sh bash shared/device/final_b.sh
-#   bash shared/device/run.sh bash shared/device/final19.sh [seconds]
+#   [SAN_CASES=..] bash shared/device/run.sh bash shared/device/final19.sh [seconds]
 set -u
-t=${1:-330}
+t=${1:-300}
 timeout $t python3 -m pytest -q -p no:cacheprovider -n 6 packages/topk-sgl-fused/tests/test_warp.py \
   packages/topk-sgl-fused/tests/test_split.py packages/topk-sgl-fused/tests/test_resident.py \
   tests/test_strided_vectors.py > "$OUT/pytest-warp-split.log" 2>&1 &
