@@ -209,6 +209,10 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
         alts["s2k"] = replace(v, sample=2048)  # session 17: a 2048-key sample (cheaper step on the row's chain)
         if v.group > 1 and v.cand < 16384:
             alts["c16k"] = replace(v, cand=16384)
+        if v.group == 1 and v.threads == 1024:  # session 20: the two-read path (no sample) on 32K rows, 1024 threads
+            alts["tr1k"] = replace(rf.SHORT_F32, threads=1024, cand=8192, unroll=8)
+            alts["tr1k4"] = replace(rf.SHORT_F32, threads=1024, cand=8192, unroll=4)
+            alts["tr1k13"] = replace(rf.SHORT_F32, threads=1024, cand=8192, unroll=8, first_bits=13)
         if v.group == 1 and v.threads == 1024 and v.unroll == 4:  # DEFAULT (session 14: two 512-thread CTAs a row)
             alts["g2t512"] = replace(v, group=2, threads=512)
             alts["g2t512u8"] = replace(v, group=2, threads=512, unroll=8)

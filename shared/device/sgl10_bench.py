@@ -14,8 +14,9 @@ across the loop; ``WarpConfig.lazy``; "pf", session 16's page-table prefetch int
 after commit b839370),
 "oldbis" (session 16: the two-launch path with its select by bisection; suffixes "sw8" / "cb2048" set the
 select's warps / candidate chunk; "oldearly" the filter's first tile loaded before its bracket; session 19:
-"oldsec" its select by interpolation, and "w<W>sec.." the warp path's ("w<W>brsec..": its bracket,
-"w<W>secbrsec..": both); "pick" the launch's own choice (warp,
+"oldsec" its select by interpolation, and "w<W>sec.." the warp path's ("w<W>brsec..", its bracket by
+interpolation, and "w<W>secbrsec..", both, were measured slower in session 20 and removed; so was "pickpdl", the
+two-launch path's select as a programmatic dependent launch); "pick" the launch's own choice (warp,
 resident or two-launch) and "picksec" the same with its candidate select by interpolation),
 "m80" (a register cap: ``maxnreg=80``, 6 programs of 4 warps / 3 of 8 per SM);
 late variants run with the page table only. "old" is prepended to each cell unless it lists "noold".
@@ -82,8 +83,7 @@ def variant(name):
         raise KeyError(name)
     cfg = V[m.group(1)]
     bits = {"": {}, "s2": dict(sbits=2, bbits=2), "s4": dict(sbits=4, bbits=4), "sel2": dict(sbits=2),
-            "sel4": dict(sbits=4), "br2": dict(bbits=2), "br4": dict(bbits=4), "sec": dict(sbits=0),
-            "brsec": dict(bbits=0), "secbrsec": dict(sbits=0, bbits=0)}[m.group(2)]
+            "sel4": dict(sbits=4), "br2": dict(bbits=2), "br4": dict(bbits=4), "sec": dict(sbits=0)}[m.group(2)]
     late = {None: {}, "late": dict(late=True, late_kb=launch.late_block(cfg, 2048)),
             "lateold": dict(late=True, late_kb=cfg.block)}[m.group(3)]
     extra = dict(lazy=True) if m.group(4) else {}

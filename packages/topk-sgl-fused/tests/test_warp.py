@@ -19,7 +19,6 @@ compares against the exact answer with ``check_topk`` (transforms inverted first
 """
 
 import os
-from dataclasses import replace
 
 import pytest
 import torch
@@ -162,9 +161,8 @@ def test_kinds_and_caps(kind):
 def test_select_bits(kind):
     """2 and 4 bits per select step (and per bracket step): tie classes resolved to the last bit,
     NaN and +-inf keys, early stops; the tiny cap of the third config forces the fallback; the fourth
-    brackets on 12 prefix bits (``bracket_bits``); the next two select by interpolation (``sbits=0``; chunks of
-    64 and 32 candidates, so the counts loop over the scratch); the last two bracket by interpolation
-    (``bbits=0``), the second with a tiny cap (the fallback)."""
+    brackets on 12 prefix bits (``bracket_bits``); the last two select by interpolation (``sbits=0``; chunks of
+    64 and 32 candidates, so the counts loop over the scratch)."""
     from topk_sgl_fused.launch import WarpConfig
 
     dev = triton_device()
@@ -174,8 +172,7 @@ def test_select_bits(kind):
     x[3, ::9] = float("-inf")
     for config in (WarpConfig(1, 1, 64, 64, 64, sbits=4, bbits=2), WarpConfig(2, 1, 128, 64, 64, sbits=2, bbits=4),
                    WarpConfig(1, 1, 64, 64, 64, sbits=4, cap=8), WarpConfig(2, 1, 128, 64, 64, bracket_bits=12),
-                   WarpConfig(1, 1, 64, 64, 64, sbits=0), WarpConfig(2, 1, 128, 32, 64, sbits=0, bracket_bits=12),
-                   WarpConfig(2, 1, 128, 64, 64, sbits=0, bbits=0), WarpConfig(1, 1, 64, 64, 64, bbits=0, cap=8)):
+                   WarpConfig(1, 1, 64, 64, 64, sbits=0), WarpConfig(2, 1, 128, 32, 64, sbits=0, bracket_bits=12)):
         idx, vals = _run(x, lens, k, config)
         check_topk(x, lens, k, idx, vals)
 
@@ -219,18 +216,6 @@ def test_sample_configs_gpu_sizes(name):
     if launch.interpreting():
         pytest.skip("GPU sizes")
     config = getattr(launch, name)
-    _check_gpu_sized(config, *_rows_of_its_size(config))
-
-
-@pytest.mark.parametrize("name", ["WARP_MANY_SMALL", "WARP_MID_LARGE", "WARP_FEW_PAGE"])
-def test_bracket_by_interpolation_gpu_sizes(name):
-    """The bracket by interpolation (``bbits=0``, prepared in session 19, not shipped) on shipped configs, forced
-    on rows of their size: NaN, a plateau around the threshold, a tight cluster, a row shorter than k."""
-    from topk_sgl_fused import launch
-
-    if launch.interpreting():
-        pytest.skip("GPU sizes")
-    config = replace(getattr(launch, name), bbits=0)
     _check_gpu_sized(config, *_rows_of_its_size(config))
 
 

@@ -403,8 +403,9 @@ class WarpConfig:
     # Bits per step of that select / of the bracket's search over the sample (1, 2 or 4: 2**bits thresholds
     # counted at once). Measured slower (session 11 call 2, 1x8K: 12.0 -> 13.2 µs with both 2, 12.7 with a
     # 4-bit select; 4096x8K 209.1 -> 299.8 with both 2; 80 -> 100-241 registers at 8 warps), so 1 everywhere.
-    # sbits 0: the select's bound by interpolation (``bisect_select._secant_rel``, session 19); bbits 0: the
-    # bracket's two sample ranks by interpolation (``warp._bracket_secant``; prepared in session 19, not timed).
+    # sbits 0: the select's bound by interpolation (``bisect_select._secant_rel``, session 19). The bracket's two
+    # sample ranks by interpolation (bbits 0, session 19) measured slower on every cell and was removed (NOTES.md,
+    # session 20).
     sbits: int = 1
     bbits: int = 1
     late_kb: int = 0  # slots per block of the late page-table pass (0: ``block``, session 10's pass; see late_block)
@@ -577,10 +578,10 @@ def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
         return
     logits, rows, n, k, device = _facts(call)
     config = config or WarpConfig()
-    if config.sbits not in (0, 1, 2, 4) or config.bbits not in (0, 1, 2, 4):
-        raise ValueError(f"config: sbits and bbits must be 0 (interpolation), 1, 2 or 4, got {config}")
-    if not 1 <= config.bracket_bits <= 16 or (config.bracket_bits != 16 and config.bbits not in (0, 1)):
-        raise ValueError(f"config: bracket_bits must be 1-16 (below 16 only with bbits 1; 0 ignores it), got {config}")
+    if config.sbits not in (0, 1, 2, 4) or config.bbits not in (1, 2, 4):
+        raise ValueError(f"config: sbits must be 0 (interpolation), 1, 2 or 4 and bbits 1, 2 or 4, got {config}")
+    if not 1 <= config.bracket_bits <= 16 or (config.bracket_bits != 16 and config.bbits != 1):
+        raise ValueError(f"config: bracket_bits must be 1-16 (below 16 only with bbits 1), got {config}")
     cap = warp_cap(config, n, k)
     nbytes = 4 * rows * 2 * cap
     scratch = ws.scratch(OWNER + ".warp", device, nbytes, call.workspace)[:nbytes].view(torch.int32)

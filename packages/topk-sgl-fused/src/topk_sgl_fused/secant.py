@@ -1,5 +1,5 @@
-"""Exact rank searches by interpolation (session 19), shared by the resident path's k-th key, the candidate select
-(``bisect_select._secant_rel``) and the warp path's bracket.
+"""Exact rank searches by interpolation (session 19), shared by the resident path's k-th key and the candidate select
+(``bisect_select._secant_rel``).
 
 The search for the r-th largest of a set of keys keeps a bracket with real keys at both ends: ``lo`` with
 ``c_lo = count(key >= lo) >= r`` and ``top`` with ``c_hi = count(key > top) < r``. Each step counts the keys at or
@@ -118,19 +118,3 @@ def fold_near(cnt, d_min, d_max):
 def fold_min_max(lo, top):
     """``min_max``'s results over a 2-D block."""
     return tl.reduce((lo, top), 0, _min_max)
-
-
-@triton.jit
-def _add_min_max2(c0, a0, b0, e0, f0, c1, a1, b1, e1, f1):
-    return c0 + c1, tl.minimum(a0, a1), tl.maximum(b0, b1), tl.minimum(e0, e1), tl.maximum(f0, f1)
-
-
-@triton.jit
-def count_near2(key, p, q):
-    """``count_near`` of a 1-D block for two probes in one reduction (every lane valid; the two counts packed in one
-    word, so the block holds fewer than 2**16 keys): ``(count_p, min_p, max_p, count_q, min_q, max_q)``."""
-    dp = key - p
-    dq = key - q
-    cnt = (key >= p).to(tl.int32) + ((key >= q).to(tl.int32) << 16)
-    c, a, b, e, f = tl.reduce((cnt, dp, dp, dq, dq), 0, _add_min_max2)
-    return c & 0xFFFF, a, b, c >> 16, e, f

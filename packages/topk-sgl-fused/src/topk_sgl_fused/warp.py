@@ -35,43 +35,9 @@ import triton.language as tl
 
 from topk_core.kernels.triton_common import order_key
 
-from . import secant
 from .bisect_select import _select_bisect
 from .kernel import _exact_row, _fill_short_row, _row_transform, _select_cands, _transform
 from .split import _as_lists, _classify, _fp32_bounds, _load_tile, _raw_bits, _select_row_setup, _tile_offsets
-
-
-@triton.jit
-def _bracket_secant(row_ptr, L, k, KEY_BITS: tl.constexpr, SAMPLE: tl.constexpr):
-    """``_bracket_bisect``'s ranks, the bounds being the sample's keys at those ranks themselves (not 16-bit prefixes),
-    both found by interpolation (``secant.py``) in one loop: each step one reduction counts the sample against the
-    two probes. Session 19, prepared (``WarpConfig.bbits = 0``), not timed."""
-    i = tl.arange(0, SAMPLE)
-    pos = ((i.to(tl.float32) + 0.5) * (L.to(tl.float32) / SAMPLE)).to(tl.int32)
-    x = tl.load(row_ptr + tl.minimum(tl.maximum(pos, 0), L - 1))
-    key = order_key(x)
-    p = k.to(tl.float32) / L.to(tl.float32)
-    mid = p * SAMPLE
-    margin = 5.0 * tl.sqrt(tl.maximum(mid * (1.0 - p), 0.0)) + 2.0
-    r_hi = (mid - margin).to(tl.int32)  # < 1: no sure keys
-    r_lo = (mid + margin).to(tl.int32) + 1  # > SAMPLE: every key a candidate
-    ra = tl.minimum(tl.maximum(r_lo, 1), SAMPLE)
-    rb = tl.minimum(tl.maximum(r_hi, 1), SAMPLE)
-    k_min, k_max = secant.min_max(key, i >= 0)
-    a_lo, a_top, a_clo, a_chi, a_wlo, a_whi, a_side, a_bad, a_done = secant.start(k_min, k_max, SAMPLE + 0 * L, ra)
-    b_lo, b_top, b_clo, b_chi, b_wlo, b_whi, b_side, b_bad, b_done = secant.start(k_min, k_max, SAMPLE + 0 * L, rb)
-    while not (a_done & b_done):
-        pa = secant.probe(a_lo, a_top, a_clo, a_chi, ra, a_wlo, a_whi, a_bad, x, True)
-        pb = secant.probe(b_lo, b_top, b_clo, b_chi, rb, b_wlo, b_whi, b_bad, x, True)
-        ca, a_min, a_max, cb, b_min, b_max = secant.count_near2(key, pa, pb)
-        # a finished search stays where it is (its probe only confirms it)
-        a_lo, a_top, a_clo, a_chi, a_wlo, a_whi, a_side, a_bad, a_done = secant.advance(
-            pa, ca, a_min, a_max, ra, a_lo, a_top, a_clo, a_chi, a_wlo, a_whi, a_side, a_bad)
-        b_lo, b_top, b_clo, b_chi, b_wlo, b_whi, b_side, b_bad, b_done = secant.advance(
-            pb, cb, b_min, b_max, rb, b_lo, b_top, b_clo, b_chi, b_wlo, b_whi, b_side, b_bad)
-    lo = tl.where(r_lo <= SAMPLE, a_lo, 0)
-    hi = tl.where(r_hi >= 1, b_lo, (1 << KEY_BITS) - 1)
-    return lo.to(tl.uint32), hi.to(tl.uint32)
 
 
 @triton.jit
@@ -179,10 +145,7 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
     n_full = L // RT
     j0 = _as_lists(_tile_offsets(A, V, TH), A, V, TH)
     _, x_next = _load_tile(row_ptr, 0, L, A, V, TH, False, n_full > 0)  # in flight during the bracket
-    if BB == 0:
-        lo, hi = _bracket_secant(row_ptr, L, k, KEY_BITS, SAMPLE)
-    else:
-        lo, hi = _bracket_bisect(row_ptr, L, k, KEY_BITS, SAMPLE, BB, BPB)
+    lo, hi = _bracket_bisect(row_ptr, L, k, KEY_BITS, SAMPLE, BB, BPB)
     f_lo, f_hi, nan_sure = _fp32_bounds(lo, hi)  # used for float32 rows only
     n_s = tl.zeros([], dtype=tl.int32)
     n_c = tl.zeros([], dtype=tl.int32)
