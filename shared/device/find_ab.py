@@ -14,7 +14,8 @@ path without fastkey/pstore1/early (session 11's), ``fp`` without early, ``vu0``
 unitdiv (session 12),
 ``s1`` the two-read path with pass 1's candidates written by a loop over their bits (sparse1, session 13); ``rb``
 sparse1 with pass 0 counting raw bins of x + 0.0, permuted to key bins after the pass (rawbin, session 13b);
-``tt`` (session 20) keys above a second sample threshold written by the filter (``twot``);
+``tt`` (session 20) keys above a second sample threshold written by the filter (``twot``: slower, removed; commit
+32242f9 has it);
 ``tr1k``/``tr1k4``/``tr1k13`` the two-read path on 1024 threads at 32K rows (session 20: slower);
 ``m8``/``m8c1`` 8 CTAs per SM (min_ctas, 32 registers; 1024 candidates), ``u2``/``u8``/``u8m6`` other unroll
 counts on SHORT_MANY, session 14; ``fb12`` SHORT_MANY's first digit of 12 bits (session 16: slower, 4096x8K
@@ -211,8 +212,6 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
         alts["s2k"] = replace(v, sample=2048)  # session 17: a 2048-key sample (cheaper step on the row's chain)
         if v.group > 1 and v.cand < 16384:
             alts["c16k"] = replace(v, cand=16384)
-        if v.group == 1 and dtype == "float32" and v.sparse:  # session 20: sure keys written by the filter
-            alts["tt"] = replace(v, twot=True)
         if v.group == 1 and v.threads == 1024:  # session 20: the two-read path (no sample) on 32K rows, 1024 threads
             alts["tr1k"] = replace(rf.SHORT_F32, threads=1024, cand=8192, unroll=8)
             alts["tr1k4"] = replace(rf.SHORT_F32, threads=1024, cand=8192, unroll=4)

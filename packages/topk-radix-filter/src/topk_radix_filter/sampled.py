@@ -54,7 +54,6 @@ from topk_core.kernels.cute_common import (
 from topk_core.kernels.cute_radix import CAND, EQ, GT, RadixTopK
 
 from .two_read import TwoReadSparse
-from .two_threshold import TwoThreshold
 
 #: relsel: level-one bins (the top one clamps) and the bits below them (level two)
 REL_BINS = 2048
@@ -76,7 +75,7 @@ def f16x2_bits_if_not_below(word: Int32, floor2: Int32, bit_lo: Int32, bit_hi: I
         "=r,r,r,r,r", has_side_effects=False, is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT))
 
 
-class SampledFilter(TwoThreshold, TwoReadSparse, RadixTopK):
+class SampledFilter(TwoReadSparse, RadixTopK):
     """Compile-time specialisation: dtype, values, block shape, sample size, margin."""
 
     def __init__(self, dtype: str, with_values: bool, threads: int = 1024, cand: int = 8192,
@@ -86,8 +85,7 @@ class SampledFilter(TwoThreshold, TwoReadSparse, RadixTopK):
                  late: bool = False, sample_bits: int = 0, compact: bool = False, root_pad: int = 1,
                  bf16cmp: bool = True, rel16: bool = True, f16cmp: bool = True, fastkey: bool = False,
                  pstore1: bool = False, early: bool = False, vclear: bool = False, unitdiv: bool = False,
-                 sparse: bool = False, sparse1: bool = False, rawbin: bool = False, min_ctas: int = 0,
-                 twot: bool = False):
+                 sparse: bool = False, sparse1: bool = False, rawbin: bool = False, min_ctas: int = 0):
         assert sample % 32 == 0 and (sample <= cand or not sampled)
         assert group in (1, 2, 3, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
@@ -155,9 +153,6 @@ class SampledFilter(TwoThreshold, TwoReadSparse, RadixTopK):
         self.rawbin = rawbin and self.sparse1 and self.fastkey
         # min_ctas (one CTA per row): ptxas keeps registers for this many CTAs per SM (.minnctapersm).
         self.min_ctas = min_ctas if group == 1 else 0
-        # twot (float32, one CTA, sparse, relsel): the filter writes keys above a second, higher threshold straight
-        # to the output; only the keys between the two are candidates (two_threshold.py)
-        self.twot = twot and sampled and group == 1 and self.fcmp and self.sparse and self.relsel and self.interp
 
     @cute.jit
     def _sample_loads(self, xr, length: Int32, tid: Int32) -> list:
@@ -246,28 +241,23 @@ class SampledFilter(TwoThreshold, TwoReadSparse, RadixTopK):
 
     @cute.jit
     def _filter(self, xv, v0: Int32, v1: Int32, tail: Int32, xr, length: Int32, t: Uint32, ckey, cidx, ctl,
-                tid: Int32, pre: list, with_tail, twot_args=None):
+                tid: Int32, pre: list, with_tail):
         """One streaming pass over vectors ``[v0, v1)`` (and, ``with_tail``, the scalar tail ``[tail,
         length)``): every key >= t and its column to the candidates (counted past the buffer).
 
-        ``pre``: the first tile's vectors, already loaded (``prefetch``), else unused. ``twot_args``: ``(t_hi,
-        use_hi, out, k)`` of ``twot`` (keys at or above ``t_hi`` go to the output instead).
+        ``pre``: the first tile's vectors, already loaded (``prefetch``), else unused.
         """
         T, U, C, V = self.threads, self.unroll, self.cand, self.vec
         lane = tid % 32
         cand_ptr = (ctl.iterator + CAND).llvm_ptr
         first = v0
         if cutlass.const_expr(self.prefetch):
-            self._filter_some(pre, v0, v1, t, ckey, cidx, cand_ptr, ctl, tid, lane, xr, twot_args)
+            self._filter_any(pre, v0, v1, t, ckey, cidx, cand_ptr, tid, lane, xr)
             first = v0 + Int32(T * U)
         for start in cutlass.range(first, v1, T * U):
             vs = self._load_vectors(xv, start, v1, tid, U)
-            self._filter_some(vs, start, v1, t, ckey, cidx, cand_ptr, ctl, tid, lane, xr, twot_args)
-        if cutlass.const_expr(V > 1 and self.twot):
-            if with_tail:
-                t_hi, use_hi, out, k = twot_args
-                self._tail_twot(tail + tid, length, t, t_hi, use_hi, ckey, cidx, ctl, lane, xr, out, k)
-        elif cutlass.const_expr(V > 1):
+            self._filter_any(vs, start, v1, t, ckey, cidx, cand_ptr, tid, lane, xr)
+        if cutlass.const_expr(V > 1):
             if with_tail:
                 j = tail + tid
                 key = Uint32(0)
@@ -280,16 +270,6 @@ class SampledFilter(TwoThreshold, TwoReadSparse, RadixTopK):
                 if take and slot < C:
                     ckey[slot] = Uint32(raw) if cutlass.const_expr(self.pstore) else key
                     cidx[slot] = j
-
-    @cute.jit
-    def _filter_some(self, vs: list, start: Int32, nv: Int32, t: Uint32, ckey, cidx, cand_ptr, ctl, tid: Int32,
-                     lane: Int32, xr, twot_args):
-        """One filter tile: ``_filter_any``, or with ``twot`` its two-threshold tile."""
-        if cutlass.const_expr(self.twot):
-            t_hi, use_hi, out, k = twot_args
-            self._filter_tile_twot(self._raws(vs), start, nv, t, t_hi, use_hi, ckey, cidx, ctl, tid, xr, out, k)
-        else:
-            self._filter_any(vs, start, nv, t, ckey, cidx, cand_ptr, tid, lane, xr)
 
     @cute.jit
     def _filter_any(self, vs: list, start: Int32, nv: Int32, t: Uint32, ckey, cidx, cand_ptr, tid: Int32,
@@ -512,8 +492,7 @@ class SampledFilter(TwoThreshold, TwoReadSparse, RadixTopK):
         return self._find_bin(hist, B, k, ctl, tid)
 
     @cute.jit
-    def _select_rel(self, count: Int32, k: Int32, t: Uint32, out, hist, ckey, cidx, ctl, tid: Int32,
-                    base=None) -> Int32:
+    def _select_rel(self, count: Int32, k: Int32, t: Uint32, out, hist, ckey, cidx, ctl, tid: Int32) -> Int32:
         """``_select_candidates`` on two digits of ``key - t`` (every candidate is >= t, and the k-th
         key is rarely far above it): one bin search and one candidate pass fewer. Returns 0, having
         written nothing, when the k-th key lies in the clamped top bin (the caller then runs
@@ -561,8 +540,6 @@ class SampledFilter(TwoThreshold, TwoReadSparse, RadixTopK):
             thr = (Uint32(b1) << Uint32(S)) | Uint32(b2)
             eq_ptr = (ctl.iterator + EQ).llvm_ptr
             base_eq = k - krem2
-            if cutlass.const_expr(base is not None):  # twot: slots [0, base) hold the sure keys
-                base_eq = base + k - krem2
             full = count  # the candidates the last pass walks: all, or none when the list holds bin b1
             if cutlass.const_expr(self.compact):
                 listed = ctl[LIST]
@@ -652,18 +629,13 @@ class SampledFilter(TwoThreshold, TwoReadSparse, RadixTopK):
         ok, r = self._sample_histogram(bits, length, k, hist, ckey, ctl, tid)
         if cutlass.const_expr(self.prefetch and self.late):  # in flight during the threshold's search
             pre = self._load_vectors(xv, v0, v1, tid, self.unroll)
-        t_hi, use_hi = None, None
-        if cutlass.const_expr(self.twot):
-            t, t_hi, use_hi = self._thresholds(ok, r, length, k, hist, ctl, tid)
-        else:
-            t = self._threshold(ok, r, hist, ckey, ctl, tid)
+        t = self._threshold(ok, r, hist, ckey, ctl, tid)
         if cutlass.const_expr(self.fcmp):
             ok = ok & (t <= Uint32(F32_INF_KEY))  # a NaN-only threshold: the exact fallback takes the row
         if cutlass.const_expr(self.words):
             ok = ok & (t <= Uint32(INF_KEY16[self.dtype]))
         if ok:  # the same in every CTA of a group: same sample, same threshold
-            self._filter(xv, v0, v1, tail, xr, length, t, ckey, cidx, ctl, tid, pre, rank == Int32(G - 1),
-                         (t_hi, use_hi, out, k))
+            self._filter(xv, v0, v1, tail, xr, length, t, ckey, cidx, ctl, tid, pre, rank == Int32(G - 1))
             count = Int32(0)
             if cutlass.const_expr(G > 1):
                 cute.arch.cluster_arrive()  # release: this CTA's candidates and count
@@ -675,14 +647,7 @@ class SampledFilter(TwoThreshold, TwoReadSparse, RadixTopK):
             cute.arch.sync_threads()
             if cutlass.const_expr(G == 1):
                 count = ctl[CAND]
-            if cutlass.const_expr(self.twot):
-                n_sure = ctl[GT]
-                if (n_sure <= k) & (n_sure + count >= k) & (count <= Int32(self.cand)):
-                    done = Int32(1)
-                    if n_sure < k:
-                        if self._select_rel(count, k - n_sure, t, out, hist, ckey, cidx, ctl, tid, n_sure) == 0:
-                            done = Int32(0)
-            elif rank == Int32(0):
+            if rank == Int32(0):
                 if count >= k and count <= Int32(self.cand):
                     if cutlass.const_expr(self.relsel):
                         if self._select_rel(count, k, t, out, hist, ckey, cidx, ctl, tid) == Int32(0):
