@@ -16,7 +16,8 @@ after commit b839370),
 select's warps / candidate chunk; "oldearly" the filter's first tile loaded before its bracket; session 19:
 "oldsec" its select by interpolation, and "w<W>sec.." the warp path's ("w<W>brsec..", its bracket by
 interpolation, and "w<W>secbrsec..", both, were measured slower in session 20 and removed; so was "pickpdl", the
-two-launch path's select as a programmatic dependent launch); "pick" the launch's own choice (warp,
+two-launch path's select as a programmatic dependent launch; "pickbb" / "pickbb12" the picks with the two-launch
+filter's bracket by bisection on 16 / 12 key bits); "pick" the launch's own choice (warp,
 resident or two-launch) and "picksec" the same with its candidate select by interpolation),
 "m80" (a register cap: ``maxnreg=80``, 6 programs of 4 warps / 3 of 8 per SM);
 late variants run with the page table only. "old" is prepended to each cell unless it lists "noold".
@@ -145,8 +146,10 @@ def _sec(config):
 def _setup(name):
     launch.pick_split = ORIG_SPLIT
     launch.pick_warp = ORIG_WARP
-    if name in ("pick", "picksec"):  # the launch's own picks (session 19), or with _sec
+    if name in ("pick", "picksec", "pickbb", "pickbb12"):  # the launch's own picks (session 19), or with _sec
         launch.WARP = True
+        if name.startswith("pickbb"):  # session 20: the two-launch filter's bracket by bisection (16 / 12 bits)
+            launch.pick_split = lambda *a, b=int(name[6:] or 16): replace(ORIG_SPLIT(*a), bracket_bits=b)
         if name == "picksec":
             launch.pick_warp = lambda *a: _sec(ORIG_WARP(*a))
             launch.pick_split = lambda *a: _sec(ORIG_SPLIT(*a))

@@ -51,20 +51,22 @@ def _run(logits, seq_lens, k, config=None, transform="none"):
     torch.testing.assert_close(vals, want, rtol=0, atol=0, equal_nan=True)
 
 
-FORCED = {"bisect": {"bisect": True}, "secant": {"bisect": True, "sbits": 0}, "early": {"early": True}}
+FORCED = {"bisect": {"bisect": True}, "secant": {"bisect": True, "sbits": 0}, "early": {"early": True},
+          "hist": {"bracket_bits": 0}}
 
 
 def _configs():
     """The interpreter's pick (its tiny cap sends most rows to the exact fallback) and one
     whose cap holds the bracket's candidates (the fast path), with either candidate select, and the filter's first
-    tile loaded before its bracket (chunks of one tile and of two); last, the select by interpolation."""
+    tile loaded before its bracket (chunks of one tile and of two; the second with the filter's bracket by two
+    histograms, ``bracket_bits=0``, not by bisection); last, the select by interpolation."""
     from topk_sgl_fused.launch import SplitConfig, interpreting
 
     if not interpreting():
-        return [None, "bisect", "early", "secant"]
+        return [None, "bisect", "early", "hist", "secant"]
     fast = SplitConfig(chunk=512, warps=1, r=1, sample=256, select_warps=1, cblock=64, block=64, cap=4096)
-    return [None, fast, replace(fast, bisect=True), replace(fast, early=True), replace(fast, chunk=1024, early=True),
-            replace(fast, bisect=True, sbits=0)]
+    return [None, fast, replace(fast, bisect=True), replace(fast, early=True),
+            replace(fast, chunk=1024, early=True, bracket_bits=0), replace(fast, bisect=True, sbits=0)]
 
 
 @triton.jit

@@ -270,6 +270,13 @@ class SplitConfig:
     bisect: bool = False  # the select's candidates by bisection (``bisect_select``), as the warp path's
     early: bool = False  # the filter's first tile loaded before the bracket (``split.filter_kernel``'s EARLY)
     sbits: int = 1  # with bisect: 0 the bound by interpolation (``bisect_select._secant_rel``), else 1 bit a step
+    # The filter's bracket: by bisection on this many key prefix bits (``bisect_select._bracket_bisect``; 16: the same
+    # bounds as the two histograms of ``kernel._bracket``, which 0 selects). ncu (session 20) put those histograms at
+    # 44% of the filter's instructions at 8x32K and 54% at 32x128K (every program of a row computes the bracket).
+    # sgl10_bench.py "pickbb", two rounds, µs v2 / page table, histograms -> bisection on 16 bits (12 bits): 8x32K
+    # 20.8 / 22.6 -> 18.2 / 20.1 (22.4 / 24.6), 32x128K 54.7 / 57.7 -> 47.0 / 49.9 (48.5 / 51.5), 1x128K 23.5 / 25.5
+    # -> 21.0 / 23.0 (20.1 / 22.1), 16x128K 34.6 / 37.1 -> 31.2 / 34.0 (30.9 / 33.6), 32x32K 23.3 / 25.5 -> 21.1 / 23.3.
+    bracket_bits: int = 16
 
 
 def tile(config: SplitConfig, elem_bytes: int) -> tuple[int, int, int]:
@@ -344,7 +351,8 @@ def split_constexprs(config: SplitConfig, key_bits: int, elem_bytes: int, transf
     test). The session-16 flags are passed only when on, so the other builds are unchanged."""
     a, v, th = tile(config, elem_bytes)
     f_const = dict(KEY_BITS=key_bits, CHUNK=config.chunk, A=a, V=v, TH=th, SAMPLE=config.sample, HAS_STARTS=has_starts,
-                   **({"EARLY": True} if config.early else {}))
+                   **({"EARLY": True} if config.early else {}),
+                   **({"BPB": config.bracket_bits} if config.bracket_bits else {}))
     s_const = dict(KEY_BITS=key_bits, BLOCK=config.block, CBLOCK=config.cblock, TRANSFORM=transform,
                    HAS_STARTS=has_starts, STREAM=stream, **({"BISECT": True} if config.bisect else {}),
                    **({"SB": 0} if config.bisect and config.sbits == 0 else {}))
@@ -360,6 +368,8 @@ def launch_split(call: Call, config: SplitConfig | None = None) -> None:
     logits, rows, n, k, device = _facts(call)
     config = config or pick_split(rows, n, k, sm_count(device), logits.element_size())
     stream = n >= STREAM_MIN_RATIO * k and k <= STREAM_MAX_K and (n >= STREAM_MIN_N or interpreting())
+    if not 0 <= config.bracket_bits <= 16:
+        raise ValueError(f"config: bracket_bits must be 0 (two histograms) or 1-16 (bisection), got {config}")
     if stream and config.cap < k + config.block:
         raise ValueError(f"cap: the exact stream fallback needs at least k + block = {k + config.block}, "
                          f"got {config.cap}")

@@ -6,8 +6,8 @@ one program (bracket, stream, scans, candidate select) is long. Here the row-siz
 runs wide and each kernel stays small (few registers, no spills).
 
 1. ``filter_kernel``, grid ``(rows, S)``: program ``(b, c)`` finds the row's sampled
-   bracket ``[lo, hi]`` (``kernel._bracket``; every program of a row computes the same
-   one), counts its chunk's keys above ``hi`` ("sure") and inside the bracket per
+   bracket ``[lo, hi]`` (``bisect_select._bracket_bisect``, or ``kernel._bracket``'s two
+   histograms with ``BPB = 0``; every program of a row computes the same one), counts its chunk's keys above ``hi`` ("sure") and inside the bracket per
    list (one per thread), reserves list space with one 64-bit atomic per program, then
    writes the sure columns and the candidates (value bits, column) there (re-reading
    chunks longer than one tile, from L2). Each lane loads 16 bytes of a tile at a time
@@ -33,7 +33,7 @@ import triton.language as tl
 
 from topk_core.kernels.triton_common import order_key, row_valid_length, window_length
 
-from .bisect_select import _select_bisect
+from .bisect_select import _bracket_bisect, _select_bisect
 from .kernel import _bracket, _exact_row, _fill_short_row, _row_transform, _select_cands
 
 #: Per row: sure | cand << 32 (int64, words 0-1), lo, hi, two counters of the exact fallback.
@@ -81,7 +81,7 @@ def _fp32_bounds(lo, hi):
     ``key(x) > hi  <=>  x > f_hi`` and ``lo <= key(x) <= hi  <=>  f_lo <= x <= f_hi``
     (float compares, where -0.0 == +0.0 as with the keys); a NaN (the top key) is sure iff
     ``hi`` is below the top key, else a candidate. Needs ``hi >= key(-inf)``, which
-    ``_bracket`` guarantees (``hi`` is at or above a sampled key). Keys past +inf's act as
+    the bracket guarantees (``hi`` is at or above a sampled key, by histograms or bisection). Keys past +inf's act as
     +inf, below -inf's as -inf, and the key just below +0's (no value has it) as the largest
     negative float. Compares assume denormals are kept (no flush to zero; tested on the GPU).
     """
@@ -209,9 +209,12 @@ def _reserve(cnt, ctr):
 def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k,
                   ctr_ptr, lists_ptr, cap,
                   KEY_BITS: tl.constexpr, CHUNK: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr,
-                  SAMPLE: tl.constexpr, HAS_STARTS: tl.constexpr, EARLY: tl.constexpr = False):
+                  SAMPLE: tl.constexpr, HAS_STARTS: tl.constexpr, EARLY: tl.constexpr = False,
+                  BPB: tl.constexpr = 0):
     """Chunk ``c`` of row ``b``: sure columns and bracket candidates into the row's lists.
     EARLY: the chunk's first full tile is loaded before the bracket, so the two latencies overlap.
+    BPB: 0 the bracket by two histograms (``kernel._bracket``), else by bisection on BPB key prefix bits
+    (``bisect_select._bracket_bisect``: the same bounds at 16).
 
     Tiles of ``A * V * TH`` columns (``_tile_offsets``), one list per thread, so list
     positions are an in-thread running count plus one block scan of the per-list counts.
@@ -228,7 +231,10 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
         n_full = (end - c0) // RT
         if EARLY:  # the chunk's first full tile in flight while the bracket is found
             j_e, x_e = _load_tile(row_ptr, c0, end, A, V, TH, False, n_full > 0)
-        lo, hi = _bracket(row_ptr, L, k, KEY_BITS, SAMPLE)
+        if BPB == 0:
+            lo, hi = _bracket(row_ptr, L, k, KEY_BITS, SAMPLE)
+        else:
+            lo, hi = _bracket_bisect(row_ptr, L, k, KEY_BITS, SAMPLE, 1, BPB)
         f_lo, f_hi, nan_sure = _fp32_bounds(lo, hi)  # used for float32 rows only
         ctr = ctr_ptr + b.to(tl.int64) * CTR_WORDS
         if c == 0:

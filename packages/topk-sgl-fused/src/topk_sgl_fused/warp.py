@@ -35,58 +35,9 @@ import triton.language as tl
 
 from topk_core.kernels.triton_common import order_key
 
-from .bisect_select import _select_bisect
+from .bisect_select import _bracket_bisect, _select_bisect
 from .kernel import _exact_row, _fill_short_row, _row_transform, _select_cands, _transform
 from .split import _as_lists, _classify, _fp32_bounds, _load_tile, _raw_bits, _select_row_setup, _tile_offsets
-
-
-@triton.jit
-def _bracket_bisect(row_ptr, L, k, KEY_BITS: tl.constexpr, SAMPLE: tl.constexpr, BB: tl.constexpr = 1,
-                    PB: tl.constexpr = 16):
-    """``kernel._bracket``'s bracket (same sample, ranks and 16-bit bounds) by bisection on
-    the top 16 key bits (``PB``): 16 steps of one packed count over the sample (a reduction; warp-local
-    with one warp), instead of two histograms (ballots per bin bit, ~255 registers at 1024
-    samples in one warp). BB > 1: ``BB`` bits per step (16 / BB steps), each counting the
-    sample against ``2**BB`` prefixes at once (a ``[SAMPLE, 2**BB]`` compare, one reduction).
-    PB < 16 (with BB = 1): bounds on the top ``PB`` key bits, PB steps; the bracket contains the 16-bit one
-    (coarser prefixes only widen it), and the sample's rank margin is already much wider than a 12-bit bin."""
-    tl.static_assert(PB == 16 or BB == 1, "bracket prefix bits below 16 need one bit per step")
-    SH1: tl.constexpr = KEY_BITS - PB
-    i = tl.arange(0, SAMPLE)
-    pos = ((i.to(tl.float32) + 0.5) * (L.to(tl.float32) / SAMPLE)).to(tl.int32)
-    pos = tl.minimum(tl.maximum(pos, 0), L - 1)
-    k16 = (order_key(tl.load(row_ptr + pos)) >> SH1).to(tl.int32)
-    p = k.to(tl.float32) / L.to(tl.float32)
-    mid = p * SAMPLE
-    margin = 5.0 * tl.sqrt(tl.maximum(mid * (1.0 - p), 0.0)) + 2.0
-    r_hi = (mid - margin).to(tl.int32)  # truncation: < 1 means no sure keys
-    r_lo = (mid + margin).to(tl.int32) + 1
-    t_lo = tl.zeros([], dtype=tl.int32)  # the PB-bit prefix of the r_lo-th largest sample key
-    t_hi = tl.zeros([], dtype=tl.int32)  # ... of the r_hi-th
-    if BB == 1:
-        for bit in tl.static_range(PB - 1, -1, -1):
-            c_lo = t_lo | (1 << bit)
-            c_hi = t_hi | (1 << bit)
-            cnt = tl.sum((k16 >= c_lo).to(tl.int32) + ((k16 >= c_hi).to(tl.int32) << 16), axis=0)
-            t_lo = tl.where((cnt & 0xFFFF) >= r_lo, c_lo, t_lo)
-            t_hi = tl.where((cnt >> 16) >= r_hi, c_hi, t_hi)
-    else:
-        jr = tl.arange(0, 1 << BB)
-        for s in tl.static_range(16 // BB - 1, -1, -1):
-            c_lo = t_lo + (jr << (s * BB))  # [2**BB] prefixes; j = 0 is t itself
-            c_hi = t_hi + (jr << (s * BB))
-            ge = (k16[:, None] >= c_lo[None, :]).to(tl.int32) + ((k16[:, None] >= c_hi[None, :]).to(tl.int32) << 16)
-            cnt = tl.sum(ge, axis=0)  # [2**BB], non-increasing in j
-            # the largest j whose count still reaches the rank (j = 0 when none does: t stays)
-            t_lo += tl.maximum(tl.sum(((cnt & 0xFFFF) >= r_lo).to(tl.int32), axis=0) - 1, 0) << (s * BB)
-            t_hi += tl.maximum(tl.sum(((cnt >> 16) >= r_hi).to(tl.int32), axis=0) - 1, 0) << (s * BB)
-    lo = tl.full([], 0, tl.uint32)
-    hi = tl.full([], (1 << KEY_BITS) - 1, tl.uint32)
-    if r_lo <= SAMPLE:
-        lo = t_lo.to(tl.uint32) << SH1
-    if r_hi >= 1:
-        hi = ((t_hi + 1).to(tl.uint32) << SH1) - 1  # wraps to the top key
-    return lo, hi
 
 
 @triton.jit
