@@ -41,7 +41,9 @@ from topk_core.testing import (
     random_page_tables,
 )
 from topk_core.testing.triton_kit import TRITON_MARKS, triton_device
-from topk_sgl_fused.warp import _bracket_bisect, _warp_fast
+from topk_sgl_fused.bisect_select import _bracket_bisect
+from topk_sgl_fused.kernel import _bracket
+from topk_sgl_fused.warp import _warp_fast
 
 pytestmark = [*TRITON_MARKS, pytest.mark.filterwarnings("ignore:Conversion of an array with ndim:DeprecationWarning")]
 
@@ -88,7 +90,10 @@ def _bracket_probe(x_ptr, stride, lens_ptr, k_ptr, out_ptr, KEY_BITS: tl.constex
     lo2, hi2 = _bracket_bisect(row, L, k, KEY_BITS, SAMPLE, 2)
     lo4, hi4 = _bracket_bisect(row, L, k, KEY_BITS, SAMPLE, 4)
     lo12, hi12 = _bracket_bisect(row, L, k, KEY_BITS, SAMPLE, 1, 12)
-    o = out_ptr + b * 8
+    loh, hih = _bracket(row, L, k, KEY_BITS, SAMPLE)
+    o = out_ptr + b * 10
+    tl.store(o + 8, loh.to(tl.int64))
+    tl.store(o + 9, hih.to(tl.int64))
     tl.store(o + 6, lo12.to(tl.int64))
     tl.store(o + 7, hi12.to(tl.int64))
     tl.store(o, lo1.to(tl.int64))
@@ -102,7 +107,8 @@ def _bracket_probe(x_ptr, stride, lens_ptr, k_ptr, out_ptr, KEY_BITS: tl.constex
 def test_bracket_bits_agree():
     """The bracket's search over the sample gives the same bounds at 1, 2 and 4 bits per step:
     random and tied rows, ranks past either end (k tiny: no sure keys; k ~ L: lo at the bottom);
-    on 12 prefix bits the bounds are the 16-bit ones rounded outwards to 12-bit bin edges."""
+    on 12 prefix bits the bounds are the 16-bit ones rounded outwards to 12-bit bin edges; on 16 bits they are the
+    two histograms' (``kernel._bracket``, which the two-launch filter used before session 20)."""
     dev = triton_device()
     rows, n = 6, 900
     x = make_logits("randn", rows, n, torch.float32, dev, seed=5)
@@ -111,12 +117,13 @@ def test_bracket_bits_agree():
     x[3] = 0.5
     lens = torch.tensor([900, 800, 900, 700, 300, 899], dtype=torch.int32, device=dev)
     ks = torch.tensor([40, 300, 2, 100, 299, 1], dtype=torch.int32, device=dev)
-    out = torch.full((rows, 8), -1, dtype=torch.int64, device=dev)
+    out = torch.full((rows, 10), -1, dtype=torch.int64, device=dev)
     _bracket_probe[(rows,)](x, x.stride(0), lens, ks, out, KEY_BITS=32, SAMPLE=256, num_warps=1)
     out = out.cpu()
     assert (out >= 0).all()
     assert (out[:, 0] <= out[:, 1]).all()
     assert torch.equal(out[:, 0:2], out[:, 2:4]) and torch.equal(out[:, 0:2], out[:, 4:6]), out
+    assert torch.equal(out[:, 0:2], out[:, 8:10]), out
     assert torch.equal(out[:, 6], out[:, 0] >> 20 << 20), out  # lo rounded down to a 12-bit edge
     assert torch.equal(out[:, 7], ((out[:, 1] >> 20) + 1 << 20) - 1), out  # hi rounded up
     assert out[4, 0] == 0 and out[5, 1] == 2**32 - 1  # k ~ L: no lower bound; k = 1: no sure keys

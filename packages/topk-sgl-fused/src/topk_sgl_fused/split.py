@@ -7,8 +7,9 @@ runs wide and each kernel stays small (few registers, no spills).
 
 1. ``filter_kernel``, grid ``(rows, S)``: program ``(b, c)`` finds the row's sampled
    bracket ``[lo, hi]`` (``bisect_select._bracket_bisect``, or ``kernel._bracket``'s two
-   histograms with ``BPB = 0``; every program of a row computes the same one), counts its chunk's keys above ``hi`` ("sure") and inside the bracket per
-   list (one per thread), reserves list space with one 64-bit atomic per program, then
+   histograms with ``BPB = 0``; every program of a row computes the same one), counts its
+   chunk's keys above ``hi`` ("sure") and inside the bracket per list (one per thread),
+   reserves list space with one 64-bit atomic per program, then
    writes the sure columns and the candidates (value bits, column) there (re-reading
    chunks longer than one tile, from L2). Each lane loads 16 bytes of a tile at a time
    (``_tile_offsets``). For float32 the bracket is applied as float compares
