@@ -18,7 +18,8 @@ from topk_core.bench.timing import rotations, time_graph
 
 
 @triton.jit
-def _row_max(x_ptr, lens_ptr, out_ptr, n, G: tl.constexpr, BLOCK: tl.constexpr):
+def _slice_max(x_ptr, lens_ptr, n, G: tl.constexpr, BLOCK: tl.constexpr):
+    """Program (b, g): the max of row b's g-th of G slices of its valid columns (16-byte loads, one pass)."""
     b = tl.program_id(0)
     g = tl.program_id(1)
     L = tl.load(lens_ptr + b)
@@ -30,7 +31,12 @@ def _row_max(x_ptr, lens_ptr, out_ptr, n, G: tl.constexpr, BLOCK: tl.constexpr):
     for c in range(lo, hi, BLOCK):
         i = tl.multiple_of(c, BLOCK) + tl.arange(0, BLOCK)
         acc = tl.maximum(acc, tl.load(row + i, mask=i < hi, other=float("-inf")))
-    tl.store(out_ptr + b * G + g, tl.max(acc, axis=0))
+    return tl.max(acc, axis=0)
+
+
+@triton.jit
+def _row_max(x_ptr, lens_ptr, out_ptr, n, G: tl.constexpr, BLOCK: tl.constexpr):
+    tl.store(out_ptr + tl.program_id(0) * G + tl.program_id(1), _slice_max(x_ptr, lens_ptr, n, G, BLOCK))
 
 
 @triton.jit
@@ -39,16 +45,7 @@ def _row_read_write(x_ptr, lens_ptr, out_ptr, n, k, G: tl.constexpr, BLOCK: tl.c
     the max so that the stores wait for the loads as a top-K's do."""
     b = tl.program_id(0)
     g = tl.program_id(1)
-    L = tl.load(lens_ptr + b)
-    per = tl.cdiv(tl.cdiv(L, G), BLOCK) * BLOCK
-    lo = g * per
-    hi = tl.minimum(lo + per, L)
-    row = x_ptr + b.to(tl.int64) * n
-    acc = tl.full([BLOCK], float("-inf"), tl.float32)
-    for c in range(lo, hi, BLOCK):
-        i = tl.multiple_of(c, BLOCK) + tl.arange(0, BLOCK)
-        acc = tl.maximum(acc, tl.load(row + i, mask=i < hi, other=float("-inf")))
-    m = (tl.max(acc, axis=0) > 1e30).to(tl.int32)
+    m = (_slice_max(x_ptr, lens_ptr, n, G, BLOCK) > 1e30).to(tl.int32)
     kper = tl.cdiv(k, G)
     for c in range(g * kper, tl.minimum(g * kper + kper, k), KB):
         j = c + tl.arange(0, KB)
