@@ -18,7 +18,8 @@ select's warps / candidate chunk; "oldearly" the filter's first tile loaded befo
 interpolation, and "w<W>secbrsec..", both, were measured slower in session 20 and removed; so was "pickpdl", the
 two-launch path's select as a programmatic dependent launch; "pickbb" / "pickbb12" the picks with the two-launch
 filter's bracket by bisection on 16 / 12 key bits); "pick" the launch's own choice (warp,
-resident or two-launch) and "picksec" the same with its candidate select by interpolation),
+resident or two-launch) and "picksec" the same with its candidate select by interpolation; "pickfat" (session 21)
+the picks without the lean float32 classify, ``lean=False``),
 "m80" (a register cap: ``maxnreg=80``, 6 programs of 4 warps / 3 of 8 per SM);
 late variants run with the page table only. "old" is prepended to each cell unless it lists "noold".
 "x<S>" a bracket sample of S keys, "c<C>" candidate chunks of C, "pb<B>" the bracket on B prefix bits (session 17;
@@ -143,9 +144,21 @@ def _sec(config):
     return config
 
 
+def _fat(config):
+    """A pick without session 21's lean float32 classify (``lean=False``: NaN by its own compares, full candidate keys)."""
+    if isinstance(config, (launch.WarpConfig, launch.SplitConfig)):
+        return replace(config, lean=False)
+    return config
+
+
 def _setup(name):
     launch.pick_split = ORIG_SPLIT
     launch.pick_warp = ORIG_WARP
+    if name == "pickfat":  # session 21: the launch's picks as before the lean classify
+        launch.WARP = True
+        launch.pick_warp = lambda *a: _fat(ORIG_WARP(*a))
+        launch.pick_split = lambda *a: _fat(ORIG_SPLIT(*a))
+        return
     if name in ("pick", "picksec", "pickbb", "pickbb12"):  # the launch's own picks (session 19), or with _sec
         launch.WARP = True
         if name.startswith("pickbb"):  # session 20: the two-launch filter's bracket by bisection (16 / 12 bits)

@@ -17,7 +17,7 @@ from topk_core.kernels.triton_common import order_key
 from topk_core.protocol import Call
 from topk_core.testing import check_topk, poison_like
 from topk_core.testing.triton_kit import TRITON_MARKS, triton_device
-from topk_sgl_fused.split import _classify, _fp32_bounds
+from topk_sgl_fused.split import _cand_key, _classify, _fp32_bounds
 
 pytestmark = TRITON_MARKS
 
@@ -70,22 +70,32 @@ def _configs():
 
 
 @triton.jit
-def _probe(x_ptr, lo, hi, out_ptr, N: tl.constexpr, MASKED: tl.constexpr):
-    """1 where the float compares and the keys classify a value differently."""
+def _probe(x_ptr, lo, hi, out_ptr, N: tl.constexpr, MASKED: tl.constexpr, LEAN: tl.constexpr):
+    """1 where the float compares and the keys classify a value differently (LEAN: every NaN sure, and a
+    candidate's ``_cand_key`` not its ``order_key``)."""
     i = tl.arange(0, N)
     x = tl.load(x_ptr + i)
     lo_u = tl.full([], lo, tl.int64).to(tl.uint32)
     hi_u = tl.full([], hi, tl.int64).to(tl.uint32)
     f_lo, f_hi, nan_sure = _fp32_bounds(lo_u, hi_u)
-    sure, cand = _classify(x, i, N, lo_u, hi_u, f_lo, f_hi, nan_sure, MASKED)
+    sure, cand = _classify(x, i, N, lo_u, hi_u, f_lo, f_hi, nan_sure, MASKED, LEAN)
     key = order_key(x)
-    bad = (sure != (key > hi_u).to(tl.int32)) | (cand != ((key >= lo_u) & (key <= hi_u)).to(tl.int32))
+    want_sure = key > hi_u
+    want_cand = (key >= lo_u) & (key <= hi_u)
+    if LEAN:
+        nan = x != x
+        want_sure = want_sure | nan
+        want_cand = want_cand & ~nan
+    bad = (sure != want_sure.to(tl.int32)) | (cand != want_cand.to(tl.int32))
+    if LEAN:
+        bad = bad | ((cand != 0) & (_cand_key(x, LEAN) != key))
     tl.store(out_ptr + i, bad.to(tl.int32))
 
 
 def test_fp32_bounds_agree_with_keys():
     """For every pair of bracket keys ``_bracket`` can return (hi at or above key(-inf)), the
-    float compares classify special and ordinary values exactly as their keys do."""
+    float compares classify special and ordinary values exactly as their keys do (LEAN: but NaN, always sure),
+    and LEAN's candidate keys are their ``order_key``."""
     dev = triton_device()
     special = [0.0, -0.0, float("inf"), float("-inf"), float("nan"), 1e-45, -1e-45, 1e-40, -1e-40, 3e38, -3e38]
     x = torch.cat([torch.randn(100), torch.tensor(special)])
@@ -98,10 +108,10 @@ def test_fp32_bounds_agree_with_keys():
     out = torch.zeros(128, dtype=torch.int32, device=dev)
     for lo, hi in itertools.product(keys, keys):
         if lo <= hi and hi >= 0x007FFFFF:
-            for masked in (False, True):
-                _probe[(1,)](x, lo, hi, out, N=128, MASKED=masked)
+            for masked, lean in itertools.product((False, True), (False, True)):
+                _probe[(1,)](x, lo, hi, out, N=128, MASKED=masked, LEAN=lean)
                 bad = out.bool()
-                assert not bad.any(), f"lo={lo:#x} hi={hi:#x} masked={masked}: {x[bad][:4].tolist()}"
+                assert not bad.any(), f"lo={lo:#x} hi={hi:#x} masked={masked} lean={lean}: {x[bad][:4].tolist()}"
 
 
 #: CI's pairs: each dtype once and each transform once, float32 with the page table (every config, the most

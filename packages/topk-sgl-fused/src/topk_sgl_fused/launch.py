@@ -277,6 +277,8 @@ class SplitConfig:
     # 20.8 / 22.6 -> 18.2 / 20.1 (22.4 / 24.6), 32x128K 54.7 / 57.7 -> 47.0 / 49.9 (48.5 / 51.5), 1x128K 23.5 / 25.5
     # -> 21.0 / 23.0 (20.1 / 22.1), 16x128K 34.6 / 37.1 -> 31.2 / 34.0 (30.9 / 33.6), 32x32K 23.3 / 25.5 -> 21.1 / 23.3.
     bracket_bits: int = 16
+    # The filter's float32 classify with every NaN sure (``split._classify``'s LEAN): two compares fewer per key.
+    lean: bool = True
 
 
 def tile(config: SplitConfig, elem_bytes: int) -> tuple[int, int, int]:
@@ -352,7 +354,8 @@ def split_constexprs(config: SplitConfig, key_bits: int, elem_bytes: int, transf
     a, v, th = tile(config, elem_bytes)
     f_const = dict(KEY_BITS=key_bits, CHUNK=config.chunk, A=a, V=v, TH=th, SAMPLE=config.sample, HAS_STARTS=has_starts,
                    **({"EARLY": True} if config.early else {}),
-                   **({"BPB": config.bracket_bits} if config.bracket_bits else {}))
+                   **({"BPB": config.bracket_bits} if config.bracket_bits else {}),
+                   **({"LEAN": True} if config.lean else {}))
     s_const = dict(KEY_BITS=key_bits, BLOCK=config.block, CBLOCK=config.cblock, TRANSFORM=transform,
                    HAS_STARTS=has_starts, STREAM=stream, **({"BISECT": True} if config.bisect else {}),
                    **({"SB": 0} if config.bisect and config.sbits == 0 else {}))
@@ -426,6 +429,8 @@ class WarpConfig:
     # The bracket's bounds on this many top key bits (16: 16 bisection steps over the sample; 12: 12 steps and a
     # slightly wider bracket; session 17 prepared it after ncu put the bracket at ~35% of 4096x8K's instructions).
     bracket_bits: int = 16
+    # float32: every NaN sure and the candidates' keys without a NaN test (``split._classify`` / ``_cand_key``'s LEAN).
+    lean: bool = True
 
 
 #: The warp path's configs by rows per SM (H200, fp32, k=2048, NOTES.md 2026-11-30 session 10):
@@ -577,7 +582,7 @@ def warp_constexprs(config: WarpConfig, key_bits: int, transform: int, has_start
                 CBLOCK=config.cblock, BLOCK=config.block, TRANSFORM=transform, HAS_STARTS=has_starts,
                 BISECT=config.bisect, LATE=late, LATE_KB=kb, SB=config.sbits,
                 BB=config.bbits, **({"LAZY": True} if late and config.lazy else {}),
-                BPB=config.bracket_bits)
+                BPB=config.bracket_bits, **({"LEAN": True} if config.lean else {}))
 
 
 def launch_warp(call: Call, config: WarpConfig | None = None) -> None:

@@ -96,15 +96,21 @@ def _fp32_bounds(lo, hi):
 
 
 @triton.jit
-def _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure, MASKED: tl.constexpr):
+def _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure, MASKED: tl.constexpr, LEAN: tl.constexpr = False):
     """One tile (with MASKED, lanes past ``end`` are out): (sure, cand) as int32 masks.
     float32 by float compares against ``_fp32_bounds`` (a third of the instructions of
-    building every key), 16-bit dtypes by their keys."""
+    building every key), 16-bit dtypes by their keys. LEAN (float32): every NaN is sure, also
+    where ``hi`` is the top key (then the NaNs are the sure keys at ``hi``, not above it: more
+    than k of them fail the callers' ``sure <= k`` check and take the exact path), so no
+    candidate is a NaN (``_cand_key``) and a key costs two compares fewer."""
     if MASKED:
         m = j < end
     else:
         m = tl.full(j.shape, 1, tl.int1)
-    if x.dtype == tl.float32:
+    if x.dtype == tl.float32 and LEAN:
+        sure = m & ~(x <= f_hi)  # above f_hi, or a NaN
+        cand = m & (x >= f_lo) & (x <= f_hi)
+    elif x.dtype == tl.float32:
         # NaN through unordered compares: ~(x <= f_hi) is "above f_hi or NaN", a sure key
         # when nan_sure (else hi is the top key and nothing is above it); ~(x <= inf) is NaN,
         # a candidate without nan_sure. (f_lo is a NaN when lo is above +inf's key: no
@@ -116,6 +122,20 @@ def _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure, MASKED: tl.constexpr):
         sure = m & (key > hi)
         cand = m & (key >= lo) & (key <= hi)
     return sure.to(tl.int32), cand.to(tl.int32)
+
+
+@triton.jit
+def _cand_key(x, LEAN: tl.constexpr):
+    """``order_key`` of candidate values: with LEAN a float32 candidate is never a NaN (``_classify``), so its key
+    skips the NaN test (-0.0 still ranks as +0.0)."""
+    if LEAN and x.dtype == tl.float32:
+        sign = tl.full([], 0x80000000, tl.uint32)
+        u = x.to(tl.uint32, bitcast=True)
+        u = tl.where(u == sign, tl.full([], 0, tl.uint32), u)
+        key = u ^ ((u.to(tl.int32, bitcast=True) >> 31).to(tl.uint32, bitcast=True) | sign)
+    else:
+        key = order_key(x)
+    return key
 
 
 @triton.jit
@@ -178,18 +198,18 @@ def _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col,
 
 @triton.jit
 def _one_tile(row_ptr, c0, end, lo, hi, f_lo, f_hi, nan_sure, ctr, k, cap, row_lists, cand_key, cand_col,
-              A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, MASKED: tl.constexpr):
+              A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, MASKED: tl.constexpr, LEAN: tl.constexpr = False):
     """A chunk of one tile: classify it once and keep it in registers for the writes."""
     j, x = _load_tile(row_ptr, c0, end, A, V, TH, MASKED)
     _classify_write(j, x, end, lo, hi, f_lo, f_hi, nan_sure, ctr, k, cap, row_lists, cand_key, cand_col, A * V * TH,
-                    MASKED)
+                    MASKED, LEAN)
 
 
 @triton.jit
 def _classify_write(j, x, end, lo, hi, f_lo, f_hi, nan_sure, ctr, k, cap, row_lists, cand_key, cand_col,
-                    N: tl.constexpr, MASKED: tl.constexpr):
+                    N: tl.constexpr, MASKED: tl.constexpr, LEAN: tl.constexpr = False):
     """A loaded tile: classify, reserve list space, write."""
-    sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure, MASKED)
+    sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure, MASKED, LEAN)
     sp, cp = _reserve(tl.sum(sure + (cand << 16), axis=0), ctr)
     _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, N)
 
@@ -211,11 +231,11 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
                   ctr_ptr, lists_ptr, cap,
                   KEY_BITS: tl.constexpr, CHUNK: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr,
                   SAMPLE: tl.constexpr, HAS_STARTS: tl.constexpr, EARLY: tl.constexpr = False,
-                  BPB: tl.constexpr = 0):
+                  BPB: tl.constexpr = 0, LEAN: tl.constexpr = False):
     """Chunk ``c`` of row ``b``: sure columns and bracket candidates into the row's lists.
     EARLY: the chunk's first full tile is loaded before the bracket, so the two latencies overlap.
     BPB: 0 the bracket by two histograms (``kernel._bracket``), else by bisection on BPB key prefix bits
-    (``bisect_select._bracket_bisect``: the same bounds at 16).
+    (``bisect_select._bracket_bisect``: the same bounds at 16). LEAN: ``_classify``'s.
 
     Tiles of ``A * V * TH`` columns (``_tile_offsets``), one list per thread, so list
     positions are an in-thread running count plus one block scan of the per-list counts.
@@ -248,13 +268,13 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
             if c0 + RT <= L:
                 if EARLY:
                     _classify_write(j_e, x_e, end, lo, hi, f_lo, f_hi, nan_sure, ctr, k, cap, row_lists, cand_key,
-                                    cand_col, A * V * TH, False)
+                                    cand_col, A * V * TH, False, LEAN)
                 else:
                     _one_tile(row_ptr, c0, end, lo, hi, f_lo, f_hi, nan_sure, ctr, k, cap, row_lists, cand_key,
-                              cand_col, A, V, TH, False)
+                              cand_col, A, V, TH, False, LEAN)
             else:
                 _one_tile(row_ptr, c0, end, lo, hi, f_lo, f_hi, nan_sure, ctr, k, cap, row_lists, cand_key,
-                          cand_col, A, V, TH, True)
+                          cand_col, A, V, TH, True, LEAN)
         else:  # count, reserve, then re-read (L2) and write: full tiles, then one masked tail
             j0 = _as_lists(_tile_offsets(A, V, TH), A, V, TH)
             tail = c0 + n_full * RT
@@ -268,11 +288,11 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
                 j = c0 + i * RT + j0
                 _, x_next = _load_tile(row_ptr, tl.multiple_of(c0 + (i + 1) * RT, RT), end, A, V, TH, False,
                                        i + 1 < n_full)
-                sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure, False)
+                sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure, False, LEAN)
                 cnt += tl.sum(sure + (cand << 16), axis=0)
             if tail < end:
                 j, x = _load_tile(row_ptr, tail, end, A, V, TH, True)
-                sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure, True)
+                sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure, True, LEAN)
                 cnt += tl.sum(sure + (cand << 16), axis=0)
             sp, cp = _reserve(cnt, ctr)
             _, x_next = _load_tile(row_ptr, c0, end, A, V, TH, False, n_full > 0)
@@ -281,11 +301,11 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
                 j = c0 + i * RT + j0
                 _, x_next = _load_tile(row_ptr, tl.multiple_of(c0 + (i + 1) * RT, RT), end, A, V, TH, False,
                                        i + 1 < n_full)
-                sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure, False)
+                sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure, False, LEAN)
                 sp, cp = _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, RT)
             if tail < end:
                 j, x = _load_tile(row_ptr, tail, end, A, V, TH, True)
-                sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure, True)
+                sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure, True, LEAN)
                 _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, RT)
 
 
