@@ -18,11 +18,12 @@ select's warps / candidate chunk; "oldearly" the filter's first tile loaded befo
 interpolation, and "w<W>secbrsec..", both, were measured slower in session 20 and removed; so was "pickpdl", the
 two-launch path's select as a programmatic dependent launch; "pickbb" / "pickbb12" the picks with the two-launch
 filter's bracket by bisection on 16 / 12 key bits); "pick" the launch's own choice (warp,
-resident or two-launch) and "picksec" the same with its candidate select by interpolation; "pickfat" (session 21)
-the picks without the lean float32 classify, ``lean=False``),
+resident or two-launch) and "picksec" the same with its candidate select by interpolation; "pickfat" (session 21,
+the picks before the lean float32 classify, removed with its flag after commit 2780fed),
 "m80" (a register cap: ``maxnreg=80``, 6 programs of 4 warps / 3 of 8 per SM);
 late variants run with the page table only. "old" is prepended to each cell unless it lists "noold".
-"x<S>" a bracket sample of S keys, "c<C>" candidate chunks of C, "pb<B>" the bracket on B prefix bits (session 17;
+"x<S>" a bracket sample of S keys, "a<A>" (session 21, last) tiles of A 16-byte runs per thread,
+"c<C>" candidate chunks of C, "pb<B>" the bracket on B prefix bits (session 17;
 "oldx<S>" the two-launch path's sample). E.g. ``w4lateoldlazym80``: 4 warps, session 10's late pass, lazy request,
 80 registers; ``w4x1024pb12``: 4 warps, 1024 sampled keys, the bracket on 12 prefix bits.
 "r<W>" (session 18): the resident path (``resident.py``, the row in registers) on W warps; "r<W>b2" two key bits
@@ -80,7 +81,7 @@ def variant(name):
     if m:
         return launch.ResidentConfig(int(m.group(1)), int(m.group(2) or 1), bool(m.group(3)), bool(m.group(4)))
     m = re.fullmatch(r"(w\d+(?:r80)?)((?:s2|s4|sel2|sel4|br2|br4|secbrsec|brsec|sec)?)(late|lateold)?(lazy)?(?:m(\d+))?"
-                     r"(?:x(\d+))?(?:c(\d+))?(?:pb(\d+))?", name)
+                     r"(?:x(\d+))?(?:c(\d+))?(?:pb(\d+))?(?:a(\d+))?", name)
     if not m:
         raise KeyError(name)
     cfg = V[m.group(1)]
@@ -97,6 +98,8 @@ def variant(name):
         extra["cblock"] = int(m.group(7))
     if m.group(8):
         extra["bracket_bits"] = int(m.group(8))
+    if m.group(9):
+        extra["a"] = int(m.group(9))
     return replace(cfg, **bits, **late, **extra)
 
 
@@ -144,21 +147,9 @@ def _sec(config):
     return config
 
 
-def _fat(config):
-    """A pick without session 21's lean float32 classify (``lean=False``: NaN by its own compares, full candidate keys)."""
-    if isinstance(config, (launch.WarpConfig, launch.SplitConfig)):
-        return replace(config, lean=False)
-    return config
-
-
 def _setup(name):
     launch.pick_split = ORIG_SPLIT
     launch.pick_warp = ORIG_WARP
-    if name == "pickfat":  # session 21: the launch's picks as before the lean classify
-        launch.WARP = True
-        launch.pick_warp = lambda *a: _fat(ORIG_WARP(*a))
-        launch.pick_split = lambda *a: _fat(ORIG_SPLIT(*a))
-        return
     if name in ("pick", "picksec", "pickbb", "pickbb12"):  # the launch's own picks (session 19), or with _sec
         launch.WARP = True
         if name.startswith("pickbb"):  # session 20: the two-launch filter's bracket by bisection (16 / 12 bits)

@@ -191,10 +191,17 @@ def test_pick_warp(monkeypatch):
     assert pick(4096, 65536, 2048, 132, "page_table") == launch.WARP_MANY_PAGE
     assert pick(1024, 8192, 2048, 132, "page_table") == narrow(launch.WARP_MID_PAGE_MANY)
     assert pick(1024, 16384, 2048, 132, "page_table") == launch.WARP_MID_PAGE_MANY == launch.WARP_MANY_PAGE
-    assert pick(1024, 65536, 2048, 132) == launch.WARP_MID_LARGE and pick(1024, 32768, 2048, 132) == launch.WARP_MID
-    assert pick(1024, 65536, 2048, 132, "page_table") == launch.WARP_MID_PAGE_MANY
+    assert pick(1024, 65536, 2048, 132) == launch.WARP_MID_LARGE_MANY
+    assert pick(1024, 32768, 2048, 132) == launch.WARP_MID
+    assert pick(1024, 65536, 2048, 132, "page_table") == launch.WARP_MID_LARGE_PAGE_MANY
+    assert pick(1024, 32768, 2048, 132, "page_table") == launch.WARP_MID_PAGE_MANY
+    # session 21: 80 registers for more than 6 rows per SM of 64K+ columns and for many short rows' page table
+    assert launch.WARP_MID_LARGE_MANY.maxnreg == launch.WARP_MID_LARGE_PAGE_MANY.maxnreg == 80
+    assert launch.WARP_MANY_SMALL_PAGE.maxnreg == 80 and launch.WARP_MANY_SMALL.maxnreg is None
+    assert launch.WARP_MID_LARGE.maxnreg is None and launch.WARP_MID_LARGE_PAGE_MANY.sample == 4096
     assert pick(512, 131072, 2048, 132, "page_table") == launch.WARP_MID_PAGE
-    assert pick(128, 131072, 2048, 132) == pick(128, 16384, 2048, 132, "ragged") == launch.WARP_FEW
+    assert pick(128, 131072, 2048, 132) == pick(128, 65536, 2048, 132, "ragged") == launch.WARP_FEW_LONG
+    assert pick(128, 16384, 2048, 132, "ragged") == pick(128, 65535, 2048, 132) == launch.WARP_FEW
     assert pick(128, 131072, 2048, 132, "page_table") == launch.WARP_FEW_PAGE
     assert pick(128, 32768, 2048, 132) == pick(150, 16385, 2048, 132, "ragged") == launch.WARP_FEW_LARGE
     assert pick(128, 32768, 2048, 132, "page_table") == launch.WARP_FEW_LARGE_PAGE
@@ -202,10 +209,12 @@ def test_pick_warp(monkeypatch):
     # the candidate select by interpolation where it was timed faster (session 19)
     assert pick(4096, 8192, 2048, 132).sbits == pick(4096, 8192, 2048, 132, "page_table").sbits == 0
     assert pick(512, 131072, 2048, 132, "page_table").sbits == pick(128, 131072, 2048, 132, "page_table").sbits == 0
-    assert pick(128, 131072, 2048, 132).sbits == pick(1024, 32768, 2048, 132).sbits == 1
-    assert pick(512, 131072, 2048, 132) == pick(1024, 65536, 2048, 132, "ragged") == launch.WARP_MID_LARGE
+    assert pick(128, 65535, 2048, 132).sbits == pick(1024, 32768, 2048, 132).sbits == 1
+    assert pick(128, 131072, 2048, 132).sbits == 0  # session 21
+    assert pick(512, 131072, 2048, 132) == pick(512, 65536, 2048, 132, "ragged") == launch.WARP_MID_LARGE
+    assert pick(1024, 65536, 2048, 132, "ragged") == launch.WARP_MID_LARGE_MANY
     assert launch.WARP_MID_LARGE.sample == 4096 and pick(512, 131072, 2048, 132, "page_table") == launch.WARP_MID_PAGE
-    assert pick(128, 32768, 2048, 132, "page_table").sbits == pick(1024, 65536, 2048, 132, "page_table").sbits == 1
+    assert pick(128, 32768, 2048, 132, "page_table").sbits == pick(1024, 32768, 2048, 132, "page_table").sbits == 1
     # at most one row per SM of (4096, 8192] columns, any dtype, k and transform: resident; longer rows not
     lo, hi = launch.RESIDENT_N
     for rows in (1, 8, 118, 132):

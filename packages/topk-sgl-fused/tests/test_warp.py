@@ -213,7 +213,8 @@ def test_late_page_table_random(k):
 
 
 @pytest.mark.parametrize("name", ["WARP_MANY_SMALL", "WARP_MANY_SMALL_PAGE", "WARP_FEW_LARGE", "WARP_FEW_LARGE_PAGE",
-                                  "WARP_MID_LARGE", "WARP_MID_PAGE", "WARP_FEW_PAGE"])
+                                  "WARP_MID_LARGE", "WARP_MID_PAGE", "WARP_FEW_PAGE", "WARP_FEW_LONG",
+                                  "WARP_MID_LARGE_MANY", "WARP_MID_LARGE_PAGE_MANY"])
 def test_sample_configs_gpu_sizes(name):
     """The shipped configs with a smaller (1024) or larger (4096, 8192) bracket sample or the select by
     interpolation, forced on rows of their size: NaN, a plateau around the threshold, rows shorter than k; the
@@ -250,6 +251,8 @@ def _check_gpu_sized(config, rows, n):
     dev = triton_device()
     x = make_logits("randn", rows, n, torch.float32, dev, seed=17)
     x[0, ::101] = float("nan")
+    x[3, :: -(-n // 1900)] = float("nan")  # fewer NaNs than k but near it: sure keys at the top key (session 21)
+    x[4, ::2] = float("nan")  # more NaNs than k: the exact path
     x[-1, : n // 3] = 0.5
     x[2] = 1.0 + 1e-3 * x[2]  # one tight cluster: a 12-bit bracket holds the whole row (the candidates overflow)
     lens = torch.randint(n // 2, n + 1, (rows,), dtype=torch.int32, device=dev)

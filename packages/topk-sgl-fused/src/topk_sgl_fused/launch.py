@@ -277,8 +277,6 @@ class SplitConfig:
     # 20.8 / 22.6 -> 18.2 / 20.1 (22.4 / 24.6), 32x128K 54.7 / 57.7 -> 47.0 / 49.9 (48.5 / 51.5), 1x128K 23.5 / 25.5
     # -> 21.0 / 23.0 (20.1 / 22.1), 16x128K 34.6 / 37.1 -> 31.2 / 34.0 (30.9 / 33.6), 32x32K 23.3 / 25.5 -> 21.1 / 23.3.
     bracket_bits: int = 16
-    # The filter's float32 classify with every NaN sure (``split._classify``'s LEAN): two compares fewer per key.
-    lean: bool = True
 
 
 def tile(config: SplitConfig, elem_bytes: int) -> tuple[int, int, int]:
@@ -354,8 +352,7 @@ def split_constexprs(config: SplitConfig, key_bits: int, elem_bytes: int, transf
     a, v, th = tile(config, elem_bytes)
     f_const = dict(KEY_BITS=key_bits, CHUNK=config.chunk, A=a, V=v, TH=th, SAMPLE=config.sample, HAS_STARTS=has_starts,
                    **({"EARLY": True} if config.early else {}),
-                   **({"BPB": config.bracket_bits} if config.bracket_bits else {}),
-                   **({"LEAN": True} if config.lean else {}))
+                   **({"BPB": config.bracket_bits} if config.bracket_bits else {}))
     s_const = dict(KEY_BITS=key_bits, BLOCK=config.block, CBLOCK=config.cblock, TRANSFORM=transform,
                    HAS_STARTS=has_starts, STREAM=stream, **({"BISECT": True} if config.bisect else {}),
                    **({"SB": 0} if config.bisect and config.sbits == 0 else {}))
@@ -429,8 +426,6 @@ class WarpConfig:
     # The bracket's bounds on this many top key bits (16: 16 bisection steps over the sample; 12: 12 steps and a
     # slightly wider bracket; session 17 prepared it after ncu put the bracket at ~35% of 4096x8K's instructions).
     bracket_bits: int = 16
-    # float32: every NaN sure and the candidates' keys without a NaN test (``split._classify`` / ``_cand_key``'s LEAN).
-    lean: bool = True
 
 
 #: The warp path's configs by rows per SM (H200, fp32, k=2048, NOTES.md 2026-11-30 session 10):
@@ -462,7 +457,9 @@ WARP_MID_PAGE_MANY = WARP_MANY_PAGE
 #: -> 23.1, 128x128K 84.5 -> 86.9; 16384 keys at 128x32K 35.0). The bracket's 16 steps each count the sample; the
 #: select's steps count the candidates, whose number goes as the row length over the square root of the sample.
 WARP_MANY_SMALL = replace(WARP_MANY, sample=1024, sbits=WARP_SELECT_SECANT)
-WARP_MANY_SMALL_PAGE = replace(WARP_MANY_PAGE, sample=1024, sbits=WARP_SELECT_SECANT)
+#: The page table's many short rows capped at 80 registers, 6 programs per SM not 5 (session 21, ``sgl10_bench.py``
+#: ``m80``, one round, µs: 4096x8K 179.9 -> 173.4; the identity transform's 152.4 -> 152.0 kept; 16K rows not timed).
+WARP_MANY_SMALL_PAGE = replace(WARP_MANY_PAGE, sample=1024, sbits=WARP_SELECT_SECANT, maxnreg=80)
 WARP_MANY_SMALL_N = 16384
 WARP_FEW_LARGE = replace(WARP_FEW, sample=8192)
 WARP_FEW_LARGE_PAGE = replace(WARP_FEW_PAGE, sample=8192, sbits=1)
@@ -472,6 +469,15 @@ WARP_FEW_LARGE_N = (16384, 32768)
 #: -> 223.4 / 224.6, 256x128K 135.1 -> 134.0. The page table keeps WARP_MID_PAGE (256x128K 141.0 -> 142.7 with it).
 WARP_MID_LARGE = replace(WARP_MID, sample=4096, sbits=WARP_SELECT_SECANT)
 WARP_MID_LARGE_N = 65536
+#: After the lean float32 classify (session 21, ``sgl10_bench.py``, one round, µs), on rows of at least
+#: WARP_MID_LARGE_N columns: more than 6 rows per SM cap WARP_MID_LARGE at 80 registers (3 programs per SM, not 2;
+#: 1024x64K 210.5 -> 199.7; 512x128K, 3.9 rows per SM, 200.6 -> 211.1 keeps it uncapped) and give the page table the
+#: same 8-warp program (WARP_MID_PAGE with the 4096-key sample, capped: 223.5 -> 215.6; uncapped 232.6, WARP_MANY_PAGE
+#: capped 231.9); about one row per SM selects by interpolation (128x128K 74.3 -> 72.9; session 19, before the lean
+#: classify, measured 84.5 -> 84.9).
+WARP_MID_LARGE_MANY = replace(WARP_MID_LARGE, maxnreg=80)
+WARP_MID_LARGE_PAGE_MANY = replace(WARP_MID_PAGE, sample=4096, maxnreg=80)
+WARP_FEW_LONG = replace(WARP_FEW, sbits=WARP_SELECT_SECANT)
 #: Rows of at most WARP_NARROW_BRACKET_MAX_N columns bracket on the top 12 key bits, not 16, whatever the config
 #: (session 18, ``sgl10_bench.py`` ``pb<B>``, µs none / page): 4096x8K 187.6 / 209.9 -> 181.5 / 203.3 (11 and 13 bits
 #: within 0.5), 2048x8K 100.5 / 112.8 -> 98.2 / 109.8, 1024x8K 56.7 / 64.7 -> 54.3 / 61.1, 1x8K 12.0 / 13.0 -> 11.2 /
@@ -544,12 +550,15 @@ def pick_warp(rows: int, n: int, k: int, sm_count: int, transform: str = "none",
         if WARP_FEW_LARGE_N[0] < n <= WARP_FEW_LARGE_N[1]:
             config = WARP_FEW_LARGE_PAGE if page else WARP_FEW_LARGE
         else:
-            config = WARP_FEW_PAGE if page else WARP_FEW
+            config = WARP_FEW_PAGE if page else WARP_FEW_LONG if n >= WARP_MID_LARGE_N else WARP_FEW
     elif per_sm <= 12:
+        long_rows = n >= WARP_MID_LARGE_N
         if page:
-            config = WARP_MID_PAGE if per_sm <= 6 else WARP_MID_PAGE_MANY
+            config = WARP_MID_PAGE if per_sm <= 6 else WARP_MID_LARGE_PAGE_MANY if long_rows else WARP_MID_PAGE_MANY
+        elif long_rows:
+            config = WARP_MID_LARGE if per_sm <= 6 else WARP_MID_LARGE_MANY
         else:
-            config = WARP_MID_LARGE if n >= WARP_MID_LARGE_N else WARP_MID
+            config = WARP_MID
     elif n <= WARP_MANY_SMALL_N:
         config = WARP_MANY_SMALL_PAGE if page else WARP_MANY_SMALL
     else:
@@ -582,7 +591,7 @@ def warp_constexprs(config: WarpConfig, key_bits: int, transform: int, has_start
                 CBLOCK=config.cblock, BLOCK=config.block, TRANSFORM=transform, HAS_STARTS=has_starts,
                 BISECT=config.bisect, LATE=late, LATE_KB=kb, SB=config.sbits,
                 BB=config.bbits, **({"LAZY": True} if late and config.lazy else {}),
-                BPB=config.bracket_bits, **({"LEAN": True} if config.lean else {}))
+                BPB=config.bracket_bits)
 
 
 def launch_warp(call: Call, config: WarpConfig | None = None) -> None:

@@ -78,13 +78,12 @@ def _fp32_of_key(key):
 
 @triton.jit
 def _fp32_bounds(lo, hi):
-    """``(f_lo, f_hi, nan_sure)`` with, for every float32 x that is not a NaN,
+    """``(f_lo, f_hi)`` with, for every float32 x that is not a NaN,
     ``key(x) > hi  <=>  x > f_hi`` and ``lo <= key(x) <= hi  <=>  f_lo <= x <= f_hi``
-    (float compares, where -0.0 == +0.0 as with the keys); a NaN (the top key) is sure iff
-    ``hi`` is below the top key, else a candidate. Needs ``hi >= key(-inf)``, which
+    (float compares, where -0.0 == +0.0 as with the keys). Needs ``hi >= key(-inf)``, which
     the bracket guarantees (``hi`` is at or above a sampled key, by histograms or bisection). Keys past +inf's act as
-    +inf, below -inf's as -inf, and the key just below +0's (no value has it) as the largest
-    negative float. Compares assume denormals are kept (no flush to zero; tested on the GPU).
+    +inf (a ``hi`` at the top key gives ``f_hi = +inf``), below -inf's as -inf, and the key just below +0's (no value
+    has it) as the largest negative float. Compares assume denormals are kept (no flush to zero; tested on the GPU).
     """
     inf_key = tl.full([], 0xFF800000, tl.uint32)
     neg_inf_key = tl.full([], 0x007FFFFF, tl.uint32)
@@ -92,31 +91,28 @@ def _fp32_bounds(lo, hi):
     hi_c = tl.minimum(hi, inf_key)
     hi_c = tl.where(hi_c == below_zero, below_zero - 1, hi_c)
     lo_c = tl.maximum(lo, neg_inf_key)
-    return _fp32_of_key(lo_c), _fp32_of_key(hi_c), hi < tl.full([], 0xFFFFFFFF, tl.uint32)
+    return _fp32_of_key(lo_c), _fp32_of_key(hi_c)
 
 
 @triton.jit
-def _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure, MASKED: tl.constexpr, LEAN: tl.constexpr = False):
+def _classify(x, j, end, lo, hi, f_lo, f_hi, MASKED: tl.constexpr):
     """One tile (with MASKED, lanes past ``end`` are out): (sure, cand) as int32 masks.
     float32 by float compares against ``_fp32_bounds`` (a third of the instructions of
-    building every key), 16-bit dtypes by their keys. LEAN (float32): every NaN is sure, also
-    where ``hi`` is the top key (then the NaNs are the sure keys at ``hi``, not above it: more
-    than k of them fail the callers' ``sure <= k`` check and take the exact path), so no
-    candidate is a NaN (``_cand_key``) and a key costs two compares fewer."""
+    building every key), 16-bit dtypes by their keys.
+
+    float32: every NaN is sure (the unordered ``~(x <= f_hi)``), also where ``hi`` is the top key:
+    the NaNs are then the sure keys at ``hi`` rather than above it, which keeps the fast paths
+    exact because they place all sure keys only when ``sure <= k`` (more than k NaNs take the exact
+    path). So no candidate is a NaN (``_cand_key`` skips the test) and a key costs two compares
+    (session 21: 8x32K 18.3 -> 17.6 µs, 512x128K 237 -> 200 with ``_cand_key``; NOTES.md).
+    (f_lo is a NaN when lo is above +inf's key: no value is a candidate then.)"""
     if MASKED:
         m = j < end
     else:
         m = tl.full(j.shape, 1, tl.int1)
-    if x.dtype == tl.float32 and LEAN:
+    if x.dtype == tl.float32:
         sure = m & ~(x <= f_hi)  # above f_hi, or a NaN
         cand = m & (x >= f_lo) & (x <= f_hi)
-    elif x.dtype == tl.float32:
-        # NaN through unordered compares: ~(x <= f_hi) is "above f_hi or NaN", a sure key
-        # when nan_sure (else hi is the top key and nothing is above it); ~(x <= inf) is NaN,
-        # a candidate without nan_sure. (f_lo is a NaN when lo is above +inf's key: no
-        # ordinary value is a candidate then.)
-        sure = m & ~(x <= f_hi) & nan_sure
-        cand = m & (((x >= f_lo) & (x <= f_hi)) | (~(x <= float("inf")) & (nan_sure == 0)))
     else:
         key = order_key(x)
         sure = m & (key > hi)
@@ -125,10 +121,10 @@ def _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure, MASKED: tl.constexpr, LEA
 
 
 @triton.jit
-def _cand_key(x, LEAN: tl.constexpr):
-    """``order_key`` of candidate values: with LEAN a float32 candidate is never a NaN (``_classify``), so its key
-    skips the NaN test (-0.0 still ranks as +0.0)."""
-    if LEAN and x.dtype == tl.float32:
+def _cand_key(x):
+    """``order_key`` of candidate values (``_classify``): a float32 candidate is never a NaN, so its key skips the
+    NaN test (-0.0 still ranks as +0.0)."""
+    if x.dtype == tl.float32:
         sign = tl.full([], 0x80000000, tl.uint32)
         u = x.to(tl.uint32, bitcast=True)
         u = tl.where(u == sign, tl.full([], 0, tl.uint32), u)
@@ -197,19 +193,19 @@ def _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col,
 
 
 @triton.jit
-def _one_tile(row_ptr, c0, end, lo, hi, f_lo, f_hi, nan_sure, ctr, k, cap, row_lists, cand_key, cand_col,
-              A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, MASKED: tl.constexpr, LEAN: tl.constexpr = False):
+def _one_tile(row_ptr, c0, end, lo, hi, f_lo, f_hi, ctr, k, cap, row_lists, cand_key, cand_col,
+              A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, MASKED: tl.constexpr):
     """A chunk of one tile: classify it once and keep it in registers for the writes."""
     j, x = _load_tile(row_ptr, c0, end, A, V, TH, MASKED)
-    _classify_write(j, x, end, lo, hi, f_lo, f_hi, nan_sure, ctr, k, cap, row_lists, cand_key, cand_col, A * V * TH,
-                    MASKED, LEAN)
+    _classify_write(j, x, end, lo, hi, f_lo, f_hi, ctr, k, cap, row_lists, cand_key, cand_col, A * V * TH,
+                    MASKED)
 
 
 @triton.jit
-def _classify_write(j, x, end, lo, hi, f_lo, f_hi, nan_sure, ctr, k, cap, row_lists, cand_key, cand_col,
-                    N: tl.constexpr, MASKED: tl.constexpr, LEAN: tl.constexpr = False):
+def _classify_write(j, x, end, lo, hi, f_lo, f_hi, ctr, k, cap, row_lists, cand_key, cand_col,
+                    N: tl.constexpr, MASKED: tl.constexpr):
     """A loaded tile: classify, reserve list space, write."""
-    sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure, MASKED, LEAN)
+    sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, MASKED)
     sp, cp = _reserve(tl.sum(sure + (cand << 16), axis=0), ctr)
     _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, N)
 
@@ -231,11 +227,11 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
                   ctr_ptr, lists_ptr, cap,
                   KEY_BITS: tl.constexpr, CHUNK: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr,
                   SAMPLE: tl.constexpr, HAS_STARTS: tl.constexpr, EARLY: tl.constexpr = False,
-                  BPB: tl.constexpr = 0, LEAN: tl.constexpr = False):
+                  BPB: tl.constexpr = 0):
     """Chunk ``c`` of row ``b``: sure columns and bracket candidates into the row's lists.
     EARLY: the chunk's first full tile is loaded before the bracket, so the two latencies overlap.
     BPB: 0 the bracket by two histograms (``kernel._bracket``), else by bisection on BPB key prefix bits
-    (``bisect_select._bracket_bisect``: the same bounds at 16). LEAN: ``_classify``'s.
+    (``bisect_select._bracket_bisect``: the same bounds at 16).
 
     Tiles of ``A * V * TH`` columns (``_tile_offsets``), one list per thread, so list
     positions are an in-thread running count plus one block scan of the per-list counts.
@@ -256,7 +252,7 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
             lo, hi = _bracket(row_ptr, L, k, KEY_BITS, SAMPLE)
         else:
             lo, hi = _bracket_bisect(row_ptr, L, k, KEY_BITS, SAMPLE, 1, BPB)
-        f_lo, f_hi, nan_sure = _fp32_bounds(lo, hi)  # used for float32 rows only
+        f_lo, f_hi = _fp32_bounds(lo, hi)  # used for float32 rows only
         ctr = ctr_ptr + b.to(tl.int64) * CTR_WORDS
         if c == 0:
             tl.store(ctr + 2, lo.to(tl.int32, bitcast=True))
@@ -267,14 +263,14 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
         if CHUNK == RT:  # one tile; each branch runs to its end (tiles merged after an `if` get re-laid out)
             if c0 + RT <= L:
                 if EARLY:
-                    _classify_write(j_e, x_e, end, lo, hi, f_lo, f_hi, nan_sure, ctr, k, cap, row_lists, cand_key,
-                                    cand_col, A * V * TH, False, LEAN)
+                    _classify_write(j_e, x_e, end, lo, hi, f_lo, f_hi, ctr, k, cap, row_lists, cand_key,
+                                    cand_col, A * V * TH, False)
                 else:
-                    _one_tile(row_ptr, c0, end, lo, hi, f_lo, f_hi, nan_sure, ctr, k, cap, row_lists, cand_key,
-                              cand_col, A, V, TH, False, LEAN)
+                    _one_tile(row_ptr, c0, end, lo, hi, f_lo, f_hi, ctr, k, cap, row_lists, cand_key,
+                              cand_col, A, V, TH, False)
             else:
-                _one_tile(row_ptr, c0, end, lo, hi, f_lo, f_hi, nan_sure, ctr, k, cap, row_lists, cand_key,
-                          cand_col, A, V, TH, True, LEAN)
+                _one_tile(row_ptr, c0, end, lo, hi, f_lo, f_hi, ctr, k, cap, row_lists, cand_key,
+                          cand_col, A, V, TH, True)
         else:  # count, reserve, then re-read (L2) and write: full tiles, then one masked tail
             j0 = _as_lists(_tile_offsets(A, V, TH), A, V, TH)
             tail = c0 + n_full * RT
@@ -288,11 +284,11 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
                 j = c0 + i * RT + j0
                 _, x_next = _load_tile(row_ptr, tl.multiple_of(c0 + (i + 1) * RT, RT), end, A, V, TH, False,
                                        i + 1 < n_full)
-                sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure, False, LEAN)
+                sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, False)
                 cnt += tl.sum(sure + (cand << 16), axis=0)
             if tail < end:
                 j, x = _load_tile(row_ptr, tail, end, A, V, TH, True)
-                sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure, True, LEAN)
+                sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, True)
                 cnt += tl.sum(sure + (cand << 16), axis=0)
             sp, cp = _reserve(cnt, ctr)
             _, x_next = _load_tile(row_ptr, c0, end, A, V, TH, False, n_full > 0)
@@ -301,11 +297,11 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
                 j = c0 + i * RT + j0
                 _, x_next = _load_tile(row_ptr, tl.multiple_of(c0 + (i + 1) * RT, RT), end, A, V, TH, False,
                                        i + 1 < n_full)
-                sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure, False, LEAN)
+                sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, False)
                 sp, cp = _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, RT)
             if tail < end:
                 j, x = _load_tile(row_ptr, tail, end, A, V, TH, True)
-                sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, nan_sure, True, LEAN)
+                sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, True)
                 _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, RT)
 
 

@@ -49,7 +49,7 @@ from .split import (
 
 @triton.jit
 def _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, return_values, buf_key, buf_idx,
-           req, offset, page_ptr, page_stride, N: tl.constexpr, TRANSFORM: tl.constexpr, LEAN: tl.constexpr = False):
+           req, offset, page_ptr, page_stride, N: tl.constexpr, TRANSFORM: tl.constexpr):
     """Slots for one classified tile (``[R, TH]``, a list per thread): sure columns to the
     output from slot ``n_s`` (transformed), candidates to scratch from
     ``n_c``. One packed scan over the threads, in-thread running counts for the rest."""
@@ -71,7 +71,7 @@ def _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, r
             tl.store(out_val_ptr.to(tl.pointer_type(tl.int32)) + orow + s_slot, bits, mask=s_on)
         else:
             tl.store(out_val_ptr.to(tl.pointer_type(tl.int16)) + orow + s_slot, bits.to(tl.int16), mask=s_on)
-    tl.store(buf_key + c_slot, tl.reshape(_cand_key(x, LEAN).to(tl.int32, bitcast=True), [N]), mask=c_on)
+    tl.store(buf_key + c_slot, tl.reshape(_cand_key(x).to(tl.int32, bitcast=True), [N]), mask=c_on)
     tl.store(buf_idx + c_slot, jf, mask=c_on)
     tot = tl.sum(cnt, axis=0)
     return n_s + (tot & 0xFFFF), n_c + (tot >> 16)
@@ -96,7 +96,7 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
                req, offset, page_ptr, page_stride,
                KEY_BITS: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, SAMPLE: tl.constexpr,
                CBLOCK: tl.constexpr, TRANSFORM: tl.constexpr, BISECT: tl.constexpr = True, SB: tl.constexpr = 1,
-               BB: tl.constexpr = 1, BPB: tl.constexpr = 16, LEAN: tl.constexpr = False):
+               BB: tl.constexpr = 1, BPB: tl.constexpr = 16):
     """Steps 2-4 of the module docstring for a row with ``L > k``; False (having settled
     nothing: the caller's exact path rewrites every slot) when the counts show a miss."""
     RT: tl.constexpr = A * V * TH
@@ -104,7 +104,7 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
     j0 = _as_lists(_tile_offsets(A, V, TH), A, V, TH)
     _, x_next = _load_tile(row_ptr, 0, L, A, V, TH, False, n_full > 0)  # in flight during the bracket
     lo, hi = _bracket_bisect(row_ptr, L, k, KEY_BITS, SAMPLE, BB, BPB)
-    f_lo, f_hi, nan_sure = _fp32_bounds(lo, hi)  # used for float32 rows only
+    f_lo, f_hi = _fp32_bounds(lo, hi)  # used for float32 rows only
     n_s = tl.zeros([], dtype=tl.int32)
     n_c = tl.zeros([], dtype=tl.int32)
     for i in range(0, n_full):  # the next tile's load is issued before this one is used
@@ -112,15 +112,15 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
         c0 = i * RT
         j = c0 + j0
         _, x_next = _load_tile(row_ptr, tl.multiple_of(c0 + RT, RT), L, A, V, TH, False, i + 1 < n_full)
-        sure, cand = _classify(x, j, L, lo, hi, f_lo, f_hi, nan_sure, False, LEAN)
+        sure, cand = _classify(x, j, L, lo, hi, f_lo, f_hi, False)
         n_s, n_c = _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, return_values,
-                          buf_key, buf_idx, req, offset, page_ptr, page_stride, RT, TRANSFORM, LEAN)
+                          buf_key, buf_idx, req, offset, page_ptr, page_stride, RT, TRANSFORM)
     tail = n_full * RT
     if tail < L:
         j, x = _load_tile(row_ptr, tail, L, A, V, TH, True)
-        sure, cand = _classify(x, j, L, lo, hi, f_lo, f_hi, nan_sure, True, LEAN)
+        sure, cand = _classify(x, j, L, lo, hi, f_lo, f_hi, True)
         n_s, n_c = _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, return_values,
-                          buf_key, buf_idx, req, offset, page_ptr, page_stride, RT, TRANSFORM, LEAN)
+                          buf_key, buf_idx, req, offset, page_ptr, page_stride, RT, TRANSFORM)
     ok = (n_s <= k) & (n_s + n_c >= k) & (n_c <= cap)
     if ok & (n_s < k):
         tl.debug_barrier()  # candidates were written by other threads
@@ -141,8 +141,7 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
                 KEY_BITS: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, SAMPLE: tl.constexpr,
                 CBLOCK: tl.constexpr, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr, HAS_STARTS: tl.constexpr,
                 BISECT: tl.constexpr = True, LATE: tl.constexpr = False, LATE_KB: tl.constexpr = 0,
-                SB: tl.constexpr = 1, BB: tl.constexpr = 1, LAZY: tl.constexpr = False, BPB: tl.constexpr = 16,
-                LEAN: tl.constexpr = False):
+                SB: tl.constexpr = 1, BB: tl.constexpr = 1, LAZY: tl.constexpr = False, BPB: tl.constexpr = 16):
     """Row ``program_id(0)``: its k output slots. TRANSFORM: 0 none, 1 page_table, 2 ragged.
     ``stride_row`` is specialized (16-divisible strides keep the 16-byte loads); BLOCK is the
     lane count of the short-row fill and of the exact fallback. LATE (page table only): local
@@ -150,7 +149,7 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
     SB / BB: bits per step of the candidate select / of the bracket (1: bisection). LAZY (with LATE): the page
     table's request is found where a branch first needs it, not before the stream loop, so that its registers
     (request, table pointer) are not live across the loop (fewer registers: more programs per SM). BPB: the bracket's
-    prefix bits (16; fewer: fewer bisection steps, a slightly wider bracket). LEAN: ``split._classify``'s."""
+    prefix bits (16; fewer: fewer bisection steps, a slightly wider bracket)."""
     b = tl.program_id(0)
     # LATE: the fast path writes local columns; the page table goes over the k slots at the end.
     FAST_T: tl.constexpr = 0 if LATE and TRANSFORM == 1 else TRANSFORM
@@ -168,7 +167,7 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
         buf_idx = buf_key + cap
         ok = _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf_key, buf_idx, cap,
                         req, offset, page_ptr, page_stride, KEY_BITS, A, V, TH, SAMPLE, CBLOCK, FAST_T, BISECT,
-                        SB, BB, BPB, LEAN)
+                        SB, BB, BPB)
         if SETUP_T != TRANSFORM:
             req, offset = _row_transform(b, lane, cu_ptr, has_cu, num_req, offsets_ptr, BLOCK, TRANSFORM)
         if FAST_T != TRANSFORM:
