@@ -202,7 +202,9 @@ def test_pick_warp(monkeypatch):
     assert pick(512, 131072, 2048, 132, "page_table") == launch.WARP_MID_PAGE
     assert pick(128, 131072, 2048, 132) == pick(128, 65536, 2048, 132, "ragged") == launch.WARP_FEW_LONG
     assert pick(128, 16384, 2048, 132, "ragged") == pick(128, 65535, 2048, 132) == launch.WARP_FEW
-    assert pick(128, 131072, 2048, 132, "page_table") == launch.WARP_FEW_PAGE
+    assert pick(128, 131072, 2048, 132, "page_table") == launch.WARP_FEW_LONG_PAGE
+    assert pick(128, 65535, 2048, 132, "page_table") == launch.WARP_FEW_PAGE
+    assert launch.WARP_FEW_LONG.cblock == launch.WARP_FEW_LONG_PAGE.cblock == 4096  # session 21
     assert pick(128, 32768, 2048, 132) == pick(150, 16385, 2048, 132, "ragged") == launch.WARP_FEW_LARGE
     assert pick(128, 32768, 2048, 132, "page_table") == launch.WARP_FEW_LARGE_PAGE
     assert launch.WARP_FEW_LARGE.sample == 8192 and pick(128, 32769, 2048, 132) == launch.WARP_FEW

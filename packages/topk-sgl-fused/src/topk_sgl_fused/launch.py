@@ -474,10 +474,13 @@ WARP_MID_LARGE_N = 65536
 #: 1024x64K 210.5 -> 199.7; 512x128K, 3.9 rows per SM, 200.6 -> 211.1 keeps it uncapped) and give the page table the
 #: same 8-warp program (WARP_MID_PAGE with the 4096-key sample, capped: 223.5 -> 215.6; uncapped 232.6, WARP_MANY_PAGE
 #: capped 231.9); about one row per SM selects by interpolation (128x128K 74.3 -> 72.9; session 19, before the lean
-#: classify, measured 84.5 -> 84.9).
+#: classify, measured 84.5 -> 84.9) over candidate chunks of 4096, not 1024, also with the page table (calls 8-10,
+#: two rounds, µs v2 / page: 128x128K 72.7 / 75.9 -> 67.3 / 69.3 (chunks of 2048: 70.4 / 73.6, 8192: 69.8 / 71.9),
+#: 128x64K 47.0 / 50.2 -> 43.2 / 45.4, 64x128K 71.5 / 74.5 -> 60.8 / 62.8; 128x32K (WARP_FEW_LARGE) no gain).
 WARP_MID_LARGE_MANY = replace(WARP_MID_LARGE, maxnreg=80)
 WARP_MID_LARGE_PAGE_MANY = replace(WARP_MID_PAGE, sample=4096, maxnreg=80)
-WARP_FEW_LONG = replace(WARP_FEW, sbits=WARP_SELECT_SECANT)
+WARP_FEW_LONG = replace(WARP_FEW, sbits=WARP_SELECT_SECANT, cblock=4096)
+WARP_FEW_LONG_PAGE = replace(WARP_FEW_PAGE, cblock=4096)
 #: Rows of at most WARP_NARROW_BRACKET_MAX_N columns bracket on the top 12 key bits, not 16, whatever the config
 #: (session 18, ``sgl10_bench.py`` ``pb<B>``, µs none / page): 4096x8K 187.6 / 209.9 -> 181.5 / 203.3 (11 and 13 bits
 #: within 0.5), 2048x8K 100.5 / 112.8 -> 98.2 / 109.8, 1024x8K 56.7 / 64.7 -> 54.3 / 61.1, 1x8K 12.0 / 13.0 -> 11.2 /
@@ -550,7 +553,9 @@ def pick_warp(rows: int, n: int, k: int, sm_count: int, transform: str = "none",
         if WARP_FEW_LARGE_N[0] < n <= WARP_FEW_LARGE_N[1]:
             config = WARP_FEW_LARGE_PAGE if page else WARP_FEW_LARGE
         else:
-            config = WARP_FEW_PAGE if page else WARP_FEW_LONG if n >= WARP_MID_LARGE_N else WARP_FEW
+            long_rows = n >= WARP_MID_LARGE_N
+            config = (WARP_FEW_LONG_PAGE if long_rows else WARP_FEW_PAGE) if page else (
+                WARP_FEW_LONG if long_rows else WARP_FEW)
     elif per_sm <= 12:
         long_rows = n >= WARP_MID_LARGE_N
         if page:
