@@ -19,12 +19,12 @@ from .protocol import Call
 from .reference import apply_transform
 
 #: µs that composing (a plain selection, then the torch pass over the [rows, k] indices) adds to the selection,
-#: ``a + b * rows * k + c * rows * n + d * log2(rows)``: H200, session 19's committed run (auto:page / auto:ragged
-#: minus auto:v2 on the DSA cells where auto composed), least squares. Page table (a, b, d; 9 cells): within 7.5 µs,
-#: and on the right side of the fused call on every cell (the few-row cells sit within a few µs of it: 1x128K
-#: composes in 24.0 against 26.0 fused, 8x128K in 31.3 against 29.3); ragged (a, b, c; 13 cells): within 1.4 µs.
-#: Session 11's ``a + b * rows * k`` picked the slower call at 1x128K once the fused selects got faster.
-COMPOSE_US = {"page_table": (17.59, 3.394e-5, 0.0, 0.366), "ragged": (11.29, 1.64e-5, 6.6e-8, 0.0)}
+#: ``a + b * rows * k + c * rows * n + d * log2(rows)``: H200, session 21's committed run (auto:page / auto:ragged
+#: minus auto:v2 on the DSA cells where auto composed), least squares with non-negative terms. Page table (8 cells):
+#: within 3.0 µs (512x32K composes in 78.4 against 85.4 fused; session 19's fit picked the fused call there once
+#: sgl_fused 0.11.0 got faster); ragged (8 cells): within 0.9 µs. Session 11's ``a + b * rows * k`` picked the slower
+#: call at 1x128K once the fused selects got faster (session 19).
+COMPOSE_US = {"page_table": (16.35, 2.928e-5, 1.77e-7, 0.1673), "ragged": (11.07, 1.707e-5, 3.79e-8, 0.05266)}
 #: Masked torch.topk µs on the same run, ``a + b * rows * n`` (fp32 cells of both grids, within 0.66-1.38x):
 #: the unit of the backends' scores (torch.topk µs / backend µs), so scores become times.
 TORCH_US = (65.7, 2.02e-5)
