@@ -17,7 +17,7 @@ from topk_core.kernels.triton_common import order_key
 from topk_core.protocol import Call
 from topk_core.testing import check_topk, poison_like
 from topk_core.testing.triton_kit import TRITON_MARKS, triton_device
-from topk_sgl_fused.split import _cand_key, _classify, _fp32_bounds
+from topk_sgl_fused.split import _classify, _fp32_bounds
 
 pytestmark = TRITON_MARKS
 
@@ -72,7 +72,7 @@ def _configs():
 @triton.jit
 def _probe(x_ptr, lo, hi, out_ptr, N: tl.constexpr, MASKED: tl.constexpr):
     """1 where the float compares and the keys classify a value differently (every NaN is sure), or where a
-    candidate's ``_cand_key`` is not its ``order_key``."""
+    candidate's NaN-free ``order_key`` is not its ``order_key``."""
     i = tl.arange(0, N)
     x = tl.load(x_ptr + i)
     lo_u = tl.full([], lo, tl.int64).to(tl.uint32)
@@ -84,7 +84,7 @@ def _probe(x_ptr, lo, hi, out_ptr, N: tl.constexpr, MASKED: tl.constexpr):
     want_sure = (key > hi_u) | nan
     want_cand = (key >= lo_u) & (key <= hi_u) & ~nan
     bad = (sure != want_sure.to(tl.int32)) | (cand != want_cand.to(tl.int32))
-    bad = bad | ((cand != 0) & (_cand_key(x) != key))
+    bad = bad | ((cand != 0) & (order_key(x, NAN_FREE=True) != key))
     tl.store(out_ptr + i, bad.to(tl.int32))
 
 

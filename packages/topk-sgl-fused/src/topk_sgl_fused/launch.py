@@ -549,15 +549,15 @@ def pick_warp(rows: int, n: int, k: int, sm_count: int, transform: str = "none",
     page = transform == "page_table"
     if per_sm < WARP_MIN_ROWS_PER_SM:
         return None
+    long_rows = n >= WARP_MID_LARGE_N
     if per_sm <= 1.5:
         if WARP_FEW_LARGE_N[0] < n <= WARP_FEW_LARGE_N[1]:
             config = WARP_FEW_LARGE_PAGE if page else WARP_FEW_LARGE
+        elif long_rows:
+            config = WARP_FEW_LONG_PAGE if page else WARP_FEW_LONG
         else:
-            long_rows = n >= WARP_MID_LARGE_N
-            config = (WARP_FEW_LONG_PAGE if long_rows else WARP_FEW_PAGE) if page else (
-                WARP_FEW_LONG if long_rows else WARP_FEW)
+            config = WARP_FEW_PAGE if page else WARP_FEW
     elif per_sm <= 12:
-        long_rows = n >= WARP_MID_LARGE_N
         if page:
             config = WARP_MID_PAGE if per_sm <= 6 else WARP_MID_LARGE_PAGE_MANY if long_rows else WARP_MID_PAGE_MANY
         elif long_rows:

@@ -103,8 +103,8 @@ def _classify(x, j, end, lo, hi, f_lo, f_hi, MASKED: tl.constexpr):
     float32: every NaN is sure (the unordered ``~(x <= f_hi)``), also where ``hi`` is the top key:
     the NaNs are then the sure keys at ``hi`` rather than above it, which keeps the fast paths
     exact because they place all sure keys only when ``sure <= k`` (more than k NaNs take the exact
-    path). So no candidate is a NaN (``_cand_key`` skips the test) and a key costs two compares
-    (session 21: 8x32K 18.3 -> 17.6 µs, 512x128K 237 -> 200 with ``_cand_key``; NOTES.md).
+    path). So no candidate is a NaN (its key: ``order_key(x, NAN_FREE=True)``) and a key costs two compares
+    (session 21: 8x32K 18.3 -> 17.6 µs, 512x128K 237 -> 200 with the NaN-free keys; NOTES.md).
     (f_lo is a NaN when lo is above +inf's key: no value is a candidate then.)"""
     if MASKED:
         m = j < end
@@ -118,20 +118,6 @@ def _classify(x, j, end, lo, hi, f_lo, f_hi, MASKED: tl.constexpr):
         sure = m & (key > hi)
         cand = m & (key >= lo) & (key <= hi)
     return sure.to(tl.int32), cand.to(tl.int32)
-
-
-@triton.jit
-def _cand_key(x):
-    """``order_key`` of candidate values (``_classify``): a float32 candidate is never a NaN, so its key skips the
-    NaN test (-0.0 still ranks as +0.0)."""
-    if x.dtype == tl.float32:
-        sign = tl.full([], 0x80000000, tl.uint32)
-        u = x.to(tl.uint32, bitcast=True)
-        u = tl.where(u == sign, tl.full([], 0, tl.uint32), u)
-        key = u ^ ((u.to(tl.int32, bitcast=True) >> 31).to(tl.uint32, bitcast=True) | sign)
-    else:
-        key = order_key(x)
-    return key
 
 
 @triton.jit

@@ -33,11 +33,12 @@ from __future__ import annotations
 import triton
 import triton.language as tl
 
+from topk_core.kernels.triton_common import order_key
+
 from .bisect_select import _bracket_bisect, _select_bisect
 from .kernel import _exact_row, _fill_short_row, _row_transform, _select_cands, _transform
 from .split import (
     _as_lists,
-    _cand_key,
     _classify,
     _fp32_bounds,
     _load_tile,
@@ -71,7 +72,8 @@ def _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, r
             tl.store(out_val_ptr.to(tl.pointer_type(tl.int32)) + orow + s_slot, bits, mask=s_on)
         else:
             tl.store(out_val_ptr.to(tl.pointer_type(tl.int16)) + orow + s_slot, bits.to(tl.int16), mask=s_on)
-    tl.store(buf_key + c_slot, tl.reshape(_cand_key(x).to(tl.int32, bitcast=True), [N]), mask=c_on)
+    # no candidate is a NaN (split._classify)
+    tl.store(buf_key + c_slot, tl.reshape(order_key(x, NAN_FREE=True).to(tl.int32, bitcast=True), [N]), mask=c_on)
     tl.store(buf_idx + c_slot, jf, mask=c_on)
     tot = tl.sum(cnt, axis=0)
     return n_s + (tot & 0xFFFF), n_c + (tot >> 16)

@@ -26,8 +26,14 @@ OUTSIDE_KEY = 0
 
 
 @triton.jit
-def order_key(x):
-    """Order-preserving uint32 key of a float32/bfloat16/float16 tensor."""
+def order_key(x, NAN_FREE: tl.constexpr = False):
+    """Order-preserving uint32 key of a float32/bfloat16/float16 tensor. NAN_FREE: the caller guarantees no NaN,
+    so a float32 key skips the NaN test (4 instructions, not 8; 16-bit keys are built as without it)."""
+    if NAN_FREE and x.dtype == tl.float32:
+        sign = tl.full([], 0x80000000, tl.uint32)
+        u = x.to(tl.uint32, bitcast=True)
+        u = tl.where(u == sign, tl.full([], 0, tl.uint32), u)  # -0.0 ranks as +0.0
+        return u ^ ((u.to(tl.int32, bitcast=True) >> 31).to(tl.uint32, bitcast=True) | sign)
     # NaN is tested on the bits: the interpreter has no native bfloat16 compare.
     if x.dtype == tl.float32:
         u = x.to(tl.uint32, bitcast=True)
