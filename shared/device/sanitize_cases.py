@@ -55,6 +55,10 @@ CASES = [  # rows, n, k, dtype, kind, next_n, compress_ratio
     # session 19: sgl_fused's WARP_MID_LARGE (2-12 rows per SM, N >= 64K: 4096 sampled keys, the select by
     # interpolation); the two-launch selects by interpolation take 1x40000, 2x131072, 40x70000 and 32x131072
     (400, 70000, 2048, torch.float32, "nan", 1, 1),
+    # session 22: sgl_fused's WARP_FEW_LONG with its bracket guessed from the sample's moments (~1 row per SM, N >= 64K;
+    # a plateau makes the guess's check fail); WARP_FEW_LARGE (130x24000) and the two-launch filters of 64K-128K
+    # rows (2x131072, 40x70000, 32x131072) guess too
+    (130, 66000, 2048, torch.float32, "plateau", 1, 1),
 ]
 
 

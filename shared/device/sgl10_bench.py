@@ -18,7 +18,9 @@ select's warps / candidate chunk; "oldearly" the filter's first tile loaded befo
 interpolation, and "w<W>secbrsec..", both, were measured slower in session 20 and removed; so was "pickpdl", the
 two-launch path's select as a programmatic dependent launch; "pickbb" / "pickbb12" the picks with the two-launch
 filter's bracket by bisection on 16 / 12 key bits); "pick" the launch's own choice (warp,
-resident or two-launch) and "picksec" the same with its candidate select by interpolation; "pickfat" (session 21,
+resident or two-launch) and "picksec" the same with its candidate select by interpolation; "pickg<S>" (session 22)
+the picks with the bracket guessed from the sample's moments first, slack S / 10 (default 25; "pickg0": never
+guessed, the bisection as before session 22); "pickfat" (session 21,
 the picks before the lean float32 classify, removed with its flag after commit 2780fed),
 "m80" (a register cap: ``maxnreg=80``, 6 programs of 4 warps / 3 of 8 per SM);
 late variants run with the page table only. "old" is prepended to each cell unless it lists "noold".
@@ -147,11 +149,23 @@ def _sec(config):
     return config
 
 
+def _guess(config, slack):
+    """A pick with its bracket guessed first (warp and split configs; the resident path has no bracket)."""
+    if isinstance(config, (launch.WarpConfig, launch.SplitConfig)):
+        return replace(config, guess=slack)
+    return config
+
+
 def _setup(name):
     launch.pick_split = ORIG_SPLIT
     launch.pick_warp = ORIG_WARP
-    if name in ("pick", "picksec", "pickbb", "pickbb12"):  # the launch's own picks (session 19), or with _sec
+    # the launch's own picks (session 19), or with _sec, or with a guessed bracket
+    if name in ("pick", "picksec", "pickbb", "pickbb12") or name.startswith("pickg"):
         launch.WARP = True
+        if name.startswith("pickg"):  # session 22: the bracket guessed first; "pickg15": slack 1.5 (default 2.5)
+            g = int(name[5:] or 25) / 10
+            launch.pick_warp = lambda *a, g=g: _guess(ORIG_WARP(*a), g)
+            launch.pick_split = lambda *a, g=g: _guess(ORIG_SPLIT(*a), g)
         if name.startswith("pickbb"):  # session 20: the two-launch filter's bracket by bisection (16 / 12 bits)
             launch.pick_split = lambda *a, b=int(name[6:] or 16): replace(ORIG_SPLIT(*a), bracket_bits=b)
         if name == "picksec":

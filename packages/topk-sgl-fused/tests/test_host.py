@@ -175,6 +175,32 @@ def test_pick_split_sample(monkeypatch):
     assert (big.chunk, big.cap) == (small.chunk, small.cap)
 
 
+def test_pick_split_guess(monkeypatch):
+    """The filter's bracket is guessed first (``guess``) on float32 rows that sample 4096 keys up to 128K columns
+    (timed faster at 128K), not on 32K-64K rows (8x32K timed slower), longer rows (1x256K slower, 1x1M even) nor
+    16-bit rows (not timed)."""
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    from topk_sgl_fused import launch
+
+    pick = launch.pick_split
+    assert pick(32, 131072, 2048, 132).guess == pick(1, 65537, 2048, 132).guess == launch.SPLIT_GUESS > 0
+    assert pick(8, 32768, 2048, 132).guess == pick(32, 65536, 2048, 132).guess == 0
+    assert pick(32, 131072, 2048, 132, 2).guess == pick(1, 131073, 2048, 132).guess == 0
+    assert pick(1, 1 << 20, 2048, 132).guess == 0
+
+
+def test_pick_warp_guess(monkeypatch):
+    """The warp path guesses its bracket only on about one row per SM of 16K+ columns, where it was timed faster."""
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    from topk_sgl_fused import launch
+
+    assert launch.pick_warp(128, 32768, 2048, 132).guess == 2.5
+    assert launch.pick_warp(128, 131072, 2048, 132, "page_table").guess == 1.5
+    assert launch.pick_warp(128, 65536, 2048, 132).guess == 1.5
+    assert launch.pick_warp(1024, 65536, 2048, 132).guess == launch.pick_warp(4096, 8192, 2048, 132).guess == 0
+    assert launch.pick_warp(512, 131072, 2048, 132, "page_table").guess == 0
+
+
 def test_pick_warp(monkeypatch):
     """The warp path where it was timed faster (float32, ~1+ rows per SM), with the measured configs, the page
     table always late; the resident path for at most one row per SM of (4096, 8192] columns; the two-launch path

@@ -128,25 +128,60 @@ def _select_bisect(n_out, rem, lo, hi, n_cand, k, buf_key, buf_idx, row_ptr, oro
 
 @triton.jit
 def _bracket_bisect(row_ptr, L, k, KEY_BITS: tl.constexpr, SAMPLE: tl.constexpr, BB: tl.constexpr = 1,
-                    PB: tl.constexpr = 16):
+                    PB: tl.constexpr = 16, GUESS: tl.constexpr = 0.0):
     """``kernel._bracket``'s bracket (same sample, ranks and 16-bit bounds) by bisection on
     the top 16 key bits (``PB``): 16 steps of one packed count over the sample (a reduction; warp-local
     with one warp), instead of two histograms (ballots per bin bit, ~255 registers at 1024
     samples in one warp). BB > 1: ``BB`` bits per step (16 / BB steps), each counting the
     sample against ``2**BB`` prefixes at once (a ``[SAMPLE, 2**BB]`` compare, one reduction).
     PB < 16 (with BB = 1): bounds on the top ``PB`` key bits, PB steps; the bracket contains the 16-bit one
-    (coarser prefixes only widen it), and the sample's rank margin is already much wider than a 12-bit bin."""
+    (coarser prefixes only widen it), and the sample's rank margin is already much wider than a 12-bit bin.
+    GUESS > 0: first the bounds guessed from the sample's moments (``_bracket_guess`` with that slack, two
+    reductions); the bisection runs only when the sample rejects them."""
     tl.static_assert(PB == 16 or BB == 1, "bracket prefix bits below 16 need one bit per step")
     SH1: tl.constexpr = KEY_BITS - PB
+    xs = _sample(row_ptr, L, SAMPLE)
+    key = order_key(xs)
+    k16 = (key >> SH1).to(tl.int32)
+    r_lo, r_hi = _sample_ranks(L, k, SAMPLE)
+    if GUESS > 0:
+        lo = tl.full([], 0, tl.uint32)
+        hi = tl.full([], (1 << KEY_BITS) - 1, tl.uint32)
+        ok = r_lo < 0  # False, as a tensor
+        if (r_hi >= 1) & (r_lo <= SAMPLE):
+            ok, lo, hi = _bracket_guess(xs, key, tl.load(row_ptr).to(tl.float32), r_lo, r_hi, SAMPLE, GUESS)
+        if not ok:
+            lo, hi = _bracket_search(k16, r_lo, r_hi, KEY_BITS, SAMPLE, BB, PB)
+    else:
+        lo, hi = _bracket_search(k16, r_lo, r_hi, KEY_BITS, SAMPLE, BB, PB)
+    return lo, hi
+
+
+@triton.jit
+def _sample(row_ptr, L, SAMPLE: tl.constexpr):
+    """``SAMPLE`` evenly spaced values of the row's first ``L`` columns."""
     i = tl.arange(0, SAMPLE)
     pos = ((i.to(tl.float32) + 0.5) * (L.to(tl.float32) / SAMPLE)).to(tl.int32)
     pos = tl.minimum(tl.maximum(pos, 0), L - 1)
-    k16 = (order_key(tl.load(row_ptr + pos)) >> SH1).to(tl.int32)
+    return tl.load(row_ptr + pos)
+
+
+@triton.jit
+def _sample_ranks(L, k, SAMPLE: tl.constexpr):
+    """The bracket's sample ranks ``(r_lo, r_hi)``: ``p S -+ (5 sigma + 2)`` for ``p = k / L``."""
     p = k.to(tl.float32) / L.to(tl.float32)
     mid = p * SAMPLE
     margin = 5.0 * tl.sqrt(tl.maximum(mid * (1.0 - p), 0.0)) + 2.0
     r_hi = (mid - margin).to(tl.int32)  # truncation: < 1 means no sure keys
     r_lo = (mid + margin).to(tl.int32) + 1
+    return r_lo, r_hi
+
+
+@triton.jit
+def _bracket_search(k16, r_lo, r_hi, KEY_BITS: tl.constexpr, SAMPLE: tl.constexpr, BB: tl.constexpr,
+                    PB: tl.constexpr):
+    """``_bracket_bisect``'s bounds by bisection over the sample's ``PB``-bit key prefixes ``k16``."""
+    SH1: tl.constexpr = KEY_BITS - PB
     t_lo = tl.zeros([], dtype=tl.int32)  # the PB-bit prefix of the r_lo-th largest sample key
     t_hi = tl.zeros([], dtype=tl.int32)  # ... of the r_hi-th
     if BB == 1:
@@ -173,3 +208,50 @@ def _bracket_bisect(row_ptr, L, k, KEY_BITS: tl.constexpr, SAMPLE: tl.constexpr,
     if r_hi >= 1:
         hi = ((t_hi + 1).to(tl.uint32) << SH1) - 1  # wraps to the top key
     return lo, hi
+
+
+@triton.jit
+def _add3(a0, b0, c0, a1, b1, c1):
+    return a0 + a1, b0 + b1, c0 + c1
+
+
+@triton.jit
+def _upper_z(q):
+    """The z with ``P(Z > z) = q`` for a standard normal Z, 0 < q < 1 (Abramowitz and Stegun 26.2.23,
+    error below 4.5e-4)."""
+    pp = tl.minimum(q, 1.0 - q)
+    t = tl.sqrt(-2.0 * tl.log(pp))
+    z = t - (2.515517 + t * (0.802853 + t * 0.010328)) / (1.0 + t * (1.432788 + t * (0.189269 + t * 0.001308)))
+    return tl.where(q < 0.5, z, -z)
+
+
+@triton.jit
+def _bracket_guess(xs, key, x0, r_lo, r_hi, SAMPLE: tl.constexpr, SLACK: tl.constexpr):
+    """``(ok, lo, hi)``: keys at the sample's ranks ``r_lo + SLACK sqrt(r_lo)`` and ``r_hi - SLACK sqrt(r_hi)`` as a
+    skewed normal fitted to the sample would put them (mean, deviation and skew from one reduction of the
+    differences to ``x0``; Cornish-Fisher to the skew), then one packed count of the sample checks them: ``ok``
+    when at least ``r_lo`` sample keys are ``>= lo``, fewer than ``r_hi`` are ``> hi`` (what the bisection's
+    bounds give) and the bracket holds at most twice the bisection's ranks. Non-finite moments (NaN, inf, overflow)
+    give bounds the check rejects. Only speed depends on it, like the rest of the bracket."""
+    d = xs.to(tl.float32) - x0
+    s1, s2, s3 = tl.reduce((d, d * d, d * d * d), 0, _add3)
+    inv = 1.0 / SAMPLE
+    m = s1 * inv
+    var = tl.maximum(s2 * inv - m * m, 0.0)
+    sd = tl.sqrt(var)
+    mu3 = s3 * inv - 3.0 * m * (s2 * inv) + 2.0 * m * m * m
+    skew = tl.where(var > 0.0, mu3 / (var * sd), 0.0)
+    skew = tl.where(skew == skew, tl.minimum(tl.maximum(skew, -2.0), 2.0), 0.0)
+    f_lo = r_lo.to(tl.float32)
+    f_hi = r_hi.to(tl.float32)
+    z_lo = _upper_z((f_lo + SLACK * tl.sqrt(f_lo)) * inv)
+    z_hi = _upper_z(tl.maximum(f_hi - SLACK * tl.sqrt(f_hi), 0.5) * inv)
+    z_lo += (z_lo * z_lo - 1.0) * skew / 6.0
+    z_hi += (z_hi * z_hi - 1.0) * skew / 6.0
+    lo = order_key((x0 + m + sd * z_lo).to(xs.dtype))
+    hi = order_key((x0 + m + sd * z_hi).to(xs.dtype))
+    cnt = tl.sum((key >= lo).to(tl.int32) + ((key > hi).to(tl.int32) << 16), axis=0)  # SAMPLE < 2**16
+    c_lo = cnt & 0xFFFF
+    c_hi = cnt >> 16
+    ok = (c_lo >= r_lo) & (c_hi < r_hi) & (c_lo - c_hi <= 2 * (r_lo - r_hi))
+    return ok, lo, hi

@@ -277,6 +277,10 @@ class SplitConfig:
     # 20.8 / 22.6 -> 18.2 / 20.1 (22.4 / 24.6), 32x128K 54.7 / 57.7 -> 47.0 / 49.9 (48.5 / 51.5), 1x128K 23.5 / 25.5
     # -> 21.0 / 23.0 (20.1 / 22.1), 16x128K 34.6 / 37.1 -> 31.2 / 34.0 (30.9 / 33.6), 32x32K 23.3 / 25.5 -> 21.1 / 23.3.
     bracket_bits: int = 16
+    # With bracket_bits, > 0: the bounds guessed from the sample's moments first, this many square roots of the
+    # ranks past them (``bisect_select._bracket_guess``, two reductions); the bisection only when the sample rejects
+    # them (session 22).
+    guess: float = 0.0
 
 
 def tile(config: SplitConfig, elem_bytes: int) -> tuple[int, int, int]:
@@ -303,6 +307,16 @@ SPLIT_LARGE_SAMPLE_MIN_N = 65536
 #: -> 22.6 / 24.6; and the early tile for the others: 32x128K 55.4 / 58.5 -> 54.6 / 57.5, 64x128K 87.4 / 90.6 -> 84.9
 #: / 88.2.
 SPLIT_SECANT_MIN_N = 32768
+#: The filter's bracket guessed from the sample's moments first (``SplitConfig.guess``, slack 1.5) on the float32
+#: rows that sample 4096 keys (over SPLIT_LARGE_SAMPLE_MIN_N columns) up to SPLIT_GUESS_MAX_N. Session 22
+#: (``sgl10_bench.py`` ``pickg<S>``, two rounds, µs v2 / page table, bisection -> slack 2.5 / 1.5): 32x128K 46.3 /
+#: 49.2 -> 40.8 / 43.9 / 38.1 / 41.0, 64x128K 71.1 / 74.4 -> 60.9 / 63.9 / 55.9 / 58.8, 16x128K 30.7 / 33.3 -> 26.4 /
+#: 29.2 / 26.7 / 29.6, 1x128K 20.6 / 22.5 -> 17.8 / 19.8 / 17.2 / 19.2; 32K rows lose (8x32K 17.7 / 19.5 -> 21.3 /
+#: 23.5 / 20.8 / 23.0). As shipped (call 3): 8x128K 23.35 / 26.15 -> 20.4 / 22.9, 100x128K 71.5 / 74.3 -> 63.85 /
+#: 66.75; longer rows gain nothing (1x1M 36.7 / 40.0, 4x512K 42.8 / 46.25 either way) or lose (1x256K 23.2 / 25.4 ->
+#: 23.7 / 26.0).
+SPLIT_GUESS = 1.5
+SPLIT_GUESS_MAX_N = 131072
 
 
 def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) -> SplitConfig:
@@ -335,14 +349,16 @@ def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) ->
     # 8x128K 32.7 / 34.7 -> 28.7 / 31.2, 32x128K 62.6 / 66.7 -> 60.2 / 63.9, 1x128K 26.2 / 28.0 -> 26.1 / 28.0; 32K
     # rows lose: 8x32K 22.2 -> 24.1, 1x32K 20.0 -> 22.7, 32x32K 25.6 -> 26.8; 8192 keys: 32x128K 79.3): fewer
     # candidates for the select, which is half the time on few rows.
+    guess = 0.0
     if n > SPLIT_LARGE_SAMPLE_MIN_N and elem_bytes == 4:  # 16-bit rows: not timed
         sample = 4096
+        guess = SPLIT_GUESS if n <= SPLIT_GUESS_MAX_N else 0.0
     # float32 rows of 32K+ columns (not many short ones): the select by interpolation and the filter's first tile
     # before its bracket (session 19, ``oldsec`` / ``oldsecearly``).
     secant = elem_bytes == 4 and n >= SPLIT_SECANT_MIN_N and not few_warps
     return SplitConfig(chunk=chunk, warps=warps, r=r, sample=sample, cblock=cblock, cap=cap,
                        maxnreg=128, select_warps=4 if few_warps else 8, bisect=secant, early=secant,
-                       sbits=0 if secant else 1)
+                       sbits=0 if secant else 1, guess=guess)
 
 
 def split_constexprs(config: SplitConfig, key_bits: int, elem_bytes: int, transform: int, has_starts: bool,
@@ -352,7 +368,8 @@ def split_constexprs(config: SplitConfig, key_bits: int, elem_bytes: int, transf
     a, v, th = tile(config, elem_bytes)
     f_const = dict(KEY_BITS=key_bits, CHUNK=config.chunk, A=a, V=v, TH=th, SAMPLE=config.sample, HAS_STARTS=has_starts,
                    **({"EARLY": True} if config.early else {}),
-                   **({"BPB": config.bracket_bits} if config.bracket_bits else {}))
+                   **({"BPB": config.bracket_bits} if config.bracket_bits else {}),
+                   GUESS=float(config.guess) if config.bracket_bits else 0.0)
     s_const = dict(KEY_BITS=key_bits, BLOCK=config.block, CBLOCK=config.cblock, TRANSFORM=transform,
                    HAS_STARTS=has_starts, STREAM=stream, **({"BISECT": True} if config.bisect else {}),
                    **({"SB": 0} if config.bisect and config.sbits == 0 else {}))
@@ -426,6 +443,10 @@ class WarpConfig:
     # The bracket's bounds on this many top key bits (16: 16 bisection steps over the sample; 12: 12 steps and a
     # slightly wider bracket; session 17 prepared it after ncu put the bracket at ~35% of 4096x8K's instructions).
     bracket_bits: int = 16
+    # > 0: the bracket's bounds guessed from the sample's moments first, this many square roots of the ranks past
+    # them, checked by one count over the sample; the bisection runs only when the check fails
+    # (``bisect_select._bracket_guess``, session 22).
+    guess: float = 0.0
 
 
 #: The warp path's configs by rows per SM (H200, fp32, k=2048, NOTES.md 2026-11-30 session 10):
@@ -461,8 +482,8 @@ WARP_MANY_SMALL = replace(WARP_MANY, sample=1024, sbits=WARP_SELECT_SECANT)
 #: ``m80``, one round, µs: 4096x8K 179.9 -> 173.4; the identity transform's 152.4 -> 152.0 kept; 16K rows not timed).
 WARP_MANY_SMALL_PAGE = replace(WARP_MANY_PAGE, sample=1024, sbits=WARP_SELECT_SECANT, maxnreg=80)
 WARP_MANY_SMALL_N = 16384
-WARP_FEW_LARGE = replace(WARP_FEW, sample=8192)
-WARP_FEW_LARGE_PAGE = replace(WARP_FEW_PAGE, sample=8192, sbits=1)
+WARP_FEW_LARGE = replace(WARP_FEW, sample=8192, guess=2.5)
+WARP_FEW_LARGE_PAGE = replace(WARP_FEW_PAGE, sample=8192, sbits=1, guess=2.5)
 WARP_FEW_LARGE_N = (16384, 32768)
 #: 2-12 rows per SM of at least WARP_MID_LARGE_N columns, v2 and ragged: a 4096-key bracket sample and the select by
 #: interpolation (session 19 call 9, two rounds, µs): 512x128K 243.0 / 242.2 -> 236.9 / 236.9, 1024x64K 226.8 / 227.4
@@ -479,8 +500,14 @@ WARP_MID_LARGE_N = 65536
 #: 128x64K 47.0 / 50.2 -> 43.2 / 45.4, 64x128K 71.5 / 74.5 -> 60.8 / 62.8; 128x32K (WARP_FEW_LARGE) no gain).
 WARP_MID_LARGE_MANY = replace(WARP_MID_LARGE, maxnreg=80)
 WARP_MID_LARGE_PAGE_MANY = replace(WARP_MID_PAGE, sample=4096, maxnreg=80)
-WARP_FEW_LONG = replace(WARP_FEW, sbits=WARP_SELECT_SECANT, cblock=4096)
-WARP_FEW_LONG_PAGE = replace(WARP_FEW_PAGE, cblock=4096)
+#: Session 22 (``sgl10_bench.py`` ``pickg<S>``, two rounds, µs v2 / page table): the bracket guessed from the sample's
+#: moments first (``WarpConfig.guess``, slack 2.5 / 1.5 square roots of the rank) on about one row per SM:
+#: 128x32K (WARP_FEW_LARGE) 29.4 / 31.6 -> 27.7 / 29.8 / 28.2 / 30.3; 128x64K (WARP_FEW_LONG) 42.9 / 45.4 -> 39.5 /
+#: 42.1 / 40.6 / 43.5; 128x128K 66.6 / 69.4 -> 69.3 / 71.7 / 64.5 / 66.3. More rows per SM lose (slack 2.5, µs v2):
+#: 4096x8K 152.2 -> 172.0, 1024x64K 199.5 -> 204.3, 512x128K 200.3 -> 214.3: the bisection's chain hides behind other
+#: rows there, and the guess's wider bracket costs more than its steps save.
+WARP_FEW_LONG = replace(WARP_FEW, sbits=WARP_SELECT_SECANT, cblock=4096, guess=1.5)
+WARP_FEW_LONG_PAGE = replace(WARP_FEW_PAGE, cblock=4096, guess=1.5)
 #: Rows of at most WARP_NARROW_BRACKET_MAX_N columns bracket on the top 12 key bits, not 16, whatever the config
 #: (session 18, ``sgl10_bench.py`` ``pb<B>``, µs none / page): 4096x8K 187.6 / 209.9 -> 181.5 / 203.3 (11 and 13 bits
 #: within 0.5), 2048x8K 100.5 / 112.8 -> 98.2 / 109.8, 1024x8K 56.7 / 64.7 -> 54.3 / 61.1, 1x8K 12.0 / 13.0 -> 11.2 /
@@ -596,7 +623,7 @@ def warp_constexprs(config: WarpConfig, key_bits: int, transform: int, has_start
                 CBLOCK=config.cblock, BLOCK=config.block, TRANSFORM=transform, HAS_STARTS=has_starts,
                 BISECT=config.bisect, LATE=late, LATE_KB=kb, SB=config.sbits,
                 BB=config.bbits, **({"LAZY": True} if late and config.lazy else {}),
-                BPB=config.bracket_bits)
+                BPB=config.bracket_bits, GUESS=float(config.guess))
 
 
 def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
