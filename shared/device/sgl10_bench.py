@@ -26,6 +26,7 @@ the picks before the lean float32 classify, removed with its flag after commit 2
 late variants run with the page table only. "old" is prepended to each cell unless it lists "noold".
 "x<S>" a bracket sample of S keys, "a<A>" (session 21, last) tiles of A 16-byte runs per thread,
 "c<C>" candidate chunks of C, "pb<B>" the bracket on B prefix bits (session 17;
+"g<S>" (session 22, last; also on "old..") the bracket guessed first with slack S / 10;
 "oldx<S>" the two-launch path's sample). E.g. ``w4lateoldlazym80``: 4 warps, session 10's late pass, lazy request,
 80 registers; ``w4x1024pb12``: 4 warps, 1024 sampled keys, the bracket on 12 prefix bits.
 "r<W>" (session 18): the resident path (``resident.py``, the row in registers) on W warps; "r<W>b2" two key bits
@@ -83,7 +84,7 @@ def variant(name):
     if m:
         return launch.ResidentConfig(int(m.group(1)), int(m.group(2) or 1), bool(m.group(3)), bool(m.group(4)))
     m = re.fullmatch(r"(w\d+(?:r80)?)((?:s2|s4|sel2|sel4|br2|br4|secbrsec|brsec|sec)?)(late|lateold)?(lazy)?(?:m(\d+))?"
-                     r"(?:x(\d+))?(?:c(\d+))?(?:pb(\d+))?(?:a(\d+))?", name)
+                     r"(?:x(\d+))?(?:c(\d+))?(?:pb(\d+))?(?:a(\d+))?(?:g(\d+))?", name)
     if not m:
         raise KeyError(name)
     cfg = V[m.group(1)]
@@ -102,6 +103,8 @@ def variant(name):
         extra["bracket_bits"] = int(m.group(8))
     if m.group(9):
         extra["a"] = int(m.group(9))
+    if m.group(10):
+        extra["guess"] = int(m.group(10)) / 10
     return replace(cfg, **bits, **late, **extra)
 
 
@@ -172,7 +175,7 @@ def _setup(name):
             launch.pick_warp = lambda *a: _sec(ORIG_WARP(*a))
             launch.pick_split = lambda *a: _sec(ORIG_SPLIT(*a))
         return
-    m = re.fullmatch(r"old(bis|sec)?(?:sw(\d+))?(?:cb(\d+))?(early)?(?:x(\d+))?", name)
+    m = re.fullmatch(r"old(bis|sec)?(?:sw(\d+))?(?:cb(\d+))?(early)?(?:x(\d+))?(?:g(\d+))?", name)
     if m:
         launch.WARP = False
         extra = {None: {}, "bis": dict(bisect=True), "sec": dict(bisect=True, sbits=0)}[m.group(1)]
@@ -184,6 +187,8 @@ def _setup(name):
             extra["early"] = True
         if m.group(5):
             extra["sample"] = int(m.group(5))
+        if m.group(6):
+            extra["guess"] = int(m.group(6)) / 10
         launch.pick_split = lambda *a, extra=extra: replace(ORIG_SPLIT(*a), **extra)
     else:
         launch.WARP = True

@@ -176,15 +176,17 @@ def test_pick_split_sample(monkeypatch):
 
 
 def test_pick_split_guess(monkeypatch):
-    """The filter's bracket is guessed first (``guess``) on float32 rows that sample 4096 keys up to 128K columns
-    (timed faster at 128K), not on 32K-64K rows (8x32K timed slower), longer rows (1x256K slower, 1x1M even) nor
-    16-bit rows (not timed)."""
+    """The filter's bracket is guessed first (``guess``), with candidate chunks of 4096, on float32 rows of 32K-128K
+    columns that select by interpolation (timed faster at 32K and 128K), not on longer rows (1x256K slower, 1x1M
+    even), shorter ones or 16-bit rows (not timed)."""
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
     from topk_sgl_fused import launch
 
     pick = launch.pick_split
-    assert pick(32, 131072, 2048, 132).guess == pick(1, 65537, 2048, 132).guess == launch.SPLIT_GUESS > 0
-    assert pick(8, 32768, 2048, 132).guess == pick(32, 65536, 2048, 132).guess == 0
+    for rows, n in ((32, 131072), (1, 65537), (8, 32768), (32, 65536)):
+        c = pick(rows, n, 2048, 132)
+        assert c.guess == launch.SPLIT_GUESS > 0 and c.cblock == 4096 and c.sbits == 0, c
+    assert pick(8, 32767, 2048, 132).guess == pick(8, 32768, 2048, 132, 2).guess == 0
     assert pick(32, 131072, 2048, 132, 2).guess == pick(1, 131073, 2048, 132).guess == 0
     assert pick(1, 1 << 20, 2048, 132).guess == 0
 

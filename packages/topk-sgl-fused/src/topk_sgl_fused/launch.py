@@ -308,13 +308,15 @@ SPLIT_LARGE_SAMPLE_MIN_N = 65536
 #: / 88.2.
 SPLIT_SECANT_MIN_N = 32768
 #: The filter's bracket guessed from the sample's moments first (``SplitConfig.guess``, slack 1.5) on the float32
-#: rows that sample 4096 keys (over SPLIT_LARGE_SAMPLE_MIN_N columns) up to SPLIT_GUESS_MAX_N. Session 22
-#: (``sgl10_bench.py`` ``pickg<S>``, two rounds, µs v2 / page table, bisection -> slack 2.5 / 1.5): 32x128K 46.3 /
-#: 49.2 -> 40.8 / 43.9 / 38.1 / 41.0, 64x128K 71.1 / 74.4 -> 60.9 / 63.9 / 55.9 / 58.8, 16x128K 30.7 / 33.3 -> 26.4 /
-#: 29.2 / 26.7 / 29.6, 1x128K 20.6 / 22.5 -> 17.8 / 19.8 / 17.2 / 19.2; 32K rows lose (8x32K 17.7 / 19.5 -> 21.3 /
-#: 23.5 / 20.8 / 23.0). As shipped (call 3): 8x128K 23.35 / 26.15 -> 20.4 / 22.9, 100x128K 71.5 / 74.3 -> 63.85 /
-#: 66.75; longer rows gain nothing (1x1M 36.7 / 40.0, 4x512K 42.8 / 46.25 either way) or lose (1x256K 23.2 / 25.4 ->
-#: 23.7 / 26.0).
+#: rows that select by interpolation (SPLIT_SECANT_MIN_N+ columns, not many short rows) up to SPLIT_GUESS_MAX_N, with
+#: candidate chunks of 4096. Session 22 (``sgl10_bench.py`` ``pickg<S>`` / ``old..g<S>``, µs v2 / page table, two
+#: rounds unless noted, bisection -> slack 2.5 / 1.5): 32x128K 46.3 / 49.2 -> 40.8 / 43.9 / 38.1 / 41.0, 64x128K
+#: 71.1 / 74.4 -> 60.9 / 63.9 / 55.9 / 58.8, 16x128K 30.7 / 33.3 -> 26.4 / 29.2 / 26.7 / 29.6, 1x128K 20.6 / 22.5 ->
+#: 17.8 / 19.8 / 17.2 / 19.2; as shipped (call 3): 8x128K 23.35 / 26.15 -> 20.4 / 22.9, 100x128K 71.5 / 74.3 ->
+#: 63.85 / 66.75; longer rows gain nothing (1x1M 36.7 / 40.0, 4x512K 42.8 / 46.25 either way) or lose (1x256K 23.2 /
+#: 25.4 -> 23.7 / 26.0). 32K rows lose in chunks of 2048 (8x32K 17.7 / 19.5 -> 21.3 / 23.5 / 20.8 / 23.0: more
+#: candidates than one chunk) and gain in chunks of 4096 (call 6, one round: 8x32K -> 17.3 / 19.1 / 17.4 / 19.2,
+#: chunks of 4096 alone 19.6 / 21.3; 32x32K 20.4 / 22.65 -> slack 1.5 19.5 / 21.6; 1x32K 15.5 / 17.2 -> 15.6 / 17.4).
 SPLIT_GUESS = 1.5
 SPLIT_GUESS_MAX_N = 131072
 
@@ -349,13 +351,14 @@ def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) ->
     # 8x128K 32.7 / 34.7 -> 28.7 / 31.2, 32x128K 62.6 / 66.7 -> 60.2 / 63.9, 1x128K 26.2 / 28.0 -> 26.1 / 28.0; 32K
     # rows lose: 8x32K 22.2 -> 24.1, 1x32K 20.0 -> 22.7, 32x32K 25.6 -> 26.8; 8192 keys: 32x128K 79.3): fewer
     # candidates for the select, which is half the time on few rows.
-    guess = 0.0
     if n > SPLIT_LARGE_SAMPLE_MIN_N and elem_bytes == 4:  # 16-bit rows: not timed
         sample = 4096
-        guess = SPLIT_GUESS if n <= SPLIT_GUESS_MAX_N else 0.0
     # float32 rows of 32K+ columns (not many short ones): the select by interpolation and the filter's first tile
     # before its bracket (session 19, ``oldsec`` / ``oldsecearly``).
     secant = elem_bytes == 4 and n >= SPLIT_SECANT_MIN_N and not few_warps
+    guess = SPLIT_GUESS if secant and n <= SPLIT_GUESS_MAX_N else 0.0
+    if guess:  # its wider candidate set in chunks of 4096 (32K rows)
+        cblock = 4096
     return SplitConfig(chunk=chunk, warps=warps, r=r, sample=sample, cblock=cblock, cap=cap,
                        maxnreg=128, select_warps=4 if few_warps else 8, bisect=secant, early=secant,
                        sbits=0 if secant else 1, guess=guess)
@@ -482,8 +485,10 @@ WARP_MANY_SMALL = replace(WARP_MANY, sample=1024, sbits=WARP_SELECT_SECANT)
 #: ``m80``, one round, µs: 4096x8K 179.9 -> 173.4; the identity transform's 152.4 -> 152.0 kept; 16K rows not timed).
 WARP_MANY_SMALL_PAGE = replace(WARP_MANY_PAGE, sample=1024, sbits=WARP_SELECT_SECANT, maxnreg=80)
 WARP_MANY_SMALL_N = 16384
-WARP_FEW_LARGE = replace(WARP_FEW, sample=8192, guess=2.5)
-WARP_FEW_LARGE_PAGE = replace(WARP_FEW_PAGE, sample=8192, sbits=1, guess=2.5)
+#: With the guessed bracket (session 22, below) its wider candidate set takes chunks of 2048, not 1024 (128x32K, one
+#: round, µs v2 / page: 27.65 / 29.75 -> 24.8 / 26.9; slack 1.5: 26.8 / 28.9; 4096 sampled keys: 24.4 / 26.7).
+WARP_FEW_LARGE = replace(WARP_FEW, sample=8192, cblock=2048, guess=2.5)
+WARP_FEW_LARGE_PAGE = replace(WARP_FEW_PAGE, sample=8192, sbits=1, cblock=2048, guess=2.5)
 WARP_FEW_LARGE_N = (16384, 32768)
 #: 2-12 rows per SM of at least WARP_MID_LARGE_N columns, v2 and ragged: a 4096-key bracket sample and the select by
 #: interpolation (session 19 call 9, two rounds, µs): 512x128K 243.0 / 242.2 -> 236.9 / 236.9, 1024x64K 226.8 / 227.4
