@@ -5,12 +5,13 @@
 # SAN_CASES=ROWSxN,.. picks some: call 10 ran the 7 the late configs take). The second call, within 30 s:
 #   TAG=session19 GRIDS="dsa decode" bash shared/device/bench.sh bash shared/device/final_b.sh
 #   [SAN_CASES=..] [SAN_TOOLS=..] [SGL_FILES=..] bash shared/device/run.sh bash shared/device/final19.sh [seconds]
-# SGL_FILES replaces the four test files run beside the suite; SAN_TOOLS="" skips the sanitizers (tests_and_san.sh).
+# SGL_FILES replaces the five test files run beside the suite (test_bracket_guess.py since session 22); SAN_TOOLS="" skips the sanitizers (tests_and_san.sh).
 # Sessions 17 and 18's final scripts and session 20's check20.sh call this one.
 set -u
 t=${1:-300}
 files=${SGL_FILES:-packages/topk-sgl-fused/tests/test_warp.py packages/topk-sgl-fused/tests/test_split.py \
-packages/topk-sgl-fused/tests/test_resident.py tests/test_strided_vectors.py}
+packages/topk-sgl-fused/tests/test_resident.py packages/topk-sgl-fused/tests/test_bracket_guess.py \
+tests/test_strided_vectors.py}
 timeout $t python3 -m pytest -q -p no:cacheprovider -n 6 $files > "$OUT/pytest-warp-split.log" 2>&1 &
 SAN_S=$t TEST_S=$t bash shared/device/tests_and_san.sh sgl_fused sgl -m gpu packages/topk-sgl-fused
 wait

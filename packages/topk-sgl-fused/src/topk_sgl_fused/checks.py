@@ -49,26 +49,26 @@ def supports(problem: Problem, interpreter: bool = False) -> str | None:
 
 
 #: Measured speed-up over masked torch.topk by (rows, N), per fused transform: H200, fp32,
-#: k=2048, next_n=1; torch.topk us / sgl_fused us (0.11.0: the resident or warp path where ``launch.pick_warp``
-#: names a config, else the two-launch path) from the committed runs of 2026-12-01 (session 21),
-#: benchmarks/results/2026-12-01-cuda-dsa-session21-sgl.json (columns sgl_fused, sgl_fused:page, sgl_fused:ragged; the
-#: final code) over -dsa-session21.json and -decode-session21.json (commit 8e061d1: the decode cells).
+#: k=2048, next_n=1; torch.topk us / sgl_fused us (0.12.0: the resident or warp path where ``launch.pick_warp``
+#: names a config, else the two-launch path) from the committed one-process runs of 2026-12-01 (session 22, commit
+#: d9852eb), benchmarks/results/2026-12-01-cuda-decode-session22.json and -dsa-session22.json (columns sgl_fused,
+#: sgl_fused:page, sgl_fused:ragged; the DSA run wins where cells repeat).
 #: Written by shared/device/update_scores.py.
 MEASURED = {
     "none": {
-        (1, 8192): 4.87, (1, 32768): 3.48, (1, 131072): 3.07, (1, 262144): 3.19, (1, 1048576): 3.48,
-        (8, 32768): 3.32, (8, 131072): 3.6, (32, 32768): 3.97, (32, 131072): 2.97, (128, 32768): 4.78,
-        (128, 131072): 5.8, (512, 32768): 5.55, (512, 131072): 6.71, (1024, 65536): 6.86, (4096, 8192): 5.56,
+        (1, 8192): 4.86, (1, 32768): 3.45, (1, 131072): 3.66, (1, 262144): 3.23, (1, 1048576): 3.49,
+        (8, 32768): 3.38, (8, 131072): 4.22, (32, 32768): 4.14, (32, 131072): 3.6, (128, 32768): 5.69,
+        (128, 131072): 6.2, (512, 32768): 5.62, (512, 131072): 6.84, (1024, 65536): 6.94, (4096, 8192): 5.6,
     },
     "page_table": {
-        (1, 8192): 4.59, (1, 32768): 3.12, (1, 131072): 2.8, (8, 32768): 3.01, (8, 131072): 3.29,
-        (32, 32768): 3.61, (32, 131072): 2.79, (128, 32768): 4.44, (128, 131072): 5.66, (512, 32768): 4.75,
-        (512, 131072): 6.1, (1024, 65536): 6.38, (4096, 8192): 4.88,
+        (1, 8192): 4.59, (1, 32768): 3.1, (1, 131072): 3.29, (8, 32768): 3.08, (8, 131072): 3.77,
+        (32, 32768): 3.77, (32, 131072): 3.33, (128, 32768): 5.25, (128, 131072): 6.0, (512, 32768): 4.82,
+        (512, 131072): 6.24, (1024, 65536): 6.49, (4096, 8192): 4.93,
     },
     "ragged": {
-        (1, 8192): 4.88, (1, 32768): 3.46, (1, 131072): 3.07, (8, 32768): 3.31, (8, 131072): 3.62,
-        (32, 32768): 3.95, (32, 131072): 2.97, (128, 32768): 4.81, (128, 131072): 5.79, (512, 32768): 5.6,
-        (512, 131072): 6.64, (1024, 65536): 6.91, (4096, 8192): 5.57,
+        (1, 8192): 4.87, (1, 32768): 3.42, (1, 131072): 3.66, (8, 32768): 3.39, (8, 131072): 4.23,
+        (32, 32768): 4.15, (32, 131072): 3.6, (128, 32768): 5.75, (128, 131072): 6.06, (512, 32768): 5.62,
+        (512, 131072): 6.65, (1024, 65536): 6.98, (4096, 8192): 5.6,
     },
 }
 
