@@ -32,7 +32,7 @@ late variants run with the page table only. "old" is prepended to each cell unle
 "r<W>" (session 18): the resident path (``resident.py``, the row in registers) on W warps; "r<W>b2" two key bits
 per bisection step; "r<W>rr" the slots placed from a second read of the row; "r<W>sec" (session 19) the k-th key
 by interpolation (``_kth_key_secant``; "r<W>secearly", the row's loads issued before its length is known, was
-measured slower in session 19 and removed).
+measured slower in session 19 and removed); "r<W>secg" (session 22) its first two probes from the row's moments.
 A cell label ending in "bf16" / "fp16" ("1x8Kbf16") times 16-bit logits.
 Usage: [SGL_PLAN="cell:variant,..;.."] python3 shared/device/sgl10_bench.py [budget_seconds]
 """
@@ -80,9 +80,10 @@ PLAN = [  # (cell, variants): most important first; a spent budget cuts the tail
 
 def variant(name):
     """The ``WarpConfig`` of a variant name (see the module docstring); "r<W>" the resident path on W warps."""
-    m = re.fullmatch(r"r(\d+)(?:b(\d))?(rr)?(sec)?", name)
+    m = re.fullmatch(r"r(\d+)(?:b(\d))?(rr)?(sec)?(g)?", name)
     if m:
-        return launch.ResidentConfig(int(m.group(1)), int(m.group(2) or 1), bool(m.group(3)), bool(m.group(4)))
+        return launch.ResidentConfig(int(m.group(1)), int(m.group(2) or 1), bool(m.group(3)), bool(m.group(4)),
+                                     guess=bool(m.group(5)))
     m = re.fullmatch(r"(w\d+(?:r80)?)((?:s2|s4|sel2|sel4|br2|br4|secbrsec|brsec|sec)?)(late|lateold)?(lazy)?(?:m(\d+))?"
                      r"(?:x(\d+))?(?:c(\d+))?(?:pb(\d+))?(?:a(\d+))?(?:g(\d+))?", name)
     if not m:

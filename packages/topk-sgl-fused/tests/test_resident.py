@@ -7,6 +7,7 @@ the exact answer with ``check_topk`` (transforms inverted first).
 |------------------------------------|---------------------------------------------------------|
 | conformance kit (interpreter)      | every kit case through the resident path                |
 | kinds x dtypes x 1 / 2 bits a step | ties resolved to the last key bit, plateaus, early stop |
+| interpolation after moment probes  | the model's probes clamped into the bracket, any row    |
 | the same, slots from a second read | the re-read's ranks equal the one-pass placement's      |
 | all-equal / NaN / +-inf rows       | the k-th key a plateau: ties fill the remaining slots   |
 | row_starts, values, next_n         | windows clamped; values read back from the row          |
@@ -47,9 +48,9 @@ def _fit(n: int, elem_bytes: int = 4, **mode):
 
 
 #: The k-th key's searches and the two placements: interpolation (float32's default), bisection (16-bit's; 1 and
-#: 2 bits a step), the re-read placement with each.
+#: 2 bits a step), the re-read placement with each; interpolation after two probes from the row's moments (session 22).
 MODES = ({"secant": True}, {"secant": False}, {"secant": False, "sbits": 2}, {"secant": False, "reread": True},
-         {"secant": True, "reread": True})
+         {"secant": True, "reread": True}, {"secant": True, "guess": True})
 
 
 def _run(logits, seq_lens, k, config=None, **fields):
@@ -126,10 +127,12 @@ def test_widths_refused():
 
 
 @pytest.mark.parametrize("shape", [(24, 8192, 8, {}), (24, 8192, 8, {"secant": True}),
+                                   (24, 8192, 8, {"secant": True, "guess": True}),
                                    (24, 8192, 8, {"reread": True}), (6, 32768, 32, {"reread": True}),
                                    (3, 20000, 32, {"reread": True}), (5, 16384, 16, {"reread": True}),
                                    (4, 16384, 16, {"reread": True, "secant": True})],
-                         ids=["8K", "8K-secant", "8K-reread", "32K-reread", "20K-reread", "16K-reread", "16K-both"])
+                         ids=["8K", "8K-secant", "8K-guess", "8K-reread", "32K-reread", "20K-reread", "16K-reread",
+                              "16K-both"])
 @pytest.mark.parametrize("transform", ["none", "page_table"])
 def test_gpu_sizes(shape, transform):
     """The GPU widths at their row sizes: NaN, a plateau around the threshold, one tight cluster, a row shorter

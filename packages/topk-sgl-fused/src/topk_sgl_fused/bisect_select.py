@@ -216,16 +216,6 @@ def _add3(a0, b0, c0, a1, b1, c1):
 
 
 @triton.jit
-def _upper_z(q):
-    """The z with ``P(Z > z) = q`` for a standard normal Z, 0 < q < 1 (Abramowitz and Stegun 26.2.23,
-    error below 4.5e-4)."""
-    pp = tl.minimum(q, 1.0 - q)
-    t = tl.sqrt(-2.0 * tl.log(pp))
-    z = t - (2.515517 + t * (0.802853 + t * 0.010328)) / (1.0 + t * (1.432788 + t * (0.189269 + t * 0.001308)))
-    return tl.where(q < 0.5, z, -z)
-
-
-@triton.jit
 def _bracket_guess(xs, key, x0, r_lo, r_hi, SAMPLE: tl.constexpr, SLACK: tl.constexpr):
     """``(ok, lo, hi)``: keys at the sample's ranks ``r_lo + SLACK sqrt(r_lo)`` and ``r_hi - SLACK sqrt(r_hi)`` as a
     skewed normal fitted to the sample would put them (mean, deviation and skew from one reduction of the
@@ -236,18 +226,13 @@ def _bracket_guess(xs, key, x0, r_lo, r_hi, SAMPLE: tl.constexpr, SLACK: tl.cons
     d = xs.to(tl.float32) - x0
     s1, s2, s3 = tl.reduce((d, d * d, d * d * d), 0, _add3)
     inv = 1.0 / SAMPLE
-    m = s1 * inv
-    var = tl.maximum(s2 * inv - m * m, 0.0)
-    sd = tl.sqrt(var)
-    mu3 = s3 * inv - 3.0 * m * (s2 * inv) + 2.0 * m * m * m
-    skew = tl.where(var > 0.0, mu3 / (var * sd), 0.0)
-    skew = tl.where(skew == skew, tl.minimum(tl.maximum(skew, -2.0), 2.0), 0.0)
+    m, sd, skew = secant.fit(s1, s2, s3, inv)
     f_lo = r_lo.to(tl.float32)
     f_hi = r_hi.to(tl.float32)
-    z_lo = _upper_z((f_lo + SLACK * tl.sqrt(f_lo)) * inv)
-    z_hi = _upper_z(tl.maximum(f_hi - SLACK * tl.sqrt(f_hi), 0.5) * inv)
-    z_lo += (z_lo * z_lo - 1.0) * skew / 6.0
-    z_hi += (z_hi * z_hi - 1.0) * skew / 6.0
+    z_lo = secant.upper_z((f_lo + SLACK * tl.sqrt(f_lo)) * inv)
+    z_hi = secant.upper_z(tl.maximum(f_hi - SLACK * tl.sqrt(f_hi), 0.5) * inv)
+    z_lo += (z_lo * z_lo - 1.0) * skew / 6.0  # Cornish-Fisher's first term (not secant.skewed_z: same code, the
+    z_hi += (z_hi * z_hi - 1.0) * skew / 6.0  # statement order of the measured build)
     lo = order_key((x0 + m + sd * z_lo).to(xs.dtype))
     hi = order_key((x0 + m + sd * z_hi).to(xs.dtype))
     cnt = tl.sum((key >= lo).to(tl.int32) + ((key > hi).to(tl.int32) << 16), axis=0)  # SAMPLE < 2**16

@@ -532,6 +532,7 @@ class ResidentConfig:
     sbits: int = 1  # key bits per bisection step (2: half the steps, three counts per key each)
     reread: bool = False  # the slots placed from a second read of the row (fewer registers: 32 warps fit)
     secant: bool = False  # the k-th key by interpolation (resident._kth_key_secant), not bisection
+    guess: bool = False  # with secant: its first two probes from the row's moments (session 22, not timed yet)
 
 
 #: Keys per thread the resident path holds at most (registers: the keys, their columns and the scan's fields).
@@ -677,7 +678,8 @@ def resident_constexprs(config: ResidentConfig, n: int, key_bits: int, transform
         raise ValueError(f"config: sbits must be 1 or 2, got {config}")
     return dict(KEY_BITS=key_bits, A=row // (v * th), V=v, TH=th, BLOCK=min(1024, th * 4), TRANSFORM=transform,
                 HAS_STARTS=has_starts, **({"SB": 2} if config.sbits == 2 else {}),
-                **({"REREAD": True} if config.reread else {}), **({"SECANT": True} if config.secant else {}))
+                **({"REREAD": True} if config.reread else {}), **({"SECANT": True} if config.secant else {}),
+                **({"GUESS": True} if config.secant and config.guess else {}))
 
 
 def launch_resident(call: Call, config: ResidentConfig) -> None:

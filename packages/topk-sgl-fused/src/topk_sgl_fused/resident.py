@@ -79,11 +79,19 @@ def _kth_key2(key, k, KEY_BITS: tl.constexpr):
 
 
 @triton.jit
-def _kth_key_secant(key, k, L, like):
-    """``_kth_key`` by interpolation (``secant.py``) over the registers (padding lanes hold 0, no real key)."""
-    lo, top = secant.min_max(key, key > 0)  # padding (0) would be the min
-    lo, top = secant.fold_min_max(lo, top)
+def _kth_key_secant(key, k, L, like, x0, GUESS: tl.constexpr = False):
+    """``_kth_key`` by interpolation (``secant.py``) over the registers (padding lanes hold 0, no real key). GUESS
+    (float32 rows, ``x0`` the row's first value): the first two probes from the row's moments (``_model_probes``)."""
+    if GUESS:
+        lo, top, s1, s2, s3 = secant.min_max_moments(key, key > 0, like, x0)
+        lo, top, s1, s2, s3 = secant.fold_min_max_moments(lo, top, s1, s2, s3)
+    else:
+        lo, top = secant.min_max(key, key > 0)  # padding (0) would be the min
+        lo, top = secant.fold_min_max(lo, top)
     lo, top, c_lo, c_hi, w_lo, w_hi, side, bad, done = secant.start(lo, top, L, k)
+    if GUESS:
+        lo, top, c_lo, c_hi, w_lo, w_hi, side, bad, done = _model_probes(
+            key, k, L, like, x0, s1, s2, s3, lo, top, c_lo, c_hi, w_lo, w_hi, side, bad, done)
     while not done:
         p = secant.probe(lo, top, c_lo, c_hi, k, w_lo, w_hi, bad, like, True)
         cnt, d_min, d_max = secant.count_near(key, key > 0, p, False)
@@ -91,6 +99,35 @@ def _kth_key_secant(key, k, L, like):
         lo, top, c_lo, c_hi, w_lo, w_hi, side, bad, done = secant.advance(p, cnt, d_min, d_max, k, lo, top, c_lo,
                                                                           c_hi, w_lo, w_hi, side, bad)
     return lo
+
+
+@triton.jit
+def _model_probes(key, k, L, like, x0, s1, s2, s3, lo, top, c_lo, c_hi, w_lo, w_hi, side, bad, done):
+    """Two probes before the interpolation (session 22, prepared, not timed): the key where a normal distribution
+    with the row's mean, deviation and skew puts rank k, then one Newton step on its count with that distribution's
+    density. Each is clamped into the bracket and counted like any probe, so the search stays exact whatever the
+    row; rows with non-finite or zero spread skip them. A numpy model of the search (randn rows of 4K-8K, k = 2048)
+    took 6.9 steps without them and 3.4 with them (sums of ReLU'd products 6.8 -> 3.9, exponential 8.8 -> 4.9,
+    integer ties 3.3 either way)."""
+    lf = L.to(tl.float32)
+    m, sd, skew = secant.fit(s1, s2, s3, 1.0 / lf)
+    if (sd > 0.0) & (sd < float("inf")) & (done == 0):
+        z = secant.skewed_z(k.to(tl.float32) / lf, skew)
+        v = x0 + m + sd * z
+        p = tl.minimum(tl.maximum(order_key(v.to(like.dtype)), lo + 1), top)
+        cnt, d_min, d_max = secant.count_near(key, key > 0, p, False)
+        cnt, d_min, d_max = secant.fold_near(cnt, d_min, d_max)
+        lo, top, c_lo, c_hi, w_lo, w_hi, side, bad, done = secant.advance(p, cnt, d_min, d_max, k, lo, top, c_lo,
+                                                                          c_hi, w_lo, w_hi, side, bad)
+        if done == 0:
+            density = lf * tl.exp(-0.5 * z * z) * 0.3989422804 / sd  # keys per unit value at v
+            v = v + ((cnt - k).to(tl.float32) + 0.5) / density
+            p = tl.minimum(tl.maximum(order_key(v.to(like.dtype)), lo + 1), top)
+            cnt, d_min, d_max = secant.count_near(key, key > 0, p, False)
+            cnt, d_min, d_max = secant.fold_near(cnt, d_min, d_max)
+            lo, top, c_lo, c_hi, w_lo, w_hi, side, bad, done = secant.advance(p, cnt, d_min, d_max, k, lo, top,
+                                                                              c_lo, c_hi, w_lo, w_hi, side, bad)
+    return lo, top, c_lo, c_hi, w_lo, w_hi, side, bad, done
 
 
 @triton.jit
@@ -124,12 +161,13 @@ def resident_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ra
                     offsets_ptr,
                     KEY_BITS: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr,
                     BLOCK: tl.constexpr, TRANSFORM: tl.constexpr, HAS_STARTS: tl.constexpr, SB: tl.constexpr = 1,
-                    REREAD: tl.constexpr = False, SECANT: tl.constexpr = False):
+                    REREAD: tl.constexpr = False, SECANT: tl.constexpr = False, GUESS: tl.constexpr = False):
     """Row ``program_id(0)``: its k output slots. TRANSFORM: 0 none, 1 page_table, 2 ragged. The window must
     fit the program (``L <= A x V x TH``, which ``launch`` guarantees by ``n``); BLOCK is the short-row fill's
     lane count. SB: key bits per bisection step (1 or 2); SECANT: the k-th key by interpolation
     (``_kth_key_secant``) instead. REREAD: the slots placed from a second read of the row
-    (L1/L2), ``V`` columns per thread at a time, so that no per-key state but the keys lives in registers."""
+    (L1/L2), ``V`` columns per thread at a time, so that no per-key state but the keys lives in registers. GUESS
+    (with SECANT): the search's first two probes from the row's moments (``_model_probes``)."""
     b = tl.program_id(0)
     lane, L, row_ptr, orow, req, offset = _select_row_setup(
         b, logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k, cu_ptr, has_cu, num_req,
@@ -142,7 +180,11 @@ def resident_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ra
         j, x = _load_row(row_ptr, L, A, V, TH)
         key = tl.where(j < L, order_key(x), 0)  # the lowest real key is -inf's, above 0
         if SECANT:
-            t = _kth_key_secant(key, k, L, x)
+            if GUESS:
+                x0 = tl.load(row_ptr).to(tl.float32)
+            else:
+                x0 = 0.0
+            t = _kth_key_secant(key, k, L, x, x0, GUESS)
         elif SB == 2:
             t = _kth_key2(key, k, KEY_BITS)
         else:

@@ -118,3 +118,54 @@ def fold_near(cnt, d_min, d_max):
 def fold_min_max(lo, top):
     """``min_max``'s results over a 2-D block."""
     return tl.reduce((lo, top), 0, _min_max)
+
+
+@triton.jit
+def _min_max_moments(a0, b0, s0, q0, c0, a1, b1, s1, q1, c1):
+    return tl.minimum(a0, a1), tl.maximum(b0, b1), s0 + s1, q0 + q1, c0 + c1
+
+
+@triton.jit
+def min_max_moments(key, valid, x, x0):
+    """``min_max`` and, in the same reduction, the sums of ``d``, ``d^2`` and ``d^3`` for ``d = x - x0`` over the valid
+    keys of a block (``fit``'s inputs; the pivot ``x0`` keeps the variance from cancelling on offset rows)."""
+    d = tl.where(valid, x.to(tl.float32) - x0, 0.0)
+    return tl.reduce((tl.where(valid, key, 0xFFFFFFFF), tl.where(valid, key, 0), d, d * d, d * d * d), 0,
+                     _min_max_moments)
+
+
+@triton.jit
+def fold_min_max_moments(lo, top, s1, s2, s3):
+    """``min_max_moments``' results over a 2-D block."""
+    return tl.reduce((lo, top, s1, s2, s3), 0, _min_max_moments)
+
+
+@triton.jit
+def fit(s1, s2, s3, inv):
+    """``(m, sd, skew)`` of values ``x0 + d`` from the sums of ``d``, ``d^2``, ``d^3`` and ``inv`` = 1 / their count:
+    the mean is ``x0 + m``; the skew is clamped to +-2 and 0 where it is undefined (non-finite sums give a NaN or
+    infinite ``sd``, or 0, which callers reject)."""
+    m = s1 * inv
+    var = tl.maximum(s2 * inv - m * m, 0.0)
+    sd = tl.sqrt(var)
+    mu3 = s3 * inv - 3.0 * m * (s2 * inv) + 2.0 * m * m * m
+    skew = tl.where(var > 0.0, mu3 / (var * sd), 0.0)
+    skew = tl.where(skew == skew, tl.minimum(tl.maximum(skew, -2.0), 2.0), 0.0)
+    return m, sd, skew
+
+
+@triton.jit
+def upper_z(q):
+    """The z with ``P(Z > z) = q`` for a standard normal Z, 0 < q < 1 (Abramowitz and Stegun 26.2.23,
+    error below 4.5e-4)."""
+    pp = tl.minimum(q, 1.0 - q)
+    t = tl.sqrt(-2.0 * tl.log(pp))
+    z = t - (2.515517 + t * (0.802853 + t * 0.010328)) / (1.0 + t * (1.432788 + t * (0.189269 + t * 0.001308)))
+    return tl.where(q < 0.5, z, -z)
+
+
+@triton.jit
+def skewed_z(q, skew):
+    """``upper_z`` corrected to a skew (the first Cornish-Fisher term)."""
+    z = upper_z(q)
+    return z + (z * z - 1.0) * skew / 6.0
