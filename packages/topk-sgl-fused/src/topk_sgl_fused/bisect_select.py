@@ -211,11 +211,6 @@ def _bracket_search(k16, r_lo, r_hi, KEY_BITS: tl.constexpr, SAMPLE: tl.constexp
 
 
 @triton.jit
-def _add3(a0, b0, c0, a1, b1, c1):
-    return a0 + a1, b0 + b1, c0 + c1
-
-
-@triton.jit
 def _bracket_guess(xs, key, x0, r_lo, r_hi, SAMPLE: tl.constexpr, SLACK: tl.constexpr):
     """``(ok, lo, hi)``: keys at the sample's ranks ``r_lo + SLACK sqrt(r_lo)`` and ``r_hi - SLACK sqrt(r_hi)`` as a
     skewed normal fitted to the sample would put them (mean, deviation and skew from one reduction of the
@@ -223,16 +218,15 @@ def _bracket_guess(xs, key, x0, r_lo, r_hi, SAMPLE: tl.constexpr, SLACK: tl.cons
     when at least ``r_lo`` sample keys are ``>= lo``, fewer than ``r_hi`` are ``> hi`` (what the bisection's
     bounds give) and the bracket holds at most twice the bisection's ranks. Non-finite moments (NaN, inf, overflow)
     give bounds the check rejects. Only speed depends on it, like the rest of the bracket."""
-    d = xs.to(tl.float32) - x0
-    s1, s2, s3 = tl.reduce((d, d * d, d * d * d), 0, _add3)
+    s1, s2, s3 = secant.moment_sums(xs, x0)
     inv = 1.0 / SAMPLE
     m, sd, skew = secant.fit(s1, s2, s3, inv)
     f_lo = r_lo.to(tl.float32)
     f_hi = r_hi.to(tl.float32)
     z_lo = secant.upper_z((f_lo + SLACK * tl.sqrt(f_lo)) * inv)
     z_hi = secant.upper_z(tl.maximum(f_hi - SLACK * tl.sqrt(f_hi), 0.5) * inv)
-    z_lo += (z_lo * z_lo - 1.0) * skew / 6.0  # Cornish-Fisher's first term (not secant.skewed_z: same code, the
-    z_hi += (z_hi * z_hi - 1.0) * skew / 6.0  # statement order of the measured build)
+    z_lo = secant.skew_correct(z_lo, skew)  # after both quantiles: the statement order of the measured build
+    z_hi = secant.skew_correct(z_hi, skew)
     lo = order_key((x0 + m + sd * z_lo).to(xs.dtype))
     hi = order_key((x0 + m + sd * z_hi).to(xs.dtype))
     cnt = tl.sum((key >= lo).to(tl.int32) + ((key > hi).to(tl.int32) << 16), axis=0)  # SAMPLE < 2**16

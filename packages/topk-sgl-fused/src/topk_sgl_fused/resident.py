@@ -94,11 +94,19 @@ def _kth_key_secant(key, k, L, like, x0, GUESS: tl.constexpr = False):
             key, k, L, like, x0, s1, s2, s3, lo, top, c_lo, c_hi, w_lo, w_hi, side, bad, done)
     while not done:
         p = secant.probe(lo, top, c_lo, c_hi, k, w_lo, w_hi, bad, like, True)
-        cnt, d_min, d_max = secant.count_near(key, key > 0, p, False)
-        cnt, d_min, d_max = secant.fold_near(cnt, d_min, d_max)
-        lo, top, c_lo, c_hi, w_lo, w_hi, side, bad, done = secant.advance(p, cnt, d_min, d_max, k, lo, top, c_lo,
-                                                                          c_hi, w_lo, w_hi, side, bad)
+        cnt, lo, top, c_lo, c_hi, w_lo, w_hi, side, bad, done = _step(key, p, k, lo, top, c_lo, c_hi, w_lo, w_hi,
+                                                                       side, bad)
     return lo
+
+
+@triton.jit
+def _step(key, p, k, lo, top, c_lo, c_hi, w_lo, w_hi, side, bad):
+    """Count probe ``p`` over the registers and advance the search: ``(count, *state)``."""
+    cnt, d_min, d_max = secant.count_near(key, key > 0, p, False)
+    cnt, d_min, d_max = secant.fold_near(cnt, d_min, d_max)
+    lo, top, c_lo, c_hi, w_lo, w_hi, side, bad, done = secant.advance(p, cnt, d_min, d_max, k, lo, top, c_lo, c_hi,
+                                                                      w_lo, w_hi, side, bad)
+    return cnt, lo, top, c_lo, c_hi, w_lo, w_hi, side, bad, done
 
 
 @triton.jit
@@ -112,21 +120,17 @@ def _model_probes(key, k, L, like, x0, s1, s2, s3, lo, top, c_lo, c_hi, w_lo, w_
     lf = L.to(tl.float32)
     m, sd, skew = secant.fit(s1, s2, s3, 1.0 / lf)
     if (sd > 0.0) & (sd < float("inf")) & (done == 0):
-        z = secant.skewed_z(k.to(tl.float32) / lf, skew)
+        z = secant.skew_correct(secant.upper_z(k.to(tl.float32) / lf), skew)
         v = x0 + m + sd * z
         p = tl.minimum(tl.maximum(order_key(v.to(like.dtype)), lo + 1), top)
-        cnt, d_min, d_max = secant.count_near(key, key > 0, p, False)
-        cnt, d_min, d_max = secant.fold_near(cnt, d_min, d_max)
-        lo, top, c_lo, c_hi, w_lo, w_hi, side, bad, done = secant.advance(p, cnt, d_min, d_max, k, lo, top, c_lo,
-                                                                          c_hi, w_lo, w_hi, side, bad)
+        cnt, lo, top, c_lo, c_hi, w_lo, w_hi, side, bad, done = _step(key, p, k, lo, top, c_lo, c_hi, w_lo, w_hi,
+                                                                       side, bad)
         if done == 0:
             density = lf * tl.exp(-0.5 * z * z) * 0.3989422804 / sd  # keys per unit value at v
             v = v + ((cnt - k).to(tl.float32) + 0.5) / density
             p = tl.minimum(tl.maximum(order_key(v.to(like.dtype)), lo + 1), top)
-            cnt, d_min, d_max = secant.count_near(key, key > 0, p, False)
-            cnt, d_min, d_max = secant.fold_near(cnt, d_min, d_max)
-            lo, top, c_lo, c_hi, w_lo, w_hi, side, bad, done = secant.advance(p, cnt, d_min, d_max, k, lo, top,
-                                                                              c_lo, c_hi, w_lo, w_hi, side, bad)
+            _, lo, top, c_lo, c_hi, w_lo, w_hi, side, bad, done = _step(key, p, k, lo, top, c_lo, c_hi, w_lo, w_hi,
+                                                                         side, bad)
     return lo, top, c_lo, c_hi, w_lo, w_hi, side, bad, done
 
 

@@ -19,6 +19,8 @@ import triton.language as tl
 
 from topk_core.kernels.triton_common import order_key
 
+from .kernel import _add3
+
 
 @triton.jit
 def _add_min_max(c0, a0, b0, c1, a1, b1):
@@ -121,14 +123,21 @@ def fold_min_max(lo, top):
 
 
 @triton.jit
+def moment_sums(x, x0):
+    """The sums of ``d``, ``d^2`` and ``d^3`` for ``d = x - x0`` over a 1-D block (``fit``'s inputs; the pivot ``x0``
+    keeps the variance from cancelling on offset rows). ``min_max_moments`` adds them to a ``min_max`` reduction."""
+    d = x.to(tl.float32) - x0
+    return tl.reduce((d, d * d, d * d * d), 0, _add3)
+
+
+@triton.jit
 def _min_max_moments(a0, b0, s0, q0, c0, a1, b1, s1, q1, c1):
     return tl.minimum(a0, a1), tl.maximum(b0, b1), s0 + s1, q0 + q1, c0 + c1
 
 
 @triton.jit
 def min_max_moments(key, valid, x, x0):
-    """``min_max`` and, in the same reduction, the sums of ``d``, ``d^2`` and ``d^3`` for ``d = x - x0`` over the valid
-    keys of a block (``fit``'s inputs; the pivot ``x0`` keeps the variance from cancelling on offset rows)."""
+    """``min_max`` and, in the same reduction, ``moment_sums`` over the valid keys of a block."""
     d = tl.where(valid, x.to(tl.float32) - x0, 0.0)
     return tl.reduce((tl.where(valid, key, 0xFFFFFFFF), tl.where(valid, key, 0), d, d * d, d * d * d), 0,
                      _min_max_moments)
@@ -165,7 +174,6 @@ def upper_z(q):
 
 
 @triton.jit
-def skewed_z(q, skew):
-    """``upper_z`` corrected to a skew (the first Cornish-Fisher term)."""
-    z = upper_z(q)
+def skew_correct(z, skew):
+    """A standard normal quantile ``z`` corrected to a skew (the first Cornish-Fisher term)."""
     return z + (z * z - 1.0) * skew / 6.0
