@@ -59,13 +59,18 @@ CASES = [  # rows, n, k, dtype, kind, next_n, compress_ratio
     # a plateau makes the guess's check fail); WARP_FEW_LARGE (130x24000) and the two-launch filters of 64K-128K
     # rows (2x131072, 40x70000, 32x131072) guess too
     (130, 66000, 2048, torch.float32, "plateau", 1, 1),
+    # session 23: sgl_fused's 16-warp resident path (float32, at most one row per SM of 8K-16K columns, the k-th key
+    # from the moments' guess; 16-bit resident rows guess too: 100x5000, 8x8000 above)
+    (3, 16000, 2048, torch.float32, "plateau", 1, 1),
 ]
 
 
 #: sgl_fused's page-table function on each warp-path config (late page pass), run first: rows, n, k
 #: (1x8192: the resident path (session 18; WARP_SHORT_PAGE before); 150 rows: WARP_FEW_LARGE_PAGE; 300:
-#: WARP_MID_PAGE; 1100: the 4-warp one; 1700 rows: WARP_MANY_SMALL_PAGE, on 132 SMs)
-PAGE_CASES = [(1, 8192, 2048), (150, 20000, 2048), (300, 17000, 1024), (1100, 9000, 2048), (1700, 9000, 2048)]
+#: WARP_MID_PAGE; 1100: the 4-warp one; 1700 rows: WARP_MANY_SMALL_PAGE, on 132 SMs; session 23: 4x12000 the 16-warp
+#: resident path, 8x32768 and 2x131072 the two-launch select's page pass over all k slots at once)
+PAGE_CASES = [(1, 8192, 2048), (150, 20000, 2048), (300, 17000, 1024), (1100, 9000, 2048), (1700, 9000, 2048),
+              (4, 12000, 2048), (8, 32768, 2048), (2, 131072, 600)]
 PAGE_OFFSET = 7  # table[r, j] = j + 7, so the output minus 7 must be an exact top-k
 
 

@@ -33,6 +33,11 @@ late variants run with the page table only. "old" is prepended to each cell unle
 per bisection step; "r<W>rr" the slots placed from a second read of the row; "r<W>sec" (session 19) the k-th key
 by interpolation (``_kth_key_secant``; "r<W>secearly", the row's loads issued before its length is known, was
 measured slower in session 19 and removed); "r<W>secg" (session 22) its first two probes from the row's moments.
+"pickkb" (session 23) the picks with their page-table pass over all k slots in one block (warp configs with
+``late``: ``late_kb``; two-launch configs: ``page_kb``), "pickks" the same with the two-launch select's sure
+columns also copied in one block (``sure_kb``; both shipped since), "pickkb0" the picks with both in blocks of
+``block`` (as before session 23); "pickke", the sure columns' page entries gathered during the
+candidate select, was measured no faster than "pick" in session 23 and removed.
 A cell label ending in "bf16" / "fp16" ("1x8Kbf16") times 16-bit logits.
 Usage: [SGL_PLAN="cell:variant,..;.."] python3 shared/device/sgl10_bench.py [budget_seconds]
 """
@@ -160,12 +165,28 @@ def _guess(config, slack):
     return config
 
 
+def _one_page_block(config, k, sure=False, old=False):
+    """A pick with its page-table pass over all k slots at once (``launch.late_block``; session 23); ``sure``:
+    two-launch configs also copy the sure columns in one such block; ``old``: both in blocks of ``block`` (as
+    before session 23)."""
+    if isinstance(config, launch.WarpConfig) and config.late:
+        return replace(config, late_kb=0 if old else launch.late_block(config, k))
+    if isinstance(config, launch.SplitConfig):
+        kb = 0 if old else launch.late_block(config, k)
+        return replace(config, page_kb=kb, sure_kb=kb if sure or old else 0)
+    return config
+
+
 def _setup(name):
     launch.pick_split = ORIG_SPLIT
     launch.pick_warp = ORIG_WARP
     # the launch's own picks (session 19), or with _sec, or with a guessed bracket
-    if name in ("pick", "picksec", "pickbb", "pickbb12") or name.startswith("pickg"):
+    if name in ("pick", "picksec", "pickbb", "pickbb12", "pickkb", "pickks", "pickkb0") or name.startswith("pickg"):
         launch.WARP = True
+        if name in ("pickkb", "pickks", "pickkb0"):
+            o = name == "pickkb0"
+            launch.pick_warp = lambda *a, o=o: _one_page_block(ORIG_WARP(*a), a[2], old=o)
+            launch.pick_split = lambda *a, s=name == "pickks", o=o: _one_page_block(ORIG_SPLIT(*a), a[2], s, o)
         if name.startswith("pickg"):  # session 22: the bracket guessed first; "pickg15": slack 1.5 (default 2.5)
             g = int(name[5:] or 25) / 10
             launch.pick_warp = lambda *a, g=g: _guess(ORIG_WARP(*a), g)

@@ -175,6 +175,21 @@ def test_pick_split_sample(monkeypatch):
     assert (big.chunk, big.cap) == (small.chunk, small.cap)
 
 
+def test_pick_split_one_block(monkeypatch):
+    """The select copies the sure columns and runs the page-table pass over all k slots at once up to 16 per
+    thread (session 23), and passes both to the kernel only where they apply."""
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    from topk_sgl_fused import launch
+
+    for rows, n, k in ((8, 32768, 2048), (1, 131072, 600), (4096, 16384, 2048), (2, 1 << 20, 16384)):
+        c = launch.pick_split(rows, n, k, 132)
+        assert c.page_kb == c.sure_kb == launch.late_block(c, k) <= 16 * 32 * c.select_warps
+        assert c.page_kb >= k or c.page_kb == 16 * 32 * c.select_warps
+        for t in (0, 1, 2):
+            _, const = launch.split_constexprs(c, 32, 4, t, False, True)
+            assert const["SURE_KB"] == c.sure_kb and ("PAGE_KB" in const) == (t == 1)
+
+
 def test_pick_split_guess(monkeypatch):
     """The filter's bracket is guessed first (``guess``), with candidate chunks of 4096, on float32 rows of 32K-128K
     columns that select by interpolation (timed faster at 32K and 128K), not on longer rows (1x256K slower, 1x1M
@@ -229,7 +244,7 @@ def test_pick_warp(monkeypatch):
     assert launch.WARP_MID_LARGE.maxnreg is None and launch.WARP_MID_LARGE_PAGE_MANY.sample == 4096
     assert pick(512, 131072, 2048, 132, "page_table") == launch.WARP_MID_PAGE
     assert pick(128, 131072, 2048, 132) == pick(128, 65536, 2048, 132, "ragged") == launch.WARP_FEW_LONG
-    assert pick(128, 16384, 2048, 132, "ragged") == pick(128, 65535, 2048, 132) == launch.WARP_FEW
+    assert pick(133, 16384, 2048, 132, "ragged") == pick(128, 65535, 2048, 132) == launch.WARP_FEW
     assert pick(128, 131072, 2048, 132, "page_table") == launch.WARP_FEW_LONG_PAGE
     assert pick(128, 65535, 2048, 132, "page_table") == launch.WARP_FEW_PAGE
     assert launch.WARP_FEW_LONG.cblock == launch.WARP_FEW_LONG_PAGE.cblock == 4096  # session 21
@@ -255,10 +270,16 @@ def test_pick_warp(monkeypatch):
                     assert pick(rows, n, 2048, 132, t, elem) == want, (rows, n, t, elem)
             assert pick(rows, n, 1, 132) == pick(rows, n, 16384, 132) == launch.RESIDENT
         assert pick(rows, lo, 1024, 132) is None
-        assert (pick(rows, hi + 1024, 2048, 132) is None) == (rows < 0.9 * 132)  # the two-launch path
+        assert pick(rows, hi + 1024, 2048, 132) == pick(rows, 16384, 2048, 132, "page_table") == launch.RESIDENT_WIDE
+        assert pick(rows, hi + 1024, 2048, 132, "none", 2) is None  # 16-bit: the two-launch path
+        assert (pick(rows, 16385, 2048, 132) is None) == (rows < 0.9 * 132)  # the two-launch path
     assert pick(133, hi, 2048, 132) == narrow(launch.WARP_FEW) and launch.RESIDENT.warps == 8
-    assert launch.RESIDENT.secant and not launch.RESIDENT_16.secant  # interpolation on float32 rows only
-    for rows, n, k, elem in ((32, 131072, 2048, 4), (8, 32768, 2048, 4), (1, 16384, 4096, 4),  # few long rows
+    # the k-th key by interpolation, its first probes from the row's moments (session 23: 16-bit rows too)
+    for c in (launch.RESIDENT, launch.RESIDENT_16, launch.RESIDENT_WIDE):
+        assert c.secant and c.guess
+    assert launch.RESIDENT_WIDE.warps == 16 and launch.resident_constexprs(launch.RESIDENT_WIDE, 16384, 32, 0,
+                                                                               False)["A"] == 8
+    for rows, n, k, elem in ((32, 131072, 2048, 4), (8, 32768, 2048, 4), (1, 16385, 4096, 4),  # few long rows
                              (4096, 8192, 2048, 2), (200, 8192, 2048, 2),  # 16-bit, > 1 row per SM: not timed
                              (4096, 4096, 2048, 4), (4096, 65536, 8192, 4),  # N < 4k, k above WARP_MAX_K
                              (65536, 8192, 2048, 4)):  # candidate scratch above 1 GiB
@@ -293,6 +314,11 @@ def test_late_block():
     c = W(4, block=512, late=True)
     assert launch.warp_constexprs(c, 32, 1, False, 2048)["LATE_KB"] == 512
     assert launch.warp_constexprs(replace(c, late_kb=2048), 32, 1, False, 2048)["LATE_KB"] == 2048
+    all_k = replace(c, late_kb=launch.LATE_ALL_K)
+    assert launch.warp_constexprs(all_k, 32, 1, False, 600)["LATE_KB"] == 1024 == launch.late_block(c, 600)
+    assert launch.WARP_FEW_PAGE.late_kb == launch.WARP_MID_PAGE.late_kb == launch.LATE_ALL_K
+    assert launch.WARP_MANY_PAGE.late_kb == launch.WARP_MANY_SMALL_PAGE.late_kb == 0  # not timed faster there
+    assert launch.WARP_MID_LARGE_PAGE_MANY.late_kb == 0
     for t in (0, 2):
         const = launch.warp_constexprs(c, 32, t, False, 2048)
         assert not const["LATE"] and const["LATE_KB"] == 0

@@ -130,20 +130,27 @@ def test_widths_refused():
                                    (24, 8192, 8, {"secant": True, "guess": True}),
                                    (24, 8192, 8, {"reread": True}), (6, 32768, 32, {"reread": True}),
                                    (3, 20000, 32, {"reread": True}), (5, 16384, 16, {"reread": True}),
-                                   (4, 16384, 16, {"reread": True, "secant": True})],
+                                   (4, 16384, 16, {"reread": True, "secant": True}),
+                                   (5, 16384, 16, {"secant": True, "guess": True}),
+                                   (3, 12000, 16, {"secant": True, "guess": True}),
+                                   (6, 8192, 8, {"secant": True, "guess": True, "dtype": torch.bfloat16}),
+                                   (6, 6000, 8, {"secant": True, "guess": True, "dtype": torch.float16})],
                          ids=["8K", "8K-secant", "8K-guess", "8K-reread", "32K-reread", "20K-reread", "16K-reread",
-                              "16K-both"])
+                              "16K-both", "16K-guess", "12K-guess", "8K-bf16-guess", "6K-fp16-guess"])
 @pytest.mark.parametrize("transform", ["none", "page_table"])
 def test_gpu_sizes(shape, transform):
-    """The GPU widths at their row sizes: NaN, a plateau around the threshold, one tight cluster, a row shorter
-    than k; the page table through a random table."""
+    """The GPU widths at their row sizes (the shipped ones: 8K and 16K float32, 8K 16-bit, all by interpolation
+    from the moments' guess): NaN, a plateau around the threshold, one tight cluster, a row shorter than k; the
+    page table through a random table."""
     from topk_sgl_fused.launch import ResidentConfig, interpreting
 
     if interpreting():
         pytest.skip("GPU sizes")
     rows, n, warps, mode = shape
+    mode = dict(mode)
+    dtype = mode.pop("dtype", torch.float32)
     dev = triton_device()
-    x = make_logits("randn", rows, n, torch.float32, dev, seed=17)
+    x = make_logits("randn", rows, n, dtype, dev, seed=17)
     x[0, ::101] = float("nan")
     x[-1, : n // 3] = 0.5
     x[2] = 1.0 + 1e-3 * x[2]

@@ -22,13 +22,13 @@ from topk_sgl_fused.split import _classify, _fp32_bounds
 pytestmark = TRITON_MARKS
 
 
-def _run(logits, seq_lens, k, config=None, transform="none"):
+def _run(logits, seq_lens, k, config=None, transform="none", with_values=True):
     from topk_sgl_fused import launch
 
     rows, n = logits.shape
     dev = logits.device
     idx = poison_like(torch.empty(rows, k, dtype=torch.int32, device=dev))
-    vals = poison_like(torch.empty(rows, k, dtype=logits.dtype, device=dev))
+    vals = poison_like(torch.empty(rows, k, dtype=logits.dtype, device=dev)) if with_values else None
     page = offsets = None
     if transform == "page_table":
         page = torch.stack([torch.randperm(n, device=dev) for _ in range(rows)]).to(torch.int32)
@@ -46,6 +46,8 @@ def _run(logits, seq_lens, k, config=None, transform="none"):
     if transform == "ragged":
         local = torch.where(idx < 0, -1, local - offsets[:, None])
     check_topk(logits, seq_lens, k, local.to(torch.int32))
+    if vals is None:
+        return
     got = torch.gather(logits, 1, local.clamp(min=0))
     want = torch.where(local >= 0, got, torch.full_like(got, float("-inf")))
     torch.testing.assert_close(vals, want, rtol=0, atol=0, equal_nan=True)
@@ -164,6 +166,41 @@ def test_split_few_long_rows(transform):
         x[-1, : n // 3] = 0.5  # a plateau around the threshold
         seq = torch.randint(n // 2, n + 1, (rows,), dtype=torch.int32, device=dev)
         _run(x, seq, k, None, transform)
+
+
+@pytest.mark.minutes(0.6)
+@pytest.mark.parametrize("with_values", [False, True])
+def test_split_page_block(with_values):
+    """The select's page-table pass in blocks of ``page_kb`` slots (``late_block``: all k at once up to 16 per
+    thread; here also a block smaller than k, so a masked tail), with the values gathered first or not at all;
+    with the sure columns copied in blocks of the same size (``sure_kb``) or of ``block``. NaNs, -inf and a
+    plateau at the threshold."""
+    from topk_sgl_fused import launch
+
+    dev = triton_device()
+    torch.manual_seed(8)
+    if launch.interpreting():
+        base = _fast_config()
+        shapes = ((3, 3000, 100), (2, 2000, 600))
+    else:
+        base = None
+        shapes = ((8, 32768, 2048), (3, 70001, 600), (2, 131072, 4096))
+    for rows, n, k in shapes:
+        config = base or launch.pick_split(rows, n, k, launch.sm_count(dev))
+        for kb, sure in itertools.product(sorted({launch.late_block(config, k), 256}), (False, True)):
+            x = torch.randn(rows, n, device=dev)
+            x[0, ::97] = float("nan")
+            x[-1, ::89] = float("-inf")
+            x[1, : n // 4] = 0.25
+            seq = torch.randint(n // 2, n + 1, (rows,), dtype=torch.int32, device=dev)
+            _run(x, seq, k, replace(config, page_kb=kb, sure_kb=kb if sure else 0), "page_table", with_values)
+
+
+def _fast_config():
+    """A tiny config whose cap holds the bracket's candidates (the fast path, so the select's page pass runs)."""
+    from topk_sgl_fused.launch import SplitConfig
+
+    return SplitConfig(chunk=512, warps=1, r=1, sample=256, select_warps=1, cblock=64, block=64, cap=4096)
 
 
 @pytest.mark.minutes(1.4)

@@ -281,6 +281,8 @@ class SplitConfig:
     # ranks past them (``bisect_select._bracket_guess``, two reductions); the bisection only when the sample rejects
     # them (session 22).
     guess: float = 0.0
+    page_kb: int = 0  # the select's page-table pass in blocks of this many slots (0: ``block``; see late_block)
+    sure_kb: int = 0  # the select's copy of the sure columns in blocks of this many slots (0: ``block``)
 
 
 def tile(config: SplitConfig, elem_bytes: int) -> tuple[int, int, int]:
@@ -359,9 +361,15 @@ def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) ->
     guess = SPLIT_GUESS if secant and n <= SPLIT_GUESS_MAX_N else 0.0
     if guess:  # its wider candidate set in chunks of 4096 (32K rows)
         cblock = 4096
-    return SplitConfig(chunk=chunk, warps=warps, r=r, sample=sample, cblock=cblock, cap=cap,
-                       maxnreg=128, select_warps=4 if few_warps else 8, bisect=secant, early=secant,
-                       sbits=0 if secant else 1, guess=guess)
+    config = SplitConfig(chunk=chunk, warps=warps, r=r, sample=sample, cblock=cblock, cap=cap,
+                         maxnreg=128, select_warps=4 if few_warps else 8, bisect=secant, early=secant,
+                         sbits=0 if secant else 1, guess=guess)
+    # The select's copy of the sure columns and its page-table pass over all k slots at once (session 23,
+    # ``sgl10_bench.py`` ``pickks``, µs v2 / page table, blocks of ``block`` -> all k): 8x32K 17.4 / 19.2 -> 17.1 /
+    # 18.5, 32x32K 19.4 / 21.6 -> 19.2 / 20.7, 1x32K 15.4 / 17.3 -> 15.2 / 16.5, 1x128K 17.3 / 19.2 -> 17.1 / 18.8,
+    # 32x128K 38.0 / 41.0 -> 37.9 / 40.0 (the page pass alone, ``pickkb``: 8x128K 22.6 -> 21.8).
+    kb = late_block(config, k)
+    return replace(config, page_kb=kb, sure_kb=kb)
 
 
 def split_constexprs(config: SplitConfig, key_bits: int, elem_bytes: int, transform: int, has_starts: bool,
@@ -375,7 +383,9 @@ def split_constexprs(config: SplitConfig, key_bits: int, elem_bytes: int, transf
                    GUESS=float(config.guess) if config.bracket_bits else 0.0)
     s_const = dict(KEY_BITS=key_bits, BLOCK=config.block, CBLOCK=config.cblock, TRANSFORM=transform,
                    HAS_STARTS=has_starts, STREAM=stream, **({"BISECT": True} if config.bisect else {}),
-                   **({"SB": 0} if config.bisect and config.sbits == 0 else {}))
+                   **({"SB": 0} if config.bisect and config.sbits == 0 else {}),
+                   **({"PAGE_KB": config.page_kb} if config.page_kb and transform == 1 else {}),
+                   **({"SURE_KB": config.sure_kb} if config.sure_kb else {}))
     return f_const, s_const
 
 
@@ -438,7 +448,9 @@ class WarpConfig:
     # session 20).
     sbits: int = 1
     bbits: int = 1
-    late_kb: int = 0  # slots per block of the late page-table pass (0: ``block``, session 10's pass; see late_block)
+    # Slots per block of the late page-table pass (0: ``block``, session 10's pass; LATE_ALL_K: all k at once up to 16
+    # per thread, ``late_block``).
+    late_kb: int = 0
     # With late: the page table's request found after the stream, not before it (its registers not live across the
     # loop; sm_90a: 8 warps 93 -> 80 registers, 2 -> 3 programs per SM as the identity transform; 4 warps need
     # maxnreg=80 too for 96 -> 80). Timed in session 13: no gain (4096x8K page 228.5 -> 230.5 µs), so off (NOTES.md).
@@ -468,8 +480,12 @@ WARP_MANY = WarpConfig(4, 2, 2048, 512, 512)
 #: 84.5 -> 84.9, 512x128K v2 240.8 -> 241.5, 1024x64K page (WARP_MANY_PAGE) 249.1 -> 250.2, 128x32K
 #: (WARP_FEW_LARGE) 31.9 -> 32.2; 1024x64K v2 (WARP_MID) 227.0 -> 225.9 is within its spread.
 WARP_SELECT_SECANT = 0
-WARP_FEW_PAGE = replace(WARP_FEW, late=True, sbits=WARP_SELECT_SECANT)
-WARP_MID_PAGE = replace(WARP_MID, late=True, sbits=WARP_SELECT_SECANT)
+#: ``late_kb``: the late pass over all k slots at once (``late_block``). Session 23 (``sgl10_bench.py`` ``pickkb``, µs
+#: page table, blocks of ``block`` -> all k): 128x32K 26.8 -> 26.5 / 26.4, 128x128K 66.8 -> 65.6, 512x128K 221.4 ->
+#: 218.9 (session 11 measured no gain at 4096x8K, 229.2 -> 230.5: the many-row configs keep blocks of ``block``).
+LATE_ALL_K = -1
+WARP_FEW_PAGE = replace(WARP_FEW, late=True, sbits=WARP_SELECT_SECANT, late_kb=LATE_ALL_K)
+WARP_MID_PAGE = replace(WARP_MID, late=True, sbits=WARP_SELECT_SECANT, late_kb=LATE_ALL_K)
 WARP_MANY_PAGE = replace(WARP_MANY, late=True)
 WARP_MID_PAGE_MANY = WARP_MANY_PAGE
 #: The bracket's sample by row length (session 17, shared/device/sgl10_bench.py ``x<S>``, k = 2048, µs none / page):
@@ -504,7 +520,8 @@ WARP_MID_LARGE_N = 65536
 #: two rounds, µs v2 / page: 128x128K 72.7 / 75.9 -> 67.3 / 69.3 (chunks of 2048: 70.4 / 73.6, 8192: 69.8 / 71.9),
 #: 128x64K 47.0 / 50.2 -> 43.2 / 45.4, 64x128K 71.5 / 74.5 -> 60.8 / 62.8; 128x32K (WARP_FEW_LARGE) no gain).
 WARP_MID_LARGE_MANY = replace(WARP_MID_LARGE, maxnreg=80)
-WARP_MID_LARGE_PAGE_MANY = replace(WARP_MID_PAGE, sample=4096, maxnreg=80)
+#: (Its late pass keeps blocks of ``block``: all k at once measured even, session 23, 1024x64K page 214.2 -> 214.6.)
+WARP_MID_LARGE_PAGE_MANY = replace(WARP_MID_PAGE, sample=4096, maxnreg=80, late_kb=0)
 #: Session 22 (``sgl10_bench.py`` ``pickg<S>``, two rounds, µs v2 / page table): the bracket guessed from the sample's
 #: moments first (``WarpConfig.guess``, slack 2.5 / 1.5 square roots of the rank) on about one row per SM:
 #: 128x32K (WARP_FEW_LARGE) 29.4 / 31.6 -> 27.7 / 29.8 / 28.2 / 30.3; 128x64K (WARP_FEW_LONG) 42.9 / 45.4 -> 39.5 /
@@ -554,9 +571,12 @@ RESIDENT_MAX_KEYS_PER_THREAD = 32
 #: -> 13.5 / 14.2, 1x5K 9.8 / 9.8 -> 8.9 / 9.2; 16-bit rows keep bisection (16 steps at most): bf16 1x8K 9.6 / 9.9
 #: -> 9.4 / 10.1, on the keys instead of the values 10.8 / 11.4. The row's loads issued before its length is known
 #: (no row_starts) were slower: 1x8K 10.3 -> 10.9, with interpolation 9.6 -> 10.0.
-RESIDENT = ResidentConfig(8, secant=True)
-RESIDENT_16 = ResidentConfig(8)
+RESIDENT = ResidentConfig(8, secant=True, guess=True)
+RESIDENT_16 = ResidentConfig(8, secant=True, guess=True)
 RESIDENT_N = (4096, 8192)
+#: float32 rows of (RESIDENT_N[1], RESIDENT_WIDE_MAX_N] columns, at most RESIDENT_MAX_ROWS_PER_SM per SM: 16 warps.
+RESIDENT_WIDE = ResidentConfig(16, secant=True, guess=True)
+RESIDENT_WIDE_MAX_N = 16384
 RESIDENT_MAX_ROWS_PER_SM = 1.0
 #: Where the warp path is the default (else the two-launch path): float32, k <= WARP_MAX_K, N >= WARP_MIN_N
 #: and N >= WARP_MIN_RATIO x k, and rows >= WARP_MIN_ROWS_PER_SM x SMs (fewer rows of N <= RESIDENT_N[1]
@@ -577,6 +597,8 @@ def pick_warp(rows: int, n: int, k: int, sm_count: int, transform: str = "none",
     per_sm = rows / max(sm_count, 1)
     if RESIDENT_N[0] < n <= RESIDENT_N[1] and per_sm <= RESIDENT_MAX_ROWS_PER_SM:
         return resident_config(elem_bytes)
+    if elem_bytes == 4 and RESIDENT_N[1] < n <= RESIDENT_WIDE_MAX_N and per_sm <= RESIDENT_MAX_ROWS_PER_SM:
+        return RESIDENT_WIDE
     if elem_bytes != 4 or k > WARP_MAX_K or n < max(WARP_MIN_N, WARP_MIN_RATIO * k):
         return None
     page = transform == "page_table"
@@ -614,17 +636,18 @@ def warp_cap(config: WarpConfig, n: int, k: int) -> int:
     return max(1, min(n, max(1024, 32 * -(-int(want) // 32))))
 
 
-def late_block(config: WarpConfig, k: int) -> int:
+def late_block(config: WarpConfig | SplitConfig, k: int) -> int:
     """A ``late_kb`` that takes all k slots at once (one dependent round trip per row) up to 16 per
     thread, so that its registers stay bounded (k <= WARP_MAX_K). Not the default: at 4096x8K it
     measured no faster than blocks of ``block`` slots (230.5 against 229.2 µs, session 11 call 2)."""
-    return min(1 << max(k - 1, 0).bit_length(), 16 * 32 * config.warps)
+    warps = config.select_warps if isinstance(config, SplitConfig) else config.warps
+    return min(1 << max(k - 1, 0).bit_length(), 16 * 32 * warps)
 
 
 def warp_constexprs(config: WarpConfig, key_bits: int, transform: int, has_starts: bool, k: int) -> dict:
     """``warp_kernel``'s compile-time arguments (also built by the sm_90 compile test)."""
     late = config.late and transform == 1
-    kb = (config.late_kb or config.block) if late else 0
+    kb = (late_block(config, k) if config.late_kb == LATE_ALL_K else config.late_kb or config.block) if late else 0
     return dict(KEY_BITS=key_bits, A=config.a, V=128 // key_bits, TH=32 * config.warps, SAMPLE=config.sample,
                 CBLOCK=config.cblock, BLOCK=config.block, TRANSFORM=transform, HAS_STARTS=has_starts,
                 BISECT=config.bisect, LATE=late, LATE_KB=kb, SB=config.sbits,

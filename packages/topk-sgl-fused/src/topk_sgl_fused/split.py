@@ -292,6 +292,33 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
                 _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, RT)
 
 
+@triton.jit
+def _copy_sure(row_lists, n_s, out_idx_ptr, orow, offset, KB: tl.constexpr, TRANSFORM: tl.constexpr):
+    """The row's sure columns (the ragged offset added) to slots ``[0, n_s)``, ``KB`` at a time."""
+    lane = tl.arange(0, KB)
+    for off in range(0, n_s, KB):
+        i = off + lane
+        m = i < n_s
+        col = tl.load(row_lists + i, mask=m, other=0)
+        if TRANSFORM == 2:
+            col += offset
+        tl.store(out_idx_ptr + orow + i, col, mask=m)
+
+
+@triton.jit
+def _late_page(out_idx_ptr, orow, k, req, page_ptr, page_stride, KB: tl.constexpr):
+    """The page table over the row's k slots (local columns in, page entries out) in blocks of
+    ``KB`` slots: every slot load of a block, then every gather, then the stores, so a row pays
+    ``ceil(k / KB)`` dependent round trips (one where ``KB >= k``) rather than one per lane block."""
+    i0 = tl.arange(0, KB)
+    for off in range(0, k, KB):
+        i = off + i0
+        mk = i < k
+        local = tl.load(out_idx_ptr + orow + i, mask=mk, other=0)
+        dst = tl.load(page_ptr + req * page_stride + local, mask=mk, other=-1)
+        tl.store(out_idx_ptr + orow + i, dst, mask=mk)
+
+
 @triton.jit(do_not_specialize=["n", "rows", "next_n", "compress_ratio", "k", "return_values",
                                "page_stride", "has_cu", "num_req", "cap"])
 def select_kernel(logits_ptr, stride_row, n, rows, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k,
@@ -299,11 +326,14 @@ def select_kernel(logits_ptr, stride_row, n, rows, seq_lens_ptr, next_n, compres
                   offsets_ptr, ctr_ptr, lists_ptr, cap,
                   KEY_BITS: tl.constexpr, BLOCK: tl.constexpr, CBLOCK: tl.constexpr, TRANSFORM: tl.constexpr,
                   HAS_STARTS: tl.constexpr, STREAM: tl.constexpr, BISECT: tl.constexpr = False,
-                  SB: tl.constexpr = 1):
+                  SB: tl.constexpr = 1, PAGE_KB: tl.constexpr = None,
+                  SURE_KB: tl.constexpr = None):
     """Row ``b``: the k output slots, from the filter's lists or, if they cannot hold the
     answer, from the exact path. TRANSFORM: 0 none, 1 page_table, 2 ragged. BISECT: the candidates
     by ``bisect_select._select_bisect`` (else 8-bit digit histograms, ``kernel._select_cands``), SB its mode
-    (1: bisection, 0: interpolation)."""
+    (1: bisection, 0: interpolation). PAGE_KB: the page table over the k slots in blocks of that many
+    (``_late_page``), not of BLOCK with the values. SURE_KB: the sure columns copied to the slots in blocks of that
+    many (not BLOCK)."""
     b = tl.program_id(0)
     lane, L, row_ptr, orow, req, offset = _select_row_setup(
         b, logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k, cu_ptr, has_cu, num_req,
@@ -328,13 +358,7 @@ def select_kernel(logits_ptr, stride_row, n, rows, seq_lens_ptr, next_n, compres
             # The ragged add in place; the page table and the values over the k slots at the end
             # (measured: applying them as each slot is written was no faster, slower on many rows).
             LOCAL_T: tl.constexpr = (TRANSFORM // 2) * 2
-            for off in range(0, n_s, BLOCK):
-                i = off + lane
-                m = i < n_s
-                col = tl.load(row_lists + i, mask=m, other=0)
-                if TRANSFORM == 2:
-                    col += offset
-                tl.store(out_idx_ptr + orow + i, col, mask=m)
+            _copy_sure(row_lists, n_s, out_idx_ptr, orow, offset, SURE_KB if SURE_KB else BLOCK, TRANSFORM)
             if n_s < k:
                 if BISECT:
                     _select_bisect(n_s, k - n_s, lo, hi, n_c, k, cand_key, cand_col, row_ptr, orow, out_idx_ptr,
@@ -342,7 +366,17 @@ def select_kernel(logits_ptr, stride_row, n, rows, seq_lens_ptr, next_n, compres
                 else:
                     _select_cands(n_s, k - n_s, lo, hi, n_c, k, cand_key, cand_col, row_ptr, orow, out_idx_ptr,
                                   out_val_ptr, req, offset, page_ptr, page_stride, 0, CBLOCK, LOCAL_T, True)
-            if (TRANSFORM == 1) | (return_values != 0):
+            if (TRANSFORM == 1) & (PAGE_KB is not None):
+                tl.debug_barrier()  # the slots were written by other threads
+                if return_values:
+                    for off in range(0, k, BLOCK):
+                        i = off + lane
+                        mk = i < k
+                        local = tl.load(out_idx_ptr + orow + i, mask=mk, other=0)
+                        tl.store(out_val_ptr + orow + i, tl.load(row_ptr + local, mask=mk), mask=mk)
+                    tl.debug_barrier()  # read before _late_page rewrites them
+                _late_page(out_idx_ptr, orow, k, req, page_ptr, page_stride, PAGE_KB)
+            elif (TRANSFORM == 1) | (return_values != 0):
                 tl.debug_barrier()  # the slots were written by other threads
                 for off in range(0, k, BLOCK):
                     i = off + lane

@@ -41,6 +41,7 @@ from .split import (
     _as_lists,
     _classify,
     _fp32_bounds,
+    _late_page,
     _load_tile,
     _raw_bits,
     _select_row_setup,
@@ -77,20 +78,6 @@ def _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, r
     tl.store(buf_idx + c_slot, jf, mask=c_on)
     tot = tl.sum(cnt, axis=0)
     return n_s + (tot & 0xFFFF), n_c + (tot >> 16)
-
-
-@triton.jit
-def _late_page(out_idx_ptr, orow, k, req, page_ptr, page_stride, KB: tl.constexpr):
-    """The page table over the row's k slots (local columns in, page entries out) in blocks of
-    ``KB`` slots: every slot load of a block, then every gather, then the stores, so a row pays
-    ``ceil(k / KB)`` dependent round trips (one where ``KB >= k``) rather than one per lane block."""
-    i0 = tl.arange(0, KB)
-    for off in range(0, k, KB):
-        i = off + i0
-        mk = i < k
-        local = tl.load(out_idx_ptr + orow + i, mask=mk, other=0)
-        dst = tl.load(page_ptr + req * page_stride + local, mask=mk, other=-1)
-        tl.store(out_idx_ptr + orow + i, dst, mask=mk)
 
 
 @triton.jit
