@@ -1,6 +1,6 @@
 #!/bin/bash
-# Session 19's final call (carry .carry/dsl), ~250-300 s: sgl_fused 0.9.0 (selects by interpolation) through its GPU
-# suite, test_warp.py / test_split.py / test_resident.py on the GPU (interpreter-marked, so run without -m, in
+# Session 19's final call (carry .carry/dsl), ~300-420 s (session 23: the five files need more than 300 s): sgl_fused
+# through its GPU suite, test_warp.py / test_split.py / test_resident.py on the GPU (interpreter-marked, so run without -m, in
 # parallel workers) and the strided-vector tests, beside memcheck + racecheck of its sanitize_cases.py cases (all 31;
 # SAN_CASES=ROWSxN,.. picks some: call 10 ran the 7 the late configs take). The second call, within 30 s:
 #   TAG=session19 GRIDS="dsa decode" bash shared/device/bench.sh bash shared/device/final_b.sh
@@ -8,7 +8,7 @@
 # SGL_FILES replaces the five test files run beside the suite (test_bracket_guess.py since session 22); SAN_TOOLS="" skips the sanitizers (tests_and_san.sh).
 # Sessions 17 and 18's final scripts and session 20's check20.sh call this one.
 set -u
-t=${1:-300}
+t=${1:-420}
 files=${SGL_FILES:-packages/topk-sgl-fused/tests/test_warp.py packages/topk-sgl-fused/tests/test_split.py \
 packages/topk-sgl-fused/tests/test_resident.py packages/topk-sgl-fused/tests/test_bracket_guess.py \
 tests/test_strided_vectors.py}
