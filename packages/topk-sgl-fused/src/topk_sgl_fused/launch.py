@@ -549,7 +549,7 @@ class ResidentConfig:
     sbits: int = 1  # key bits per bisection step (2: half the steps, three counts per key each)
     reread: bool = False  # the slots placed from a second read of the row (fewer registers: 32 warps fit)
     secant: bool = False  # the k-th key by interpolation (resident._kth_key_secant), not bisection
-    guess: bool = False  # with secant: its first two probes from the row's moments (session 22, not timed yet)
+    guess: bool = False  # with secant: its first two probes from the row's moments (session 22; shipped in 23)
 
 
 #: Keys per thread the resident path holds at most (registers: the keys, their columns and the scan's fields).
@@ -571,6 +571,12 @@ RESIDENT_MAX_KEYS_PER_THREAD = 32
 #: -> 13.5 / 14.2, 1x5K 9.8 / 9.8 -> 8.9 / 9.2; 16-bit rows keep bisection (16 steps at most): bf16 1x8K 9.6 / 9.9
 #: -> 9.4 / 10.1, on the keys instead of the values 10.8 / 11.4. The row's loads issued before its length is known
 #: (no row_starts) were slower: 1x8K 10.3 -> 10.9, with interpolation 9.6 -> 10.0.
+#: Session 23 (``r8secg`` / ``r16secg``): the first two probes from the row's moments (``ResidentConfig.guess``), on
+#: every dtype, µs none / page table: 1x8K 9.6 / 10.1 -> 8.4 / 9.0, 8x8K 11.0 / 11.7 -> 9.9 / 10.6, 128x8K 13.5 /
+#: 14.4 -> 13.4 / 14.1, 1x5K 8.9 / 9.3 -> 8.0 / 8.5; 16-bit rows (bisection before) bf16 1x8K 9.6 / 9.9 -> 7.6 / 7.9,
+#: fp16 9.2 / 9.5 -> 7.7 / 8.0. float32 rows of 8K-16K columns on 16 warps (RESIDENT_WIDE; the two-launch path
+#: before): 1x16K 15.7 / 17.2 -> 13.9 / 13.8, 1x12K 15.9 / 17.2 -> 14.0 / 13.7, 32x16K 18.9 / 20.6 -> 18.5 / 18.2,
+#: 128x16K 20.3 / 21.5 -> 20.2 / 20.1, 8x16K 16.0 / 17.6 -> 16.5 / 16.2.
 RESIDENT = ResidentConfig(8, secant=True, guess=True)
 RESIDENT_16 = ResidentConfig(8, secant=True, guess=True)
 RESIDENT_N = (4096, 8192)
@@ -637,9 +643,10 @@ def warp_cap(config: WarpConfig, n: int, k: int) -> int:
 
 
 def late_block(config: WarpConfig | SplitConfig, k: int) -> int:
-    """A ``late_kb`` that takes all k slots at once (one dependent round trip per row) up to 16 per
-    thread, so that its registers stay bounded (k <= WARP_MAX_K). Not the default: at 4096x8K it
-    measured no faster than blocks of ``block`` slots (230.5 against 229.2 µs, session 11 call 2)."""
+    """A block that takes all k slots at once (one dependent round trip per row) up to 16 per thread, so that its
+    registers stay bounded: the late page pass of the few- and mid-row warp page configs (``LATE_ALL_K``) and the
+    two-launch select's sure copy and page pass (session 23). At 4096x8K it measured no faster than blocks of
+    ``block`` slots (230.5 against 229.2 µs, session 11 call 2), so the many-row configs keep those."""
     warps = config.select_warps if isinstance(config, SplitConfig) else config.warps
     return min(1 << max(k - 1, 0).bit_length(), 16 * 32 * warps)
 
