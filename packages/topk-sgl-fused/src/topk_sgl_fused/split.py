@@ -306,6 +306,19 @@ def _copy_sure(row_lists, n_s, out_idx_ptr, orow, offset, KB: tl.constexpr, TRAN
 
 
 @triton.jit
+def _gather_values(out_idx_ptr, out_val_ptr, orow, k, row_ptr, offset, KB: tl.constexpr, TRANSFORM: tl.constexpr):
+    """The values of the row's k slots (local columns; the ragged offset taken back off), ``KB`` at a time."""
+    lane = tl.arange(0, KB)
+    for off in range(0, k, KB):
+        i = off + lane
+        mk = i < k
+        local = tl.load(out_idx_ptr + orow + i, mask=mk, other=0)
+        if TRANSFORM == 2:
+            local -= offset
+        tl.store(out_val_ptr + orow + i, tl.load(row_ptr + local, mask=mk), mask=mk)
+
+
+@triton.jit
 def _late_page(out_idx_ptr, orow, k, req, page_ptr, page_stride, KB: tl.constexpr):
     """The page table over the row's k slots (local columns in, page entries out) in blocks of
     ``KB`` slots: every slot load of a block, then every gather, then the stores, so a row pays
@@ -331,9 +344,8 @@ def select_kernel(logits_ptr, stride_row, n, rows, seq_lens_ptr, next_n, compres
     """Row ``b``: the k output slots, from the filter's lists or, if they cannot hold the
     answer, from the exact path. TRANSFORM: 0 none, 1 page_table, 2 ragged. BISECT: the candidates
     by ``bisect_select._select_bisect`` (else 8-bit digit histograms, ``kernel._select_cands``), SB its mode
-    (1: bisection, 0: interpolation). PAGE_KB: the page table over the k slots in blocks of that many
-    (``_late_page``), not of BLOCK with the values. SURE_KB: the sure columns copied to the slots in blocks of that
-    many (not BLOCK)."""
+    (1: bisection, 0: interpolation). PAGE_KB / SURE_KB: the page table over the k slots (``_late_page``) / the sure
+    columns' copy to them in blocks of that many (not BLOCK)."""
     b = tl.program_id(0)
     lane, L, row_ptr, orow, req, offset = _select_row_setup(
         b, logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k, cu_ptr, has_cu, num_req,
@@ -366,29 +378,14 @@ def select_kernel(logits_ptr, stride_row, n, rows, seq_lens_ptr, next_n, compres
                 else:
                     _select_cands(n_s, k - n_s, lo, hi, n_c, k, cand_key, cand_col, row_ptr, orow, out_idx_ptr,
                                   out_val_ptr, req, offset, page_ptr, page_stride, 0, CBLOCK, LOCAL_T, True)
-            if (TRANSFORM == 1) & (PAGE_KB is not None):
+            if (TRANSFORM == 1) | (return_values != 0):
                 tl.debug_barrier()  # the slots were written by other threads
                 if return_values:
-                    for off in range(0, k, BLOCK):
-                        i = off + lane
-                        mk = i < k
-                        local = tl.load(out_idx_ptr + orow + i, mask=mk, other=0)
-                        tl.store(out_val_ptr + orow + i, tl.load(row_ptr + local, mask=mk), mask=mk)
-                    tl.debug_barrier()  # read before _late_page rewrites them
-                _late_page(out_idx_ptr, orow, k, req, page_ptr, page_stride, PAGE_KB)
-            elif (TRANSFORM == 1) | (return_values != 0):
-                tl.debug_barrier()  # the slots were written by other threads
-                for off in range(0, k, BLOCK):
-                    i = off + lane
-                    mk = i < k
-                    local = tl.load(out_idx_ptr + orow + i, mask=mk, other=0)
-                    if TRANSFORM == 2:
-                        local -= offset
-                    if return_values:
-                        tl.store(out_val_ptr + orow + i, tl.load(row_ptr + local, mask=mk), mask=mk)
+                    _gather_values(out_idx_ptr, out_val_ptr, orow, k, row_ptr, offset, BLOCK, TRANSFORM)
                     if TRANSFORM == 1:
-                        dst = tl.load(page_ptr + req * page_stride + local, mask=mk, other=-1)
-                        tl.store(out_idx_ptr + orow + i, dst, mask=mk)
+                        tl.debug_barrier()  # read before _late_page rewrites them
+                if TRANSFORM == 1:
+                    _late_page(out_idx_ptr, orow, k, req, page_ptr, page_stride, PAGE_KB if PAGE_KB else BLOCK)
         else:
             _exact_row(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, cand_key, cand_col, ctr + 4, cap,
                        req, offset, page_ptr, page_stride, return_values, lane, KEY_BITS, BLOCK, TRANSFORM,
