@@ -366,7 +366,7 @@ def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) ->
                          sbits=0 if secant else 1, guess=guess)
     # The select's copy of the sure columns and its page-table pass over all k slots at once (session 23,
     # ``sgl10_bench.py`` ``pickks``, µs v2 / page table, blocks of ``block`` -> all k): 8x32K 17.4 / 19.2 -> 17.1 /
-    # 18.5, 32x32K 19.4 / 21.6 -> 19.2 / 20.7, 1x32K 15.4 / 17.3 -> 15.2 / 16.5, 1x128K 17.3 / 19.2 -> 17.1 / 18.8,
+    # 18.5, 32x32K 19.4 / 21.6 -> 19.2 / 20.7, 1x32K 15.4 / 17.3 -> 15.2 / 16.5, 1x128K 17.2 / 19.2 -> 17.1 / 18.8,
     # 32x128K 38.0 / 41.0 -> 37.9 / 40.0 (the page pass alone, ``pickkb``: 8x128K 22.6 -> 21.8).
     kb = late_block(config, k)
     return replace(config, page_kb=kb, sure_kb=kb)
