@@ -273,7 +273,8 @@ def test_pick_warp(monkeypatch):
         assert pick(rows, hi + 1024, 2048, 132) == pick(rows, 16384, 2048, 132, "page_table") == launch.RESIDENT_WIDE
         assert pick(rows, hi + 1024, 2048, 132, "none", 2) is None  # 16-bit: the two-launch path
         assert (pick(rows, 16385, 2048, 132) is None) == (rows < 0.9 * 132)  # the two-launch path
-    assert pick(133, hi, 2048, 132) == narrow(launch.WARP_FEW) and launch.RESIDENT.warps == 8
+    assert pick(133, hi, 2048, 132) == narrow(launch.WARP_FEW)
+    assert launch.RESIDENT.warps == 16 and launch.RESIDENT_16.warps == 8  # session 24: float32 on 16 warps
     # the k-th key by interpolation, its first probes from the row's moments (session 23: 16-bit rows too)
     for c in (launch.RESIDENT, launch.RESIDENT_16, launch.RESIDENT_WIDE):
         assert c.secant and c.guess

@@ -134,9 +134,12 @@ def test_widths_refused():
                                    (5, 16384, 16, {"secant": True, "guess": True}),
                                    (3, 12000, 16, {"secant": True, "guess": True}),
                                    (6, 8192, 8, {"secant": True, "guess": True, "dtype": torch.bfloat16}),
-                                   (6, 6000, 8, {"secant": True, "guess": True, "dtype": torch.float16})],
+                                   (6, 6000, 8, {"secant": True, "guess": True, "dtype": torch.float16}),
+                                   (24, 8192, 16, {"secant": True, "guess": True}),
+                                   (7, 5000, 16, {"secant": True, "guess": True})],
                          ids=["8K", "8K-secant", "8K-guess", "8K-reread", "32K-reread", "20K-reread", "16K-reread",
-                              "16K-both", "16K-guess", "12K-guess", "8K-bf16-guess", "6K-fp16-guess"])
+                              "16K-both", "16K-guess", "12K-guess", "8K-bf16-guess", "6K-fp16-guess",
+                              "8K-16w-guess", "5K-16w-guess"])
 @pytest.mark.parametrize("transform", ["none", "page_table"])
 def test_gpu_sizes(shape, transform):
     """The GPU widths at their row sizes (the shipped ones: 8K and 16K float32, 8K 16-bit, all by interpolation

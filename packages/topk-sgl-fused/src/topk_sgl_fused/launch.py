@@ -576,8 +576,10 @@ RESIDENT_MAX_KEYS_PER_THREAD = 32
 #: 14.4 -> 13.4 / 14.1, 1x5K 8.9 / 9.3 -> 8.0 / 8.5; 16-bit rows (bisection before) bf16 1x8K 9.6 / 9.9 -> 7.6 / 7.9,
 #: fp16 9.2 / 9.5 -> 7.7 / 8.0. float32 rows of 8K-16K columns on 16 warps (RESIDENT_WIDE; the two-launch path
 #: before): 1x16K 15.7 / 17.2 -> 13.9 / 13.8, 1x12K 15.9 / 17.2 -> 14.0 / 13.7, 32x16K 18.9 / 20.6 -> 18.5 / 18.2,
-#: 128x16K 20.3 / 21.5 -> 20.2 / 20.1, 8x16K 16.0 / 17.6 -> 16.5 / 16.2.
-RESIDENT = ResidentConfig(8, secant=True, guess=True)
+#: 128x16K 20.3 / 21.5 -> 20.2 / 20.1, 8x16K 16.0 / 17.6 -> 16.5 / 16.2. float32 rows of RESIDENT_N on 16 warps
+#: (half the keys per thread, now that the search is no longer the cost): 1x8K 8.5 / 9.2 -> 7.8 / 8.0, 8x8K 9.9 /
+#: 10.6 -> 9.6 / 9.8, 64x8K 12.9 / 13.6 -> 11.5 / 11.7, 1x5K 8.0 / 8.7 -> 7.5 / 7.8; bf16 1x8K 7.7 -> 7.9 (8 kept).
+RESIDENT = ResidentConfig(16, secant=True, guess=True)
 RESIDENT_16 = ResidentConfig(8, secant=True, guess=True)
 RESIDENT_N = (4096, 8192)
 #: float32 rows of (RESIDENT_N[1], RESIDENT_WIDE_MAX_N] columns, at most RESIDENT_MAX_ROWS_PER_SM per SM: 16 warps.
