@@ -62,6 +62,10 @@ CASES = [  # rows, n, k, dtype, kind, next_n, compress_ratio
     # session 23: sgl_fused's 16-warp resident path (float32, at most one row per SM of 8K-16K columns, the k-th key
     # from the moments' guess; 16-bit resident rows guess too: 100x5000, 8x8000 above)
     (3, 16000, 2048, torch.float32, "plateau", 1, 1),
+    # session 24: sgl_fused's two-launch filter in chunks of 1024 (4x30000) and 2048 (6x32768) where 8192 would leave
+    # SMs idle (the page-table cases 8x32768 and 2x131072 take chunks of 2048 too)
+    (4, 30000, 1000, torch.float32, "int_ties", 1, 1),
+    (6, 32768, 2048, torch.float32, "nan", 1, 1),
 ]
 
 

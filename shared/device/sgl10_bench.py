@@ -37,7 +37,8 @@ measured slower in session 19 and removed); "r<W>secg" (session 22) its first tw
 ``late``: ``late_kb``; two-launch configs: ``page_kb``), "pickks" the same with the two-launch select's sure
 columns also copied in one block (``sure_kb``; both shipped since), "pickkb0" the picks with both in blocks of
 ``block`` (as before session 23); "pickke", the sure columns' page entries gathered during the
-candidate select, was measured no faster than "pick" in session 23 and removed.
+candidate select, was measured no faster than "pick" in session 23 and removed. "pickch<C>" (session 24) the
+picks with the two-launch filter's chunks of C columns (C <= 8192: one tile each; 4 warps below 8192).
 A cell label ending in "bf16" / "fp16" ("1x8Kbf16") times 16-bit logits.
 Usage: [SGL_PLAN="cell:variant,..;.."] python3 shared/device/sgl10_bench.py [budget_seconds]
 """
@@ -196,6 +197,12 @@ def _setup(name):
         if name == "picksec":
             launch.pick_warp = lambda *a: _sec(ORIG_WARP(*a))
             launch.pick_split = lambda *a: _sec(ORIG_SPLIT(*a))
+        return
+    if name.startswith("pickch"):  # session 24: the two-launch filter's chunks of C columns (one tile each)
+        c = int(name[6:])
+        w = 8 if c == 8192 else 4
+        launch.WARP = True
+        launch.pick_split = lambda *a, c=c, w=w: replace(ORIG_SPLIT(*a), chunk=c, warps=w, r=c // (256 * w))
         return
     m = re.fullmatch(r"old(bis|sec)?(?:sw(\d+))?(?:cb(\d+))?(early)?(?:x(\d+))?(?:g(\d+))?", name)
     if m:

@@ -143,6 +143,28 @@ def test_pick_split_shapes(rows, n, monkeypatch):
             assert c.cap >= k + c.block
 
 
+def test_pick_split_small_chunks(monkeypatch):
+    """float32 calls whose 8192-column chunks would leave SMs idle take chunks of 1024 (at most one program per SM)
+    or 2048 (at most two; session 24); calls with a program per SM already, and 16-bit rows, keep theirs."""
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    from topk_sgl_fused import launch
+
+    def chunk(rows, n, elem_bytes=4, sms=132):
+        c = launch.pick_split(rows, n, 2048, sms, elem_bytes)
+        a, v, th = launch.tile(c, elem_bytes)
+        assert c.chunk == a * v * th and c.warps == (8 if c.chunk == 8192 else 4)
+        return c.chunk
+
+    assert chunk(1, 32768) == chunk(4, 32768) == chunk(1, 131072) == chunk(1, 20000) == 1024
+    assert chunk(8, 32768) == chunk(16, 32768) == chunk(2, 131072) == chunk(1, 262144) == 2048
+    assert chunk(32, 32768) == chunk(8, 131072) == chunk(16, 65536) == chunk(32, 131072) == 8192
+    assert chunk(8, 32768, 2) == chunk(1, 131072, 2) == 8192  # 16-bit: not timed
+    assert chunk(8, 32768, sms=264) == 1024 and chunk(8, 32768, sms=64) == 2048 and chunk(8, 32768, sms=32) == 8192
+    for rows, n in ((1, 32768), (8, 32768), (2, 131072), (5, 20000)):  # at most 1 (1024) / 2 (2048) per SM
+        c = chunk(rows, n)
+        assert rows * -(-n // c) <= c // 1024 * 132
+
+
 def test_pick_split_select_by_interpolation(monkeypatch):
     """The select by interpolation (``sbits=0``, with ``bisect``, 8 select warps) and the early filter tile on
     float32 rows of SPLIT_SECANT_MIN_N+ columns (not many short rows), where they were timed faster; 16-bit rows

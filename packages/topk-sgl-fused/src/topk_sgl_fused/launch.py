@@ -321,6 +321,17 @@ SPLIT_SECANT_MIN_N = 32768
 #: chunks of 4096 alone 19.6 / 21.3; 32x32K 20.4 / 22.65 -> slack 1.5 19.5 / 21.6; 1x32K 15.5 / 17.2 -> 15.6 / 17.4).
 SPLIT_GUESS = 1.5
 SPLIT_GUESS_MAX_N = 131072
+#: float32 filter chunks where the rule above leaves SMs idle: chunks of 1024 columns if the call then has at most one
+#: program per SM, else of 2048 if at most two (session 24, ``sgl10_bench.py`` ``pickch<C>``, µs v2 / page table,
+#: shipped chunks (programs) -> 2048 / 1024): 8x32K 17.1 / 18.5 (32) -> 14.5 / 15.8 / 14.6 / 15.9 (two rounds), 16x32K
+#: 17.9 / 19.5 (64) -> 16.7 / 18.1, 4x32K 16.7 / 18.1 (16) -> 13.8 / 15.2 / 13.5 / 14.8, 1x32K 15.2 / 16.6 -> 12.5 /
+#: 13.8 / 12.1 / 13.4, 8x64K 18.7 / 20.2 (64) -> 17.1 / 18.7 / 18.6 / 20.1, 1x64K 16.2 / 17.7 -> 13.6 / 15.1 / 13.2 /
+#: 14.7, 2x128K 18.3 / 20.0 (32) -> 16.1 / 17.7 / 16.3 / 18.0, 4x128K 19.5 / 21.3 (64) -> 19.2 / 21.0 / 20.4 / 22.2,
+#: 1x128K 17.1 / 18.8 (16) -> 14.7 / 16.4 / 13.6 / 15.2, 1x20K 16.0 / 16.8 -> 13.6 / 14.5 / 13.1 / 13.9. Where the
+#: rule gives a program per SM already, smaller chunks lose: 32x32K 19.1 -> 20.1 (2048), 8x128K 19.9 -> 25.3, 32x128K
+#: 37.9 -> 59.3, 16x64K 19.8 -> 21.6; chunks of 4096 (4 warps) lost everywhere (8x32K 17.4, 16x32K 18.7, 2x128K 18.8,
+#: 16x128K 26.5 -> 31.3). 16-bit rows: not timed.
+SPLIT_SMALL_CHUNKS = (1024, 2048)
 
 
 def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) -> SplitConfig:
@@ -333,6 +344,11 @@ def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) ->
     want = max(1, -(-4 * sm_count // max(rows, 1)))
     s = min(1 << (want - 1).bit_length(), max(1, n // max(4 * sample, 4096)))
     s = max(s, -(-n // (1 << 20)))  # chunks <= 2**20 columns: per-list counts (chunk / threads) < 2**16
+    if elem_bytes == 4:  # fewer programs than SMs: float32 chunks of 1024 / 2048 (SPLIT_SMALL_CHUNKS)
+        for small in SPLIT_SMALL_CHUNKS:
+            if -(-n // small) > s and rows * -(-n // small) <= small // 1024 * sm_count:
+                s = -(-n // small)
+                break
     per = -(-n // s)
     if per <= 8192:
         chunk = max(1024, 1 << (per - 1).bit_length())
