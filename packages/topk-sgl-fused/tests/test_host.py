@@ -144,8 +144,9 @@ def test_pick_split_shapes(rows, n, monkeypatch):
 
 
 def test_pick_split_small_chunks(monkeypatch):
-    """float32 calls whose 8192-column chunks would leave SMs idle take chunks of 1024 (at most one program per SM)
-    or 2048 (at most two; session 24); calls with a program per SM already, and 16-bit rows, keep theirs."""
+    """float32 calls of 16K+ columns whose 8192-column chunks would leave SMs idle take chunks of 1024 (at most one
+    program per SM) or 2048 (at most two; session 24); calls with a program per SM already, shorter rows and 16-bit
+    rows keep theirs."""
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
     from topk_sgl_fused import launch
 
@@ -159,6 +160,7 @@ def test_pick_split_small_chunks(monkeypatch):
     assert chunk(8, 32768) == chunk(16, 32768) == chunk(2, 131072) == chunk(1, 262144) == 2048
     assert chunk(32, 32768) == chunk(8, 131072) == chunk(16, 65536) == chunk(32, 131072) == 8192
     assert chunk(8, 32768, 2) == chunk(1, 131072, 2) == 8192  # 16-bit: not timed
+    assert chunk(4, 3000) == chunk(2, 16384) == 4096  # up to 16K columns: not timed
     assert chunk(8, 32768, sms=264) == 1024 and chunk(8, 32768, sms=64) == 2048 and chunk(8, 32768, sms=32) == 8192
     for rows, n in ((1, 32768), (8, 32768), (2, 131072), (5, 20000)):  # at most 1 (1024) / 2 (2048) per SM
         c = chunk(rows, n)

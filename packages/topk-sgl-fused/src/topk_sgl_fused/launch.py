@@ -330,8 +330,9 @@ SPLIT_GUESS_MAX_N = 131072
 #: 1x128K 17.1 / 18.8 (16) -> 14.7 / 16.4 / 13.6 / 15.2, 1x20K 16.0 / 16.8 -> 13.6 / 14.5 / 13.1 / 13.9. Where the
 #: rule gives a program per SM already, smaller chunks lose: 32x32K 19.1 -> 20.1 (2048), 8x128K 19.9 -> 25.3, 32x128K
 #: 37.9 -> 59.3, 16x64K 19.8 -> 21.6; chunks of 4096 (4 warps) lost everywhere (8x32K 17.4, 16x32K 18.7, 2x128K 18.8,
-#: 16x128K 26.5 -> 31.3). 16-bit rows: not timed.
+#: 16x128K 26.5 -> 31.3). 16-bit rows and rows of at most SPLIT_SMALL_CHUNKS_MIN_N columns: not timed.
 SPLIT_SMALL_CHUNKS = (1024, 2048)
+SPLIT_SMALL_CHUNKS_MIN_N = 16384
 
 
 def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) -> SplitConfig:
@@ -344,7 +345,7 @@ def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) ->
     want = max(1, -(-4 * sm_count // max(rows, 1)))
     s = min(1 << (want - 1).bit_length(), max(1, n // max(4 * sample, 4096)))
     s = max(s, -(-n // (1 << 20)))  # chunks <= 2**20 columns: per-list counts (chunk / threads) < 2**16
-    if elem_bytes == 4:  # fewer programs than SMs: float32 chunks of 1024 / 2048 (SPLIT_SMALL_CHUNKS)
+    if elem_bytes == 4 and n > SPLIT_SMALL_CHUNKS_MIN_N:  # SMs left idle: chunks of 1024 / 2048 (SPLIT_SMALL_CHUNKS)
         for small in SPLIT_SMALL_CHUNKS:
             if -(-n // small) > s and rows * -(-n // small) <= small // 1024 * sm_count:
                 s = -(-n // small)
