@@ -37,8 +37,11 @@ measured slower in session 19 and removed); "r<W>secg" (session 22) its first tw
 ``late``: ``late_kb``; two-launch configs: ``page_kb``), "pickks" the same with the two-launch select's sure
 columns also copied in one block (``sure_kb``; both shipped since), "pickkb0" the picks with both in blocks of
 ``block`` (as before session 23); "pickke", the sure columns' page entries gathered during the
-candidate select, was measured no faster than "pick" in session 23 and removed. "pickch<C>" (session 24) the
-picks with the two-launch filter's chunks of C columns (C <= 8192: one tile each; 4 warps below 8192).
+candidate select, was measured no faster than "pick" in session 23 and removed. "pickch<C>[w<W>][m<M>]" (session
+24) the picks with the two-launch filter's chunks of C columns (C <= 8192: one tile each; default 4 warps below 8192,
+else 8), on W warps, its register cap M (0: none; default SplitConfig's 128); a suffix "s<S>" ("picks160",
+"pickch2048s160") caps the two-launch select's registers at S (``SplitConfig.select_maxnreg``). E.g.
+"pickch8192w16": 2 runs per thread, no spills (the shipped 8192 x 8 warps spills 48 bytes at 128 registers).
 A cell label ending in "bf16" / "fp16" ("1x8Kbf16") times 16-bit logits.
 Usage: [SGL_PLAN="cell:variant,..;.."] python3 shared/device/sgl10_bench.py [budget_seconds]
 """
@@ -198,11 +201,20 @@ def _setup(name):
             launch.pick_warp = lambda *a: _sec(ORIG_WARP(*a))
             launch.pick_split = lambda *a: _sec(ORIG_SPLIT(*a))
         return
-    if name.startswith("pickch"):  # session 24: the two-launch filter's chunks of C columns (one tile each)
-        c = int(name[6:])
-        w = 8 if c == 8192 else 4
+    m = re.fullmatch(r"pick(?:ch(\d+)(?:w(\d+))?(?:m(\d+))?)?(?:s(\d+))?", name)
+    if m:  # session 24: the two-launch filter's chunks of C columns (one tile each), W warps, register cap M (0: none);
+        # "s<S>": the select's register cap
+        extra = {}
+        if m.group(1):
+            c = int(m.group(1))
+            w = int(m.group(2) or (8 if c == 8192 else 4))
+            extra.update(chunk=c, warps=w, r=c // (256 * w))
+        if m.group(3):
+            extra["maxnreg"] = int(m.group(3)) or None
+        if m.group(4):
+            extra["select_maxnreg"] = int(m.group(4))
         launch.WARP = True
-        launch.pick_split = lambda *a, c=c, w=w: replace(ORIG_SPLIT(*a), chunk=c, warps=w, r=c // (256 * w))
+        launch.pick_split = lambda *a, extra=extra: replace(ORIG_SPLIT(*a), **extra)
         return
     m = re.fullmatch(r"old(bis|sec)?(?:sw(\d+))?(?:cb(\d+))?(early)?(?:x(\d+))?(?:g(\d+))?", name)
     if m:

@@ -283,6 +283,9 @@ class SplitConfig:
     guess: float = 0.0
     page_kb: int = 0  # the select's page-table pass in blocks of this many slots (0: ``block``; see late_block)
     sure_kb: int = 0  # the select's copy of the sure columns in blocks of this many slots (0: ``block``)
+    # The select's register cap (None: ptxas's own, 128 at 8 warps, where the float32 select spills 36 bytes; with
+    # 160 it takes 141 and spills none). Not timed yet (session 24): no shipped config sets it.
+    select_maxnreg: int | None = None
 
 
 def tile(config: SplitConfig, elem_bytes: int) -> tuple[int, int, int]:
@@ -437,7 +440,8 @@ def launch_split(call: Call, config: SplitConfig | None = None) -> None:
     f_fn = split.filter_kernel[(rows, n_chunks)]
     s_fn = split.select_kernel[(rows,)]
     for name, fn, args, const, opts in (("filter", f_fn, f_args, f_const, _options(config.warps, config.maxnreg)),
-                                        ("select", s_fn, s_args, s_const, dict(num_warps=config.select_warps))):
+                                        ("select", s_fn, s_args, s_const,
+                                         _options(config.select_warps, config.select_maxnreg))):
         _run_cached(_cache_key(("split", name), logits.dtype, const, opts, device), fn, args, {**const, **opts})
 
 
