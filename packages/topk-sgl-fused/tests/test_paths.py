@@ -97,20 +97,24 @@ def test_row_starts_clamped():
         check_topk(x, lens, k, idx, vals, row_starts=starts)
 
 
-def test_page_table_with_empty_requests():
+@pytest.mark.parametrize("values", [False, True])
+def test_page_table_with_empty_requests(values):
+    """Values, when asked for, are gathered from the local columns before the page table rewrites the slots."""
     k = 20
     x, lens, cu, table, req = paged_requests(triton_device())  # requests 0, 2, 3 are empty
     for config in _configs():
-        call, idx, _ = _run(x, lens, k, config=config, transform="page_table", page_table=table, cu_seqlens_q=cu,
-                            values=False)
+        call, idx, vals = _run(x, lens, k, config=config, transform="page_table", page_table=table,
+                               cu_seqlens_q=cu, values=values)
         ref = apply_transform(call, select_local(call))
         assert torch.equal(torch.sort(idx.long(), 1).values, torch.sort(ref, 1).values) or \
             _same_up_to_ties(x, lens, k, idx, req)
+        if values:
+            _same_up_to_ties(x, lens, k, idx, req, vals)
 
 
-def _same_up_to_ties(x, lens, k, idx, req):
+def _same_up_to_ties(x, lens, k, idx, req, vals=None):
     local = torch.where(idx >= 0, idx - PAGE_STRIDE * req[:, None].to(idx.dtype), idx)
-    check_topk(x, lens, k, local.to(torch.int32))
+    check_topk(x, lens, k, local.to(torch.int32), vals)
     return True
 
 

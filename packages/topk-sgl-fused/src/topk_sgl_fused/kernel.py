@@ -96,6 +96,33 @@ def _row_transform(b, lane, cu_ptr, has_cu, num_req, offsets_ptr, BLOCK: tl.cons
 
 
 @triton.jit
+def _gather_values(out_idx_ptr, out_val_ptr, orow, k, row_ptr, offset, KB: tl.constexpr, TRANSFORM: tl.constexpr):
+    """The values of the row's k slots (local columns; the ragged offset taken back off), ``KB`` at a time."""
+    lane = tl.arange(0, KB)
+    for off in range(0, k, KB):
+        i = off + lane
+        mk = i < k
+        local = tl.load(out_idx_ptr + orow + i, mask=mk, other=0)
+        if TRANSFORM == 2:
+            local -= offset
+        tl.store(out_val_ptr + orow + i, tl.load(row_ptr + local, mask=mk), mask=mk)
+
+
+@triton.jit
+def _late_page(out_idx_ptr, orow, k, req, page_ptr, page_stride, KB: tl.constexpr):
+    """The page table over the row's k slots (local columns in, page entries out) in blocks of
+    ``KB`` slots: every slot load of a block, then every gather, then the stores, so a row pays
+    ``ceil(k / KB)`` dependent round trips (one where ``KB >= k``) rather than one per lane block."""
+    i0 = tl.arange(0, KB)
+    for off in range(0, k, KB):
+        i = off + i0
+        mk = i < k
+        local = tl.load(out_idx_ptr + orow + i, mask=mk, other=0)
+        dst = tl.load(page_ptr + req * page_stride + local, mask=mk, other=-1)
+        tl.store(out_idx_ptr + orow + i, dst, mask=mk)
+
+
+@triton.jit
 def _fill_short_row(L, k, orow, row_ptr, lane, req, offset, page_ptr, page_stride, out_idx_ptr, out_val_ptr,
                     return_values, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr):
     """A row with ``L <= k``: slots ``0..L-1`` get ``0..L-1`` (transformed), the rest -1 / -inf."""
@@ -659,21 +686,15 @@ def _fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, buf_key, buf_idx, cap, 
             _select_cands(n_s, k - n_s, lo, hi, n_c, k, buf_key, buf_idx, row_ptr, orow, out_idx_ptr,
                           out_val_ptr, req, offset, page_ptr, page_stride, 0, CBLOCK, LOCAL_T)
         if (TRANSFORM == 1) | (return_values != 0):
-            # Gathers (page table, values) over all k slots at once: in the loops above each
+            # Gathers (values, page table) over all k slots at the end: in the loops above each
             # one would hold its loop iteration for a memory round trip before the store.
             tl.debug_barrier()  # the slots were written by other threads
-            lane = tl.arange(0, BLOCK)
-            for off in range(0, k, BLOCK):
-                i = off + lane
-                mk = i < k
-                local = tl.load(out_idx_ptr + orow + i, mask=mk, other=0)
-                if TRANSFORM == 2:
-                    local -= offset  # added in place above
-                if return_values:
-                    tl.store(out_val_ptr + orow + i, tl.load(row_ptr + local, mask=mk), mask=mk)
+            if return_values:
+                _gather_values(out_idx_ptr, out_val_ptr, orow, k, row_ptr, offset, BLOCK, TRANSFORM)
                 if TRANSFORM == 1:
-                    dst = tl.load(page_ptr + req * page_stride + local, mask=mk, other=-1)
-                    tl.store(out_idx_ptr + orow + i, dst, mask=mk)
+                    tl.debug_barrier()  # read before _late_page rewrites them
+            if TRANSFORM == 1:
+                _late_page(out_idx_ptr, orow, k, req, page_ptr, page_stride, BLOCK)
     tl.debug_barrier()
     return ok
 

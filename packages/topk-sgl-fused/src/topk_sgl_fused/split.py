@@ -35,7 +35,7 @@ import triton.language as tl
 from topk_core.kernels.triton_common import order_key, row_valid_length, window_length
 
 from .bisect_select import _bracket_bisect, _select_bisect
-from .kernel import _bracket, _exact_row, _fill_short_row, _row_transform, _select_cands
+from .kernel import _bracket, _exact_row, _fill_short_row, _gather_values, _late_page, _row_transform, _select_cands
 
 #: Per row: sure | cand << 32 (int64, words 0-1), lo, hi, two counters of the exact fallback.
 CTR_WORDS = tl.constexpr(8)
@@ -303,33 +303,6 @@ def _copy_sure(row_lists, n_s, out_idx_ptr, orow, offset, KB: tl.constexpr, TRAN
         if TRANSFORM == 2:
             col += offset
         tl.store(out_idx_ptr + orow + i, col, mask=m)
-
-
-@triton.jit
-def _gather_values(out_idx_ptr, out_val_ptr, orow, k, row_ptr, offset, KB: tl.constexpr, TRANSFORM: tl.constexpr):
-    """The values of the row's k slots (local columns; the ragged offset taken back off), ``KB`` at a time."""
-    lane = tl.arange(0, KB)
-    for off in range(0, k, KB):
-        i = off + lane
-        mk = i < k
-        local = tl.load(out_idx_ptr + orow + i, mask=mk, other=0)
-        if TRANSFORM == 2:
-            local -= offset
-        tl.store(out_val_ptr + orow + i, tl.load(row_ptr + local, mask=mk), mask=mk)
-
-
-@triton.jit
-def _late_page(out_idx_ptr, orow, k, req, page_ptr, page_stride, KB: tl.constexpr):
-    """The page table over the row's k slots (local columns in, page entries out) in blocks of
-    ``KB`` slots: every slot load of a block, then every gather, then the stores, so a row pays
-    ``ceil(k / KB)`` dependent round trips (one where ``KB >= k``) rather than one per lane block."""
-    i0 = tl.arange(0, KB)
-    for off in range(0, k, KB):
-        i = off + i0
-        mk = i < k
-        local = tl.load(out_idx_ptr + orow + i, mask=mk, other=0)
-        dst = tl.load(page_ptr + req * page_stride + local, mask=mk, other=-1)
-        tl.store(out_idx_ptr + orow + i, dst, mask=mk)
 
 
 @triton.jit(do_not_specialize=["n", "rows", "next_n", "compress_ratio", "k", "return_values",

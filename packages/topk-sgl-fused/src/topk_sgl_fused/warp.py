@@ -36,12 +36,11 @@ import triton.language as tl
 from topk_core.kernels.triton_common import order_key
 
 from .bisect_select import _bracket_bisect, _select_bisect
-from .kernel import _exact_row, _fill_short_row, _row_transform, _select_cands, _transform
+from .kernel import _exact_row, _fill_short_row, _late_page, _row_transform, _select_cands, _transform
 from .split import (
     _as_lists,
     _classify,
     _fp32_bounds,
-    _late_page,
     _load_tile,
     _raw_bits,
     _select_row_setup,
