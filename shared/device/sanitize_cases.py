@@ -66,15 +66,19 @@ CASES = [  # rows, n, k, dtype, kind, next_n, compress_ratio
     # SMs idle (the page-table cases 8x32768 and 2x131072 take chunks of 2048 too)
     (4, 30000, 1000, torch.float32, "int_ties", 1, 1),
     (6, 32768, 2048, torch.float32, "nan", 1, 1),
+    # session 25: sgl_fused's two-launch filter in chunks of 8192 on 16 warps (at most one program per SM)
+    (32, 32768, 2048, torch.float32, "plateau", 1, 1),
+    (16, 65536, 512, torch.float32, "nan", 1, 1),
 ]
 
 
 #: sgl_fused's page-table function on each warp-path config (late page pass), run first: rows, n, k
 #: (1x8192: the resident path (session 18; WARP_SHORT_PAGE before); 150 rows: WARP_FEW_LARGE_PAGE; 300:
 #: WARP_MID_PAGE; 1100: the 4-warp one; 1700 rows: WARP_MANY_SMALL_PAGE, on 132 SMs; session 23: 4x12000 the 16-warp
-#: resident path, 8x32768 and 2x131072 the two-launch select's page pass over all k slots at once)
+#: resident path, 8x32768 and 2x131072 the two-launch select's page pass over all k slots at once; session 25: 8x131072
+#: the 16-warp filter)
 PAGE_CASES = [(1, 8192, 2048), (150, 20000, 2048), (300, 17000, 1024), (1100, 9000, 2048), (1700, 9000, 2048),
-              (4, 12000, 2048), (8, 32768, 2048), (2, 131072, 600)]
+              (4, 12000, 2048), (8, 32768, 2048), (2, 131072, 600), (8, 131072, 2048)]
 PAGE_OFFSET = 7  # table[r, j] = j + 7, so the output minus 7 must be an exact top-k
 
 

@@ -41,7 +41,9 @@ candidate select, was measured no faster than "pick" in session 23 and removed. 
 24) the picks with the two-launch filter's chunks of C columns (C <= 8192: one tile each; default 4 warps below 8192,
 else 8), on W warps, its register cap M (0: none; default SplitConfig's 128); a suffix "s<S>" ("picks160",
 "pickch2048s160") caps the two-launch select's registers at S (``SplitConfig.select_maxnreg``). E.g.
-"pickch8192w16": 2 runs per thread, no spills (the shipped 8192 x 8 warps spills 48 bytes at 128 registers).
+"pickch8192w16": 2 runs per thread, no spills (the shipped 8192 x 8 warps spills 48 bytes at 128 registers). A suffix
+"pf" (session 25, removed after: the page entries of the sure and candidate columns prefetched to L2 by inline
+``prefetch.global.L2``) measured no faster anywhere and slower on many rows (NOTES.md, session 25).
 A cell label ending in "bf16" / "fp16" ("1x8Kbf16") times 16-bit logits.
 Usage: [SGL_PLAN="cell:variant,..;.."] python3 shared/device/sgl10_bench.py [budget_seconds]
 """

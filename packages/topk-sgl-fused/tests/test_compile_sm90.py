@@ -80,10 +80,17 @@ def compile_variant(dtype, transform, config):
 
 
 def split_configs():
-    """The two-launch path's configs (one-tile and two-pass chunks)."""
+    """The two-launch path's configs (one-tile and two-pass chunks; 8x128K: chunks of 8192 on 16 warps)."""
     from topk_sgl_fused import launch
 
-    return _gpu_picks(launch.pick_split)
+    saved = os.environ.pop("TRITON_INTERPRET", None)
+    try:
+        one_wave = launch.pick_split(8, 131072, 2048, 132)
+    finally:
+        if saved is not None:
+            os.environ["TRITON_INTERPRET"] = saved
+    assert one_wave.warps == launch.SPLIT_ONE_WAVE_WARPS
+    return _gpu_picks(launch.pick_split) + [one_wave]
 
 
 def compile_split(dtype, transform, config):

@@ -153,7 +153,8 @@ def test_pick_split_small_chunks(monkeypatch):
     def chunk(rows, n, elem_bytes=4, sms=132):
         c = launch.pick_split(rows, n, 2048, sms, elem_bytes)
         a, v, th = launch.tile(c, elem_bytes)
-        assert c.chunk == a * v * th and c.warps == (8 if c.chunk == 8192 else 4)
+        one_wave = elem_bytes == 4 and rows * -(-n // c.chunk) <= sms  # SPLIT_ONE_WAVE_WARPS (session 25)
+        assert c.chunk == a * v * th and c.warps == (4 if c.chunk < 8192 else 16 if one_wave else 8)
         return c.chunk
 
     assert chunk(1, 32768) == chunk(4, 32768) == chunk(1, 131072) == chunk(1, 20000) == 1024
@@ -165,6 +166,24 @@ def test_pick_split_small_chunks(monkeypatch):
     for rows, n in ((1, 32768), (8, 32768), (2, 131072), (5, 20000)):  # at most 1 (1024) / 2 (2048) per SM
         c = chunk(rows, n)
         assert rows * -(-n // c) <= c // 1024 * 132
+
+
+def test_pick_split_one_wave_warps(monkeypatch):
+    """float32 filters in chunks of 8192 take 16 warps where the call has at most one program per SM (session 25),
+    8 where it has more, and 16-bit rows keep 8."""
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    from topk_sgl_fused import launch
+
+    def warps(rows, n, elem_bytes=4, sms=132):
+        c = launch.pick_split(rows, n, 2048, sms, elem_bytes)
+        assert c.chunk == 8192 and c.chunk == 256 * c.r * c.warps
+        return c.warps
+
+    assert warps(8, 131072) == warps(16, 65536) == warps(32, 32768) == launch.SPLIT_ONE_WAVE_WARPS == 16
+    assert warps(16, 131072) == warps(32, 131072) == warps(64, 32768) == warps(34, 32768) == 8
+    assert warps(33, 32768) == 16  # 132 programs on 132 SMs
+    assert warps(8, 131072, 2) == warps(32, 32768, 2) == 8
+    assert warps(32, 32768, sms=128) == 16 and warps(32, 32768, sms=127) == 8
 
 
 def test_pick_split_select_by_interpolation(monkeypatch):

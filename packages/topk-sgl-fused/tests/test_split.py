@@ -155,7 +155,8 @@ def test_split_few_long_rows(transform):
         pytest.skip("GPU sizes")
     dev = triton_device()
     torch.manual_seed(5)
-    for rows, n, k in ((1, 32768, 2048), (4, 40000, 2048), (8, 131072, 1000), (3, 70001, 4096), (12, 50000, 2048)):
+    for rows, n, k in ((1, 32768, 2048), (4, 40000, 2048), (8, 131072, 1000), (3, 70001, 4096), (12, 50000, 2048),
+                       (32, 32768, 2048), (16, 65536, 512)):  # the last two: 16-warp filters (session 25)
         config = launch.pick_split(rows, n, k, launch.sm_count(dev))
         assert config.bisect and config.early and config.sbits == 0
         x = torch.randn(rows, n, device=dev)

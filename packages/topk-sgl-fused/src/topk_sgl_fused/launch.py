@@ -336,6 +336,13 @@ SPLIT_GUESS_MAX_N = 131072
 #: 16x128K 26.5 -> 31.3). 16-bit rows and rows of at most SPLIT_SMALL_CHUNKS_MIN_N columns: not timed.
 SPLIT_SMALL_CHUNKS = (1024, 2048)
 SPLIT_SMALL_CHUNKS_MIN_N = 16384
+#: float32 filter chunks of 8192 columns on 16 warps (2 runs per thread, 96 registers, no spills; 8 warps: 8 runs,
+#: 48-56 bytes of spills at 128 registers) where the call has at most one filter program per SM (session 25,
+#: ``sgl10_bench.py`` ``pickch8192w16``, three rounds, µs v2 / page table): 8x128K 19.9 / 21.9 -> 19.2 / 21.1, 16x64K
+#: 19.6 / 21.4 -> 19.3 / 20.9, 32x32K 19.2 / 20.8 -> 19.0 / 20.5. With more programs than SMs, 16-warp programs
+#: (one per SM) lose: 16x128K 26.5 -> 28.9, 64x32K 22.8 -> 25.5, 24x64K 22.7 -> 25.1, 48x32K 22.3 -> 24.5, 32x128K
+#: 38.0 -> 43.4. 8 warps without the cap (184 registers): 32x32K 18.9, 16x64K 19.2, 8x128K 19.8, not taken.
+SPLIT_ONE_WAVE_WARPS = 16
 
 
 def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) -> SplitConfig:
@@ -357,6 +364,8 @@ def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) ->
     if per <= 8192:
         chunk = max(1024, 1 << (per - 1).bit_length())
         warps = 8 if chunk == 8192 else 4
+        if chunk == 8192 and elem_bytes == 4 and rows * s <= sm_count:  # one wave (SPLIT_ONE_WAVE_WARPS)
+            warps = SPLIT_ONE_WAVE_WARPS
         r = chunk // (256 * warps)
     else:
         warps, r = 4, 2
