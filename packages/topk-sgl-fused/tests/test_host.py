@@ -186,6 +186,24 @@ def test_pick_split_one_wave_warps(monkeypatch):
     assert warps(32, 32768, sms=128) == 16 and warps(32, 32768, sms=127) == 8
 
 
+def test_pick_warp_page_two_tiles_ahead(monkeypatch):
+    """The page table's warp configs of 2-12 rows per SM and of about one row per SM of 16K-32K columns stream two
+    tiles ahead (session 25); the identity transform, WARP_FEW_LONG_PAGE, the many-row configs and rows of at most
+    8K columns keep one."""
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    from topk_sgl_fused import launch
+
+    def ahead(rows, n, transform="page_table"):
+        config = launch.pick_warp(rows, n, 2048, 132, transform)
+        assert isinstance(config, launch.WarpConfig)
+        return config.ahead
+
+    assert ahead(128, 32768) == ahead(512, 131072) == ahead(1024, 65536) == ahead(256, 32768) == 2
+    assert ahead(150, 20000) == ahead(300, 17000) == launch.WARP_PAGE_AHEAD == 2
+    assert ahead(128, 32768, "none") == ahead(1024, 65536, "none") == ahead(512, 131072, "ragged") == 1
+    assert ahead(128, 131072) == ahead(4096, 8192) == ahead(512, 8192) == ahead(1024, 8192) == 1
+
+
 def test_pick_split_select_by_interpolation(monkeypatch):
     """The select by interpolation (``sbits=0``, with ``bisect``, 8 select warps) and the early filter tile on
     float32 rows of SPLIT_SECANT_MIN_N+ columns (not many short rows), where they were timed faster; 16-bit rows

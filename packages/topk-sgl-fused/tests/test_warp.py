@@ -370,3 +370,53 @@ class TestWarpInterpreter(BackendConformance, TransformConformance):
         from topk_sgl_fused import launch
 
         monkeypatch.setattr(launch, "pick_warp", lambda *a: launch.WarpConfig(1, 1, 64, 64, 64))
+
+
+@pytest.mark.parametrize("transform", ["none", "page_table", "ragged"])
+def test_two_tiles_ahead(transform):
+    """``ahead=2`` (the stream's next two tiles in flight): rows of no full tile, one, two and many, with ties,
+    NaN and +-inf, a row shorter than k and one of k + 1; the late page pass, the histogram select and a tiny cap (the
+    exact fallback). On a GPU also the float32 picks of 1 row per SM (16 warps) with it, at GPU sizes."""
+    from dataclasses import replace
+
+    from topk_sgl_fused import launch
+    from topk_sgl_fused.launch import WarpConfig
+
+    dev = triton_device()
+    k, n = 37, 1300
+    lens = torch.tensor([100, 200, 300, 1300, k - 5, k + 1, 1299], dtype=torch.int32, device=dev)
+    rows = lens.numel()
+    x = make_logits("randn", rows, n, torch.float32, dev, seed=21)
+    x[1, ::5] = x[1, 0]
+    x[2, ::31] = float("nan")
+    x[3, ::17] = float("inf")
+    x[3, 1::17] = float("-inf")
+    x[6] = make_logits("int_ties", 1, n, torch.float32, dev, seed=22, k=k)[0]
+    cases = [(x, lens, k, c) for c in (WarpConfig(1, 1, 64, 64, 64, ahead=2, late=True),
+                                       WarpConfig(2, 1, 128, 32, 64, ahead=2, bisect=False),
+                                       WarpConfig(1, 1, 64, 64, 64, ahead=2, cap=8))]
+    if not launch.interpreting():
+        torch.manual_seed(23)
+        for r, m in ((130, 24000), (128, 32768), (132, 131072)):
+            big = torch.randn(r, m, device=dev)
+            big[0, ::97] = float("nan")
+            big[-1, : m // 3] = 0.5
+            seq = torch.randint(m // 2, m + 1, (r,), dtype=torch.int32, device=dev)
+            config = launch.pick_warp(r, m, 2048, launch.sm_count(dev), transform)
+            assert isinstance(config, WarpConfig) and config.warps == 16
+            cases.append((big, seq, 2048, replace(config, ahead=2)))
+    for logits, seq, kk, config in cases:
+        r, m = logits.shape
+        fields = {}
+        if transform == "page_table":
+            table, inv = random_page_tables(r, m, seed=24)
+            fields = dict(page_table=table.to(dev))
+        elif transform == "ragged":
+            offsets = torch.arange(r, dtype=torch.int32, device=dev) * 3 * m
+            fields = dict(index_offsets=offsets)
+        idx, vals = _run(logits, seq, kk, config, transform=transform, **fields)
+        if transform == "page_table":
+            idx = local_columns(idx.cpu().long(), inv, torch.arange(r)).to(torch.int32).to(dev)
+        elif transform == "ragged":
+            idx = torch.where(idx >= 0, idx - offsets[:, None], idx)
+        check_topk(logits, seq, kk, idx, vals)

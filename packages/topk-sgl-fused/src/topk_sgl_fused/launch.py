@@ -492,6 +492,9 @@ class WarpConfig:
     # them, checked by one count over the sample; the bisection runs only when the check fails
     # (``bisect_select._bracket_guess``, session 22).
     guess: float = 0.0
+    # Tiles of the stream loaded ahead of the one being placed (1 or 2; session 25): more bytes in flight per program
+    # where one program holds an SM.
+    ahead: int = 1
 
 
 #: The warp path's configs by rows per SM (H200, fp32, k=2048, NOTES.md 2026-11-30 session 10):
@@ -515,7 +518,15 @@ WARP_SELECT_SECANT = 0
 #: 218.9 (session 11 measured no gain at 4096x8K, 229.2 -> 230.5: the many-row configs keep blocks of ``block``).
 LATE_ALL_K = -1
 WARP_FEW_PAGE = replace(WARP_FEW, late=True, sbits=WARP_SELECT_SECANT, late_kb=LATE_ALL_K)
-WARP_MID_PAGE = replace(WARP_MID, late=True, sbits=WARP_SELECT_SECANT, late_kb=LATE_ALL_K)
+#: Session 25 (``sgl10_bench.py`` ``pickah2``, µs v2 / page table, one round unless noted): the stream two tiles ahead
+#: (``WarpConfig.ahead``) gains with the page table on 2-12 rows per SM and on WARP_FEW_LARGE_PAGE: 512x128K page 218.0
+#: -> 214.8, 1024x64K 214.4 -> 211.4, 256x32K 47.2 -> 46.7, 128x32K 26.5 -> 26.0 / 26.1 (two rounds); 512x32K even
+#: (83.1). It loses on every identity-transform config (128x32K even, 128x128K 64.3 -> 67.0, 512x128K 201.0 -> 202.6,
+#: 1024x64K 199.1 -> 202.8, 512x32K 73.1 -> 80.7, 4096x8K 152.0 -> 160.4) and on WARP_FEW_LONG_PAGE (128x128K 65.9 ->
+#: 68.9, 128x64K 42.5 -> 43.5); 4096x8K's page table even (172.4 -> 173.2). Rows of at most WARP_NARROW_BRACKET_MAX_N
+#: columns (not timed) keep 1.
+WARP_PAGE_AHEAD = 2
+WARP_MID_PAGE = replace(WARP_MID, late=True, sbits=WARP_SELECT_SECANT, late_kb=LATE_ALL_K, ahead=WARP_PAGE_AHEAD)
 WARP_MANY_PAGE = replace(WARP_MANY, late=True)
 WARP_MID_PAGE_MANY = WARP_MANY_PAGE
 #: The bracket's sample by row length (session 17, shared/device/sgl10_bench.py ``x<S>``, k = 2048, µs none / page):
@@ -534,7 +545,7 @@ WARP_MANY_SMALL_N = 16384
 #: With the guessed bracket (session 22, below) its wider candidate set takes chunks of 2048, not 1024 (128x32K, one
 #: round, µs v2 / page: 27.65 / 29.75 -> 24.8 / 26.9; slack 1.5: 26.8 / 28.9; 4096 sampled keys: 24.4 / 26.7).
 WARP_FEW_LARGE = replace(WARP_FEW, sample=8192, cblock=2048, guess=2.5)
-WARP_FEW_LARGE_PAGE = replace(WARP_FEW_PAGE, sample=8192, sbits=1, cblock=2048, guess=2.5)
+WARP_FEW_LARGE_PAGE = replace(WARP_FEW_PAGE, sample=8192, sbits=1, cblock=2048, guess=2.5, ahead=WARP_PAGE_AHEAD)
 WARP_FEW_LARGE_N = (16384, 32768)
 #: 2-12 rows per SM of at least WARP_MID_LARGE_N columns, v2 and ragged: a 4096-key bracket sample and the select by
 #: interpolation (session 19 call 9, two rounds, µs): 512x128K 243.0 / 242.2 -> 236.9 / 236.9, 1024x64K 226.8 / 227.4
@@ -567,7 +578,7 @@ WARP_FEW_LONG_PAGE = replace(WARP_FEW_PAGE, cblock=4096, guess=1.5)
 #: 128x32K 31.8 -> 33.3, 512x128K 240.1 -> 247.4, 1024x64K 226.2 -> 233.1 (14 bits: even within 2%).
 WARP_NARROW_BRACKET_MAX_N = 8192
 WARP_NARROW_BRACKET_BITS = 12
-_NARROW_BRACKET = {c: replace(c, bracket_bits=WARP_NARROW_BRACKET_BITS) for c in (
+_NARROW_BRACKET = {c: replace(c, bracket_bits=WARP_NARROW_BRACKET_BITS, ahead=1) for c in (
     WARP_FEW, WARP_MID, WARP_MANY, WARP_FEW_PAGE, WARP_MID_PAGE, WARP_MANY_PAGE, WARP_MANY_SMALL, WARP_MANY_SMALL_PAGE,
     WARP_FEW_LARGE, WARP_FEW_LARGE_PAGE)}
 @dataclass(frozen=True)
@@ -691,7 +702,7 @@ def warp_constexprs(config: WarpConfig, key_bits: int, transform: int, has_start
                 CBLOCK=config.cblock, BLOCK=config.block, TRANSFORM=transform, HAS_STARTS=has_starts,
                 BISECT=config.bisect, LATE=late, LATE_KB=kb, SB=config.sbits,
                 BB=config.bbits, **({"LAZY": True} if late and config.lazy else {}),
-                BPB=config.bracket_bits, GUESS=float(config.guess))
+                BPB=config.bracket_bits, GUESS=float(config.guess), **({"AHEAD": 2} if config.ahead == 2 else {}))
 
 
 def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
@@ -706,6 +717,8 @@ def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
         raise ValueError(f"config: sbits must be 0 (interpolation), 1, 2 or 4 and bbits 1, 2 or 4, got {config}")
     if not 1 <= config.bracket_bits <= 16 or (config.bracket_bits != 16 and config.bbits != 1):
         raise ValueError(f"config: bracket_bits must be 1-16 (below 16 only with bbits 1), got {config}")
+    if config.ahead not in (1, 2):
+        raise ValueError(f"config: ahead must be 1 or 2 tiles, got {config}")
     cap = warp_cap(config, n, k)
     nbytes = 4 * rows * 2 * cap
     scratch = ws.scratch(OWNER + ".warp", device, nbytes, call.workspace)[:nbytes].view(torch.int32)
