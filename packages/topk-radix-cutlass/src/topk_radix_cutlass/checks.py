@@ -37,12 +37,12 @@ def supports(p: Problem) -> str | None:
 
 
 #: torch.topk (masked) µs / radix_cutlass µs, fp32 k=2048, H200, 2026-12-01, from the committed
-#: one-process runs benchmarks/results/2026-12-01-cuda-decode-session25.json and -dsa-session25.json (radix_cutlass
+#: one-process runs benchmarks/results/2026-12-01-cuda-decode-session25b.json and -dsa-session25b.json (radix_cutlass
 #: 0.2.0; each replay queued behind a sleep kernel; written by shared/device/update_scores.py).
 MEASURED_SPEEDUP = {
-    (1, 8192): 6.98, (1, 32768): 4.17, (1, 131072): 2.87, (1, 262144): 2.53, (1, 1048576): 2.66, (8, 32768): 4.08,
-    (8, 131072): 3.48, (32, 32768): 5.27, (32, 131072): 4.5, (128, 32768): 8.09, (128, 131072): 8.51,
-    (512, 32768): 7.55, (512, 131072): 9.59, (1024, 65536): 9.32, (4096, 8192): 7.45,
+    (1, 8192): 6.98, (1, 32768): 4.2, (1, 131072): 2.85, (1, 262144): 2.53, (1, 1048576): 2.68, (8, 32768): 4.08,
+    (8, 131072): 3.48, (32, 32768): 5.26, (32, 131072): 4.53, (128, 32768): 8.1, (128, 131072): 8.51,
+    (512, 32768): 7.54, (512, 131072): 9.7, (1024, 65536): 9.32, (4096, 8192): 7.48,
 }
 
 
