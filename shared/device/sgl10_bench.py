@@ -45,7 +45,8 @@ else 8), on W warps, its register cap M (0: none; default SplitConfig's 128); a 
 "pf" (session 25, removed after: the page entries of the sure and candidate columns prefetched to L2 by inline
 ``prefetch.global.L2``) measured no faster anywhere and slower on many rows (NOTES.md, session 25).
 "pickah2" / "pickah1" (session 25) the picks with the warp path's stream two tiles / one tile ahead
-(``WarpConfig.ahead``; the page-table configs of 2-12 rows per SM and WARP_FEW_LARGE_PAGE ship 2).
+(``WarpConfig.ahead``; the page-table configs of 2-12 rows per SM and WARP_FEW_LARGE_PAGE ship 2). "pickos"
+(session 25, prepared) the picks with the float32 resident path's one-scan placement (``ResidentConfig.one_scan``).
 A cell label ending in "bf16" / "fp16" ("1x8Kbf16") times 16-bit logits.
 Usage: [SGL_PLAN="cell:variant,..;.."] python3 shared/device/sgl10_bench.py [budget_seconds]
 """
@@ -188,6 +189,11 @@ def _one_page_block(config, k, sure=False, old=False):
 def _setup(name):
     launch.pick_split = ORIG_SPLIT
     launch.pick_warp = ORIG_WARP
+    if name == "pickos":  # session 25 (prepared): the resident path's one-scan placement where the search ends on k
+        launch.WARP = True
+        launch.pick_warp = lambda *a: (
+            replace(c, one_scan=True) if isinstance(c := ORIG_WARP(*a), launch.ResidentConfig) and c.secant else c)
+        return
     if name in ("pickah1", "pickah2"):  # session 25: the warp path's stream with 1 / 2 tiles in flight ahead
         launch.WARP = True
         launch.pick_warp = lambda *a, n=int(name[-1]): (

@@ -9,6 +9,7 @@ the exact answer with ``check_topk`` (transforms inverted first).
 | kinds x dtypes x 1 / 2 bits a step | ties resolved to the last key bit, plateaus, early stop |
 | interpolation after moment probes  | the model's probes clamped into the bracket, any row    |
 | the same, slots from a second read | the re-read's ranks equal the one-pass placement's      |
+| one scan (exactly k at the bound)  | the one-scan placement, and the packed one on plateaus  |
 | all-equal / NaN / +-inf rows       | the k-th key a plateau: ties fill the remaining slots   |
 | row_starts, values, next_n         | windows clamped; values read back from the row          |
 | page table (cu_seqlens_q), ragged  | the transform at the store                              |
@@ -50,7 +51,8 @@ def _fit(n: int, elem_bytes: int = 4, **mode):
 #: The k-th key's searches and the two placements: interpolation (float32's default), bisection (16-bit's; 1 and
 #: 2 bits a step), the re-read placement with each; interpolation after two probes from the row's moments (session 22).
 MODES = ({"secant": True}, {"secant": False}, {"secant": False, "sbits": 2}, {"secant": False, "reread": True},
-         {"secant": True, "reread": True}, {"secant": True, "guess": True})
+         {"secant": True, "reread": True}, {"secant": True, "guess": True},
+         {"secant": True, "guess": True, "one_scan": True})
 
 
 def _run(logits, seq_lens, k, config=None, **fields):
@@ -74,6 +76,32 @@ def test_kinds(kind):
         for mode in MODES if dtype == torch.float32 and kind == "randn" else MODES[:2]:
             idx, vals = _run(x, lens, k, _fit(700, x.element_size(), **mode))
             check_topk(x, lens, k, idx, vals)
+
+
+@pytest.mark.parametrize("transform", ["none", "page_table", "ragged"])
+def test_one_scan(transform):
+    """``one_scan``: searches that end with exactly k keys at or above the bound (randn, NaN rows) take the one-scan
+    placement, those ending on a plateau (integer ties, a plateau at the threshold) the packed one; every transform,
+    with values."""
+    dev = triton_device()
+    k, n = 40, 700
+    lens = torch.tensor([700, 41, 600, 555, 39], dtype=torch.int32, device=dev)
+    config = _fit(n, secant=True, guess=True, one_scan=True)
+    for kind in ("randn", "int_ties", "plateau", "nan"):
+        x = make_logits(kind, 5, n, torch.float32, dev, seed=31, k=k)
+        fields, offsets, inv = {}, None, None
+        if transform == "page_table":
+            table, inv = random_page_tables(5, n, seed=32)
+            fields = dict(page_table=table.to(dev))
+        elif transform == "ragged":
+            offsets = torch.arange(5, dtype=torch.int32, device=dev) * 1000 + 3
+            fields = dict(index_offsets=offsets)
+        idx, vals = _run(x, lens, k, config, transform=transform, **fields)
+        if transform == "page_table":
+            idx = local_columns(idx.cpu().long(), inv, torch.arange(5)).to(torch.int32).to(dev)
+        elif transform == "ragged":
+            idx = torch.where(idx >= 0, idx - offsets[:, None], idx)
+        check_topk(x, lens, k, idx, vals)
 
 
 def test_all_equal_and_special_rows():
@@ -136,10 +164,11 @@ def test_widths_refused():
                                    (6, 8192, 8, {"secant": True, "guess": True, "dtype": torch.bfloat16}),
                                    (6, 6000, 8, {"secant": True, "guess": True, "dtype": torch.float16}),
                                    (24, 8192, 16, {"secant": True, "guess": True}),
-                                   (7, 5000, 16, {"secant": True, "guess": True})],
+                                   (7, 5000, 16, {"secant": True, "guess": True}),
+                                   (24, 8192, 16, {"secant": True, "guess": True, "one_scan": True})],
                          ids=["8K", "8K-secant", "8K-guess", "8K-reread", "32K-reread", "20K-reread", "16K-reread",
                               "16K-both", "16K-guess", "12K-guess", "8K-bf16-guess", "6K-fp16-guess",
-                              "8K-16w-guess", "5K-16w-guess"])
+                              "8K-16w-guess", "5K-16w-guess", "8K-16w-one-scan"])
 @pytest.mark.parametrize("transform", ["none", "page_table"])
 def test_gpu_sizes(shape, transform):
     """The GPU widths at their row sizes (the shipped ones: 8K and 16K float32, 8K 16-bit, all by interpolation

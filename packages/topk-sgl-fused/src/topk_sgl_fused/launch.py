@@ -591,6 +591,9 @@ class ResidentConfig:
     reread: bool = False  # the slots placed from a second read of the row (fewer registers: 32 warps fit)
     secant: bool = False  # the k-th key by interpolation (resident._kth_key_secant), not bisection
     guess: bool = False  # with secant: its first two probes from the row's moments (session 22; shipped in 23)
+    # With secant: where the search ends with exactly k keys at or above its bound, the slots from one scan of them
+    # (no block-wide count of the keys above it first; session 25, prepared, not timed).
+    one_scan: bool = False
 
 
 #: Keys per thread the resident path holds at most (registers: the keys, their columns and the scan's fields).
@@ -754,7 +757,8 @@ def resident_constexprs(config: ResidentConfig, n: int, key_bits: int, transform
     return dict(KEY_BITS=key_bits, A=row // (v * th), V=v, TH=th, BLOCK=min(1024, th * 4), TRANSFORM=transform,
                 HAS_STARTS=has_starts, **({"SB": 2} if config.sbits == 2 else {}),
                 **({"REREAD": True} if config.reread else {}), **({"SECANT": True} if config.secant else {}),
-                **({"GUESS": True} if config.secant and config.guess else {}))
+                **({"GUESS": True} if config.secant and config.guess else {}),
+                **({"ONE_SCAN": True} if config.secant and config.one_scan and not config.reread else {}))
 
 
 def launch_resident(call: Call, config: ResidentConfig) -> None:

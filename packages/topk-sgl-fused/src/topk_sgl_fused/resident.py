@@ -81,7 +81,8 @@ def _kth_key2(key, k, KEY_BITS: tl.constexpr):
 @triton.jit
 def _kth_key_secant(key, k, L, like, x0, GUESS: tl.constexpr = False):
     """``_kth_key`` by interpolation (``secant.py``) over the registers (padding lanes hold 0, no real key). GUESS
-    (float32 rows, ``x0`` the row's first value): the first two probes from the row's moments (``_model_probes``)."""
+    (float32 rows, ``x0`` the row's first value): the first two probes from the row's moments (``_model_probes``).
+    Returns ``(bound, count of keys at or above it)``."""
     if GUESS:
         lo, top, s1, s2, s3 = secant.min_max_moments(key, key > 0, like, x0)
         lo, top, s1, s2, s3 = secant.fold_min_max_moments(lo, top, s1, s2, s3)
@@ -96,7 +97,7 @@ def _kth_key_secant(key, k, L, like, x0, GUESS: tl.constexpr = False):
         p = secant.probe(lo, top, c_lo, c_hi, k, w_lo, w_hi, bad, like, True)
         cnt, lo, top, c_lo, c_hi, w_lo, w_hi, side, bad, done = _step(key, p, k, lo, top, c_lo, c_hi, w_lo, w_hi,
                                                                        side, bad)
-    return lo
+    return lo, c_lo
 
 
 @triton.jit
@@ -165,13 +166,16 @@ def resident_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ra
                     offsets_ptr,
                     KEY_BITS: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr,
                     BLOCK: tl.constexpr, TRANSFORM: tl.constexpr, HAS_STARTS: tl.constexpr, SB: tl.constexpr = 1,
-                    REREAD: tl.constexpr = False, SECANT: tl.constexpr = False, GUESS: tl.constexpr = False):
+                    REREAD: tl.constexpr = False, SECANT: tl.constexpr = False, GUESS: tl.constexpr = False,
+                    ONE_SCAN: tl.constexpr = False):
     """Row ``program_id(0)``: its k output slots. TRANSFORM: 0 none, 1 page_table, 2 ragged. The window must
     fit the program (``L <= A x V x TH``, which ``launch`` guarantees by ``n``); BLOCK is the short-row fill's
     lane count. SB: key bits per bisection step (1 or 2); SECANT: the k-th key by interpolation
     (``_kth_key_secant``) instead. REREAD: the slots placed from a second read of the row
     (L1/L2), ``V`` columns per thread at a time, so that no per-key state but the keys lives in registers. GUESS
-    (with SECANT): the search's first two probes from the row's moments (``_model_probes``)."""
+    (with SECANT): the search's first two probes from the row's moments (``_model_probes``). ONE_SCAN (with SECANT,
+    not REREAD): where the search ends with exactly k keys at or above its bound (no ties to split, the usual end),
+    the slots come from one scan of those keys, without the count of the keys above the bound."""
     b = tl.program_id(0)
     lane, L, row_ptr, orow, req, offset = _select_row_setup(
         b, logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k, cu_ptr, has_cu, num_req,
@@ -188,26 +192,46 @@ def resident_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ra
                 x0 = tl.load(row_ptr).to(tl.float32)
             else:
                 x0 = 0.0
-            t = _kth_key_secant(key, k, L, x, x0, GUESS)
+            t, c_t = _kth_key_secant(key, k, L, x, x0, GUESS)
         elif SB == 2:
             t = _kth_key2(key, k, KEY_BITS)
+            c_t = 0
         else:
             t = _kth_key(key, k, KEY_BITS)
-        above = (key > t).to(tl.int32)
-        packed = above + ((key == t).to(tl.int32) << 16)  # fields stay below 2**16 (N <= 32768)
-        cnt = tl.sum(packed, axis=0)  # per thread
-        n_above = tl.sum(cnt, axis=0) & 0xFFFF
-        if REREAD:
-            _emit_reread(tl.cumsum(cnt, axis=0) - cnt, t, n_above, k, L, row_ptr, orow, out_idx_ptr, out_val_ptr,
-                         return_values, req, offset, page_ptr, page_stride, A, V, TH, TRANSFORM)
+            c_t = 0
+        if ONE_SCAN and SECANT and not REREAD and c_t == k:  # every key at or above t, in scan order
+            ge = (key >= t).to(tl.int32)
+            cnt = tl.sum(ge, axis=0)  # per thread
+            rank = (tl.cumsum(cnt, axis=0) - cnt)[None, :] + tl.cumsum(ge, axis=0) - ge
+            _emit(out_idx_ptr, out_val_ptr, orow, tl.reshape(rank, [N]), tl.reshape(j, [N]),
+                  tl.reshape(ge != 0, [N]), row_ptr, req, offset, page_ptr, page_stride, return_values, TRANSFORM)
         else:
-            rank = (tl.cumsum(cnt, axis=0) - cnt)[None, :] + tl.cumsum(packed, axis=0) - packed
-            r_above = rank & 0xFFFF
-            r_eq = (rank >> 16) & 0xFFFF
-            # Flat stores: a 2-D store of scattered addresses would be re-laid out through shared memory.
-            is_above = tl.reshape(above != 0, [N])
-            r_eq = tl.reshape(r_eq, [N])
-            sel = is_above | (tl.reshape((packed >> 16) != 0, [N]) & (r_eq < k - n_above))
-            pos = tl.where(is_above, tl.reshape(r_above, [N]), n_above + r_eq)
-            _emit(out_idx_ptr, out_val_ptr, orow, pos, tl.reshape(j, [N]), sel, row_ptr, req, offset, page_ptr,
-                  page_stride, return_values, TRANSFORM)
+            _place_bound(key, t, k, j, L, row_ptr, orow, out_idx_ptr, out_val_ptr, return_values, req, offset,
+                         page_ptr, page_stride, A, V, TH, TRANSFORM, REREAD)
+
+
+@triton.jit
+def _place_bound(key, t, k, j, L, row_ptr, orow, out_idx_ptr, out_val_ptr, return_values, req, offset, page_ptr,
+                 page_stride, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, TRANSFORM: tl.constexpr,
+                 REREAD: tl.constexpr):
+    """Step 3: every key above ``t`` and the first ``k - above`` keys equal to it to the k slots (one packed scan;
+    REREAD: from a second read of the row)."""
+    N: tl.constexpr = A * V * TH
+    above = (key > t).to(tl.int32)
+    packed = above + ((key == t).to(tl.int32) << 16)  # fields stay below 2**16 (N <= 32768)
+    cnt = tl.sum(packed, axis=0)  # per thread
+    n_above = tl.sum(cnt, axis=0) & 0xFFFF
+    if REREAD:
+        _emit_reread(tl.cumsum(cnt, axis=0) - cnt, t, n_above, k, L, row_ptr, orow, out_idx_ptr, out_val_ptr,
+                     return_values, req, offset, page_ptr, page_stride, A, V, TH, TRANSFORM)
+    else:
+        rank = (tl.cumsum(cnt, axis=0) - cnt)[None, :] + tl.cumsum(packed, axis=0) - packed
+        r_above = rank & 0xFFFF
+        r_eq = (rank >> 16) & 0xFFFF
+        # Flat stores: a 2-D store of scattered addresses would be re-laid out through shared memory.
+        is_above = tl.reshape(above != 0, [N])
+        r_eq = tl.reshape(r_eq, [N])
+        sel = is_above | (tl.reshape((packed >> 16) != 0, [N]) & (r_eq < k - n_above))
+        pos = tl.where(is_above, tl.reshape(r_above, [N]), n_above + r_eq)
+        _emit(out_idx_ptr, out_val_ptr, orow, pos, tl.reshape(j, [N]), sel, row_ptr, req, offset, page_ptr,
+              page_stride, return_values, TRANSFORM)
