@@ -195,19 +195,25 @@ def resident_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ra
             t, c_t = _kth_key_secant(key, k, L, x, x0, GUESS)
         elif SB == 2:
             t = _kth_key2(key, k, KEY_BITS)
-            c_t = 0
+            c_t = 0  # the bisections keep no count: the packed placement
         else:
             t = _kth_key(key, k, KEY_BITS)
             c_t = 0
         if ONE_SCAN and SECANT and not REREAD and c_t == k:  # every key at or above t, in scan order
             ge = (key >= t).to(tl.int32)
-            cnt = tl.sum(ge, axis=0)  # per thread
-            rank = (tl.cumsum(cnt, axis=0) - cnt)[None, :] + tl.cumsum(ge, axis=0) - ge
+            rank = _list_ranks(ge, tl.sum(ge, axis=0))
             _emit(out_idx_ptr, out_val_ptr, orow, tl.reshape(rank, [N]), tl.reshape(j, [N]),
                   tl.reshape(ge != 0, [N]), row_ptr, req, offset, page_ptr, page_stride, return_values, TRANSFORM)
         else:
             _place_bound(key, t, k, j, L, row_ptr, orow, out_idx_ptr, out_val_ptr, return_values, req, offset,
                          page_ptr, page_stride, A, V, TH, TRANSFORM, REREAD)
+
+
+@triton.jit
+def _list_ranks(f, cnt):
+    """Exclusive running sums of ``f`` (``[R, TH]``, a list per thread; ``cnt`` its per-thread sums) in list
+    order, thread by thread."""
+    return (tl.cumsum(cnt, axis=0) - cnt)[None, :] + tl.cumsum(f, axis=0) - f
 
 
 @triton.jit
@@ -225,7 +231,7 @@ def _place_bound(key, t, k, j, L, row_ptr, orow, out_idx_ptr, out_val_ptr, retur
         _emit_reread(tl.cumsum(cnt, axis=0) - cnt, t, n_above, k, L, row_ptr, orow, out_idx_ptr, out_val_ptr,
                      return_values, req, offset, page_ptr, page_stride, A, V, TH, TRANSFORM)
     else:
-        rank = (tl.cumsum(cnt, axis=0) - cnt)[None, :] + tl.cumsum(packed, axis=0) - packed
+        rank = _list_ranks(packed, cnt)
         r_above = rank & 0xFFFF
         r_eq = (rank >> 16) & 0xFFFF
         # Flat stores: a 2-D store of scattered addresses would be re-laid out through shared memory.
