@@ -5,16 +5,6 @@
 # changed and two that kept theirs. Then, within 30 s, the committed tables:
 #   bash shared/device/run.sh bash shared/device/check25.sh
 #   TAG=session25 GRIDS="dsa decode" bash shared/device/bench.sh bash shared/device/final_b.sh
-set -u
-timeout 220 python3 -m pytest -q -p no:cacheprovider -n 6 packages/topk-sgl-fused/tests/test_split.py \
-  packages/topk-sgl-fused/tests/test_host.py packages/topk-sgl-fused/tests/test_paths.py \
-  > "$OUT/pytest-split.log" 2>&1 &
-SAN_CASES=${SAN_CASES:-32x32768,16x65536} SAN_S=230 TEST_S=220 bash shared/device/tests_and_san.sh sgl_fused sgl -n 6 \
-  -m gpu packages/topk-sgl-fused
-wait
-echo "=== test_split.py test_host.py test_paths.py"
-grep -E "passed|failed|error" "$OUT/pytest-split.log" | tail -2
-grep -E "^(FAILED|ERROR)|^E " "$OUT/pytest-split.log" | head -12
-SGL_PLAN="8x128K:noold,pick;16x64K:noold,pick;32x32K:noold,pick;16x128K:noold,pick;32x128K:noold,pick" \
-  timeout 80 python3 shared/device/sgl10_bench.py 70 2>&1 | grep -E "^ +[0-9]+x"
-echo "=== done ($(date +%T))"
+FILES="test_split.py test_host.py test_paths.py" FILES_S=220 SAN_CASES=${SAN_CASES:-32x32768,16x65536} SAN_S=230 \
+  TEST_S=220 PLAN="8x128K:noold,pick;16x64K:noold,pick;32x32K:noold,pick;16x128K:noold,pick;32x128K:noold,pick" \
+  PLAN_S=70 exec bash shared/device/sgl_check.sh

@@ -5,12 +5,6 @@
 # then test_warp.py (with test_two_tiles_ahead at GPU sizes) and test_host.py alone. Then, within 30 s:
 #   bash shared/device/run.sh bash shared/device/check25b.sh
 #   TAG=session25b GRIDS="dsa decode" bash shared/device/bench.sh bash shared/device/final_b.sh
-set -u
-SGL_PLAN="128x32K:noold,pick,pickah1;1024x64K:noold,pick,pickah1;512x128K:noold,pick,pickah1;256x32K:noold,pick,pickah1;128x32K:noold,pick,pickah1;1024x64K:noold,pick,pickah1" \
-  timeout 120 python3 shared/device/sgl10_bench.py 100 2>&1 | grep -E "^ +[0-9]+x"
-SAN_CASES=${SAN_CASES:-none} SAN_S=200 TEST_S=200 bash shared/device/tests_and_san.sh sgl_fused sgl -n 8 \
-  -m gpu packages/topk-sgl-fused
-echo "=== test_warp.py test_host.py"
-timeout 200 python3 -m pytest -q -p no:cacheprovider -n 12 packages/topk-sgl-fused/tests/test_warp.py \
-  packages/topk-sgl-fused/tests/test_host.py 2>&1 | grep -E "passed|failed|error|^(FAILED|ERROR)|^E " | tail -12
-echo "=== done ($(date +%T))"
+PLAN_FIRST="128x32K:noold,pick,pickah1;1024x64K:noold,pick,pickah1;512x128K:noold,pick,pickah1;256x32K:noold,pick,pickah1;128x32K:noold,pick,pickah1;1024x64K:noold,pick,pickah1" \
+  PLAN_S=100 PLAN_T=120 SAN_CASES=${SAN_CASES:-none} SAN_S=200 TEST_S=200 WORKERS=8 \
+  FILES="test_warp.py test_host.py" BESIDE=0 FILES_S=200 exec bash shared/device/sgl_check.sh
