@@ -47,6 +47,9 @@ else 8), on W warps, its register cap M (0: none; default SplitConfig's 128); a 
 "pickah2" / "pickah1" (session 25) the picks with the warp path's stream two tiles / one tile ahead
 (``WarpConfig.ahead``; the page-table configs of 2-12 rows per SM and WARP_FEW_LARGE_PAGE ship 2). "pickos"
 (session 25, prepared) the picks with the float32 resident path's one-scan placement (``ResidentConfig.one_scan``).
+"pickrun<R>[ah2][x<S>][c<C>][sec]" (session 26) the picks with the warp path's bracket sample in runs of R
+adjacent columns (``WarpConfig.sample_run``), optionally two tiles ahead, S sampled keys, candidate chunks of C and
+the select by interpolation; "picksrun<R>" the two-launch filter's sample in runs of R.
 A cell label ending in "bf16" / "fp16" ("1x8Kbf16") times 16-bit logits.
 Usage: [SGL_PLAN="cell:variant,..;.."] python3 shared/device/sgl10_bench.py [budget_seconds]
 """
@@ -193,6 +196,22 @@ def _setup(name):
         launch.WARP = True
         launch.pick_warp = lambda *a: (
             replace(c, one_scan=True) if isinstance(c := ORIG_WARP(*a), launch.ResidentConfig) and c.secant else c)
+        return
+    m = re.fullmatch(r"pickrun(\d+)(ah2)?(?:x(\d+))?(?:c(\d+))?(sec)?", name)
+    if m:  # session 26: the warp path's bracket sample in runs of R adjacent columns [two tiles ahead] [S keys]
+        # [candidate chunks of C] [the select by interpolation]
+        launch.WARP = True
+        extra = dict(sample_run=int(m.group(1)), **({"ahead": 2} if m.group(2) else {}),
+                     **({"sample": int(m.group(3))} if m.group(3) else {}),
+                     **({"cblock": int(m.group(4))} if m.group(4) else {}), **({"sbits": 0} if m.group(5) else {}))
+        launch.pick_warp = lambda *a, extra=extra: (
+            replace(c, **extra) if isinstance(c := ORIG_WARP(*a), launch.WarpConfig) else c)
+        return
+    m = re.fullmatch(r"picksrun(\d+)", name)
+    if m:  # session 26: the two-launch filter's bracket sample in runs of R adjacent columns (warp picks as shipped)
+        launch.WARP = True
+        run = int(m.group(1))
+        launch.pick_split = lambda *a, r=run: replace(ORIG_SPLIT(*a), sample_run=r)
         return
     if name in ("pickah1", "pickah2"):  # session 25: the warp path's stream with 1 / 2 tiles in flight ahead
         launch.WARP = True

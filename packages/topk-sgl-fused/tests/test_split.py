@@ -158,7 +158,7 @@ def test_split_few_long_rows(transform):
     for rows, n, k in ((1, 32768, 2048), (4, 40000, 2048), (8, 131072, 1000), (3, 70001, 4096), (12, 50000, 2048),
                        (32, 32768, 2048), (16, 65536, 512)):  # the last two: 16-warp filters (session 25)
         config = launch.pick_split(rows, n, k, launch.sm_count(dev))
-        assert config.bisect and config.early and config.sbits == 0
+        assert config.bisect and config.early and config.sbits == 0 and config.sample_run == launch.SPLIT_SAMPLE_RUN
         x = torch.randn(rows, n, device=dev)
         x[0, ::101] = float("nan")
         if rows >= 3:  # NaNs (all sure keys, session 21) just fewer than k, then more than k (the exact path)
@@ -167,6 +167,33 @@ def test_split_few_long_rows(transform):
         x[-1, : n // 3] = 0.5  # a plateau around the threshold
         seq = torch.randint(n // 2, n + 1, (rows,), dtype=torch.int32, device=dev)
         _run(x, seq, k, None, transform)
+
+
+@pytest.mark.parametrize("transform", ["none", "page_table"])
+def test_split_sample_runs(transform):
+    """The filter's bracket sample in runs of adjacent columns (``sample_run``, session 26): runs that overlap on a
+    short row, a run far above the rest, NaN and -inf, with the guessed bracket and by bisection alone, and every
+    filter program of a row finding the same bracket (several chunks per row)."""
+    from topk_sgl_fused.launch import SplitConfig, interpreting, pick_split, sm_count
+
+    torch.manual_seed(7)
+    dev = triton_device()
+    if interpreting():
+        base = SplitConfig(chunk=512, warps=1, r=1, sample=256, select_warps=1, cblock=64, block=64, cap=4096)
+        shapes = ((3, 3000, 100), (2, 1500, 200))
+    else:
+        base = None
+        shapes = ((3, 40000, 2048), (8, 131072, 2048))
+    for rows, n, k in shapes:
+        x = torch.randn(rows, n).to(dev)
+        x[0, ::97] = float("nan")
+        x[-1, ::89] = float("-inf")
+        x[1, 256:264] = 1e9  # one sampled run far above the rest
+        seq = torch.randint(n // 2, n + 1, (rows,), dtype=torch.int32, device=dev)
+        seq[0] = min(n, max(k + 100, 300))  # about as short as the sample: its runs overlap
+        config = base or pick_split(rows, n, k, sm_count(dev))
+        for cfg in (replace(config, sample_run=8), replace(config, sample_run=32, guess=0.0)):
+            _run(x, seq, k, cfg, transform)
 
 
 @pytest.mark.minutes(0.6)

@@ -16,6 +16,7 @@ compares against the exact answer with ``check_topk`` (transforms inverted first
 | late page table, random table      | k slots in one or several blocks, k not a power of two |
 | lazy request (late), random table  | req found after the stream: fast path, fill, fallback  |
 | 1024 / 8192 sampled keys (GPU)     | the shipped sample-size configs at their row sizes     |
+| sample runs 4 / 8 / 32             | overlapping runs, a run far above the rest, fallback   |
 """
 
 import os
@@ -420,3 +421,61 @@ def test_two_tiles_ahead(transform):
         elif transform == "ragged":
             idx = torch.where(idx >= 0, idx - offsets[:, None], idx)
         check_topk(logits, seq, kk, idx, vals)
+
+
+@pytest.mark.parametrize("transform", ["none", "page_table"])
+def test_sample_runs(transform):
+    """``sample_run`` (the bracket's sample in runs of adjacent columns): rows shorter than the sample (runs overlap),
+    of a few runs and of many, with ties, NaN and +-inf, a run-aligned plateau, a row shorter than k and one of
+    k + 1; the guessed bracket, the bisection and a tiny cap (the exact fallback). On a GPU also the float32 picks of
+    1 row per SM with runs of 8, at GPU sizes."""
+    from dataclasses import replace
+
+    from topk_sgl_fused import launch
+    from topk_sgl_fused.launch import WarpConfig
+
+    dev = triton_device()
+    k, n = 37, 1300
+    lens = torch.tensor([60, 200, 513, 1300, k - 5, k + 1, 1299], dtype=torch.int32, device=dev)
+    rows = lens.numel()
+    x = make_logits("randn", rows, n, torch.float32, dev, seed=31)
+    x[1, ::8] = x[1, 0]
+    x[2, ::31] = float("nan")
+    x[3, ::17] = float("inf")
+    x[3, 1::17] = float("-inf")
+    x[6] = make_logits("int_ties", 1, n, torch.float32, dev, seed=32, k=k)[0]
+    x[6, 64:72] = 1e9  # one run of the sample: far above the rest
+    cases = [(x, lens, k, c) for c in (WarpConfig(1, 1, 64, 64, 64, sample_run=8, late=True),
+                                       WarpConfig(2, 1, 128, 32, 64, sample_run=4, guess=2.5),
+                                       WarpConfig(1, 1, 64, 64, 64, sample_run=32, cap=8))]
+    if not launch.interpreting():
+        torch.manual_seed(33)
+        for r, m in ((130, 24000), (128, 32768), (132, 131072)):
+            big = torch.randn(r, m, device=dev)
+            big[0, ::97] = float("nan")
+            big[-1, : m // 3] = 0.5
+            seq = torch.randint(m // 2, m + 1, (r,), dtype=torch.int32, device=dev)
+            config = launch.pick_warp(r, m, 2048, launch.sm_count(dev), transform)
+            assert isinstance(config, WarpConfig) and config.warps == 16
+            cases.append((big, seq, 2048, replace(config, sample_run=8)))
+    for logits, seq, kk, config in cases:
+        r, m = logits.shape
+        fields = {}
+        if transform == "page_table":
+            table, inv = random_page_tables(r, m, seed=34)
+            fields = dict(page_table=table.to(dev))
+        idx, vals = _run(logits, seq, kk, config, transform=transform, **fields)
+        if transform == "page_table":
+            idx = local_columns(idx.cpu().long(), inv, torch.arange(r)).to(torch.int32).to(dev)
+        check_topk(logits, seq, kk, idx, vals)
+
+
+def test_sample_run_rejected():
+    """A run that does not divide the sample is refused before any launch."""
+    from topk_sgl_fused.launch import WarpConfig
+
+    dev = triton_device()
+    x = make_logits("randn", 2, 300, torch.float32, dev, seed=35)
+    seq = torch.tensor([300, 200], dtype=torch.int32, device=dev)
+    with pytest.raises(ValueError, match="sample_run"):
+        _run(x, seq, 16, WarpConfig(1, 1, 64, 64, 64, sample_run=3))

@@ -128,7 +128,7 @@ def _select_bisect(n_out, rem, lo, hi, n_cand, k, buf_key, buf_idx, row_ptr, oro
 
 @triton.jit
 def _bracket_bisect(row_ptr, L, k, KEY_BITS: tl.constexpr, SAMPLE: tl.constexpr, BB: tl.constexpr = 1,
-                    PB: tl.constexpr = 16, GUESS: tl.constexpr = 0.0):
+                    PB: tl.constexpr = 16, GUESS: tl.constexpr = 0.0, SRUN: tl.constexpr = 1):
     """``kernel._bracket``'s bracket (same sample, ranks and 16-bit bounds) by bisection on
     the top 16 key bits (``PB``): 16 steps of one packed count over the sample (a reduction; warp-local
     with one warp), instead of two histograms (ballots per bin bit, ~255 registers at 1024
@@ -137,10 +137,11 @@ def _bracket_bisect(row_ptr, L, k, KEY_BITS: tl.constexpr, SAMPLE: tl.constexpr,
     PB < 16 (with BB = 1): bounds on the top ``PB`` key bits, PB steps; the bracket contains the 16-bit one
     (coarser prefixes only widen it), and the sample's rank margin is already much wider than a 12-bit bin.
     GUESS > 0: first the bounds guessed from the sample's moments (``_bracket_guess`` with that slack, two
-    reductions); the bisection runs only when the sample rejects them."""
+    reductions); the bisection runs only when the sample rejects them. SRUN: the sample in runs of that many
+    adjacent columns (``_sample``)."""
     tl.static_assert(PB == 16 or BB == 1, "bracket prefix bits below 16 need one bit per step")
     SH1: tl.constexpr = KEY_BITS - PB
-    xs = _sample(row_ptr, L, SAMPLE)
+    xs = _sample(row_ptr, L, SAMPLE, SRUN)
     key = order_key(xs)
     k16 = (key >> SH1).to(tl.int32)
     r_lo, r_hi = _sample_ranks(L, k, SAMPLE)
@@ -158,10 +159,17 @@ def _bracket_bisect(row_ptr, L, k, KEY_BITS: tl.constexpr, SAMPLE: tl.constexpr,
 
 
 @triton.jit
-def _sample(row_ptr, L, SAMPLE: tl.constexpr):
-    """``SAMPLE`` evenly spaced values of the row's first ``L`` columns."""
+def _sample(row_ptr, L, SAMPLE: tl.constexpr, RUN: tl.constexpr = 1):
+    """``SAMPLE`` values of the row's first ``L`` columns: evenly spaced, or (RUN > 1) in ``SAMPLE / RUN`` evenly
+    spaced runs of ``RUN`` adjacent columns, each run starting on a multiple of RUN. A sample denser than one value
+    per 32-byte sector reads every sector of the row from DRAM; runs of 8 float32 values read one sector each."""
     i = tl.arange(0, SAMPLE)
-    pos = ((i.to(tl.float32) + 0.5) * (L.to(tl.float32) / SAMPLE)).to(tl.int32)
+    if RUN == 1:
+        pos = ((i.to(tl.float32) + 0.5) * (L.to(tl.float32) / SAMPLE)).to(tl.int32)
+    else:
+        run = i // RUN
+        start = ((run.to(tl.float32) + 0.5) * (L.to(tl.float32) / (SAMPLE // RUN))).to(tl.int32)
+        pos = (start // RUN) * RUN + i % RUN
     pos = tl.minimum(tl.maximum(pos, 0), L - 1)
     return tl.load(row_ptr + pos)
 

@@ -281,6 +281,8 @@ class SplitConfig:
     # ranks past them (``bisect_select._bracket_guess``, two reductions); the bisection only when the sample rejects
     # them (session 22).
     guess: float = 0.0
+    # With bracket_bits: the sample in runs of this many adjacent columns (``WarpConfig.sample_run``; session 26).
+    sample_run: int = 1
     page_kb: int = 0  # the select's page-table pass in blocks of this many slots (0: ``block``; see late_block)
     sure_kb: int = 0  # the select's copy of the sure columns in blocks of this many slots (0: ``block``)
     # The select's register cap (None: ptxas's own, 128 at 8 warps, where the float32 select spills 36 bytes; with
@@ -346,6 +348,16 @@ SPLIT_SMALL_CHUNKS_MIN_N = 16384
 SPLIT_ONE_WAVE_WARPS = 16
 
 
+#: float32 rows of at least SPLIT_SAMPLE_RUN_MIN_N columns: the filter's bracket sample in runs of 8 adjacent columns
+#: (session 26, ``sgl10_bench.py`` ``picksrun8``, µs v2 / page table, two rounds where two are given): 32x128K 38.0 /
+#: 40.2, 38.1 / 40.3 -> 30.8 / 33.1, 30.9 / 33.1; 16x128K 26.7 / 28.6 -> 23.4 / 25.4; 8x128K 19.2 / 20.9 -> 17.7 /
+#: 19.7; 1x128K 13.7 / 15.3 -> 12.7 / 14.3; 32x32K 19.0 / 20.6 -> 18.4 / 19.8; 8x32K 14.5 / 15.8, 14.5 / 15.9 -> 14.1 /
+#: 15.4, 14.2 / 15.6; 1x256K 21.1 / 22.9 -> 20.6 / 22.3; 16x64K 19.3 / 20.9 -> 19.0 / 20.6; 1x32K 12.1 / 13.4 -> 11.9 /
+#: 13.2. Shorter and 16-bit rows: not timed.
+SPLIT_SAMPLE_RUN = 8
+SPLIT_SAMPLE_RUN_MIN_N = 32768
+
+
 def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) -> SplitConfig:
     """About 4 filter programs per SM, with chunks of at least 4 samples' worth of columns
     (each program gathers the row's sample again for its bracket). A chunk of up to 8192
@@ -391,9 +403,10 @@ def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) ->
     guess = SPLIT_GUESS if secant and n <= SPLIT_GUESS_MAX_N else 0.0
     if guess:  # its wider candidate set in chunks of 4096 (32K rows)
         cblock = 4096
+    run = SPLIT_SAMPLE_RUN if elem_bytes == 4 and n >= SPLIT_SAMPLE_RUN_MIN_N else 1
     config = SplitConfig(chunk=chunk, warps=warps, r=r, sample=sample, cblock=cblock, cap=cap,
                          maxnreg=128, select_warps=4 if few_warps else 8, bisect=secant, early=secant,
-                         sbits=0 if secant else 1, guess=guess)
+                         sbits=0 if secant else 1, guess=guess, sample_run=run)
     # The select's copy of the sure columns and its page-table pass over all k slots at once (session 23,
     # ``sgl10_bench.py`` ``pickks``, µs v2 / page table, blocks of ``block`` -> all k): 8x32K 17.4 / 19.2 -> 17.1 /
     # 18.5, 32x32K 19.4 / 21.6 -> 19.2 / 20.7, 1x32K 15.4 / 17.3 -> 15.2 / 16.5, 1x128K 17.2 / 19.2 -> 17.1 / 18.8,
@@ -410,7 +423,8 @@ def split_constexprs(config: SplitConfig, key_bits: int, elem_bytes: int, transf
     f_const = dict(KEY_BITS=key_bits, CHUNK=config.chunk, A=a, V=v, TH=th, SAMPLE=config.sample, HAS_STARTS=has_starts,
                    **({"EARLY": True} if config.early else {}),
                    **({"BPB": config.bracket_bits} if config.bracket_bits else {}),
-                   GUESS=float(config.guess) if config.bracket_bits else 0.0)
+                   GUESS=float(config.guess) if config.bracket_bits else 0.0,
+                   SRUN=config.sample_run if config.bracket_bits else 1)  # always given, as warp_constexprs' SRUN
     s_const = dict(KEY_BITS=key_bits, BLOCK=config.block, CBLOCK=config.cblock, TRANSFORM=transform,
                    HAS_STARTS=has_starts, STREAM=stream, **({"BISECT": True} if config.bisect else {}),
                    **({"SB": 0} if config.bisect and config.sbits == 0 else {}),
@@ -496,14 +510,28 @@ class WarpConfig:
     # Tiles of the stream loaded ahead of the one being placed (1 or 2; session 25): more bytes in flight per program
     # where one program holds an SM.
     ahead: int = 1
+    # The bracket's sample in runs of this many adjacent columns (1: single columns evenly spaced). A sample of more
+    # than one value per 32-byte sector reads the whole row from DRAM before the stream (session 26's stamps: the
+    # bracket was 6.2 of 128x32K's 21.7 µs per row); runs of 8 float32 read one sector per 8 values.
+    sample_run: int = 1
 
 
 #: The warp path's configs by rows per SM (H200, fp32, k=2048, NOTES.md 2026-11-30 session 10):
 #: ~1 row per SM: 16 warps (128x128K 100.1 -> 85.6 µs, 128x32K 49.3 -> 33.3); 2-12 rows per SM:
 #: 8 warps (1024x64K 303.1 -> 227.9, 512x128K 279.0 -> 241.7); more: 4 warps (4096x8K 337.2 -> 208.0).
-WARP_FEW = WarpConfig(16, 2, 4096, 1024, 1024)
-WARP_MID = WarpConfig(8, 2, 2048, 1024, 1024)
-WARP_MANY = WarpConfig(4, 2, 2048, 512, 512)
+#: Every warp config samples its bracket in runs of WARP_SAMPLE_RUN adjacent columns (session 26, ``sgl10_bench.py``
+#: ``pickrun8``, µs v2 / page table, single columns -> runs of 8, two rounds where two are given): 128x128K 64.8 / 66.4,
+#: 64.6 / 65.6 -> 57.1 / 58.8, 57.0 / 58.8; 512x128K 200.7 / 213.7, 201.0 / 215.4 -> 185.0 / 200.1, 186.1 / 200.5;
+#: 1024x64K 198.9 / 212.3, 199.4 / 212.0 -> 183.7 / 193.4, 184.0 / 195.3; 256x128K 115.1 / 116.8 -> 97.8 / 108.5;
+#: 128x64K 40.6 / 42.6 -> 35.4 / 37.2; 512x32K 73.0 / 83.2 -> 71.8 / 76.4; 256x32K 43.2 / 46.8 -> 42.0 / 42.8;
+#: 4096x8K 152.1 / 173.3, 153.2 / 173.6 -> 149.6 / 173.0, 149.4 / 173.0; 64x32K even (22.9 / 24.4); 1024x8K 49.8 / 56.3
+#: -> 51.1 / 54.5. Why the sample's loads cost so much is not understood (stamps: the bracket was 6.2 of 128x32K's
+#: 21.7 µs per row, most of it waiting on the sample; fewer sectors alone do not explain it, halving the sample does
+#: more).
+WARP_SAMPLE_RUN = 8
+WARP_FEW = WarpConfig(16, 2, 4096, 1024, 1024, sample_run=WARP_SAMPLE_RUN)
+WARP_MID = WarpConfig(8, 2, 2048, 1024, 1024, sample_run=WARP_SAMPLE_RUN)
+WARP_MANY = WarpConfig(4, 2, 2048, 512, 512, sample_run=WARP_SAMPLE_RUN)
 #: Page table: always over the k slots at the end (``late``; session 11 call 1, inline -> late, µs: 128x32K
 #: 36.2 -> 35.4, 128x128K 95.7 -> 88.1, 4096x8K 230.8 -> 228.3, 1024x64K 4 warps 279.6 -> 249.2 and 8 warps
 #: 301.4 -> 268.5; call 2: 4096x8K 231.1 -> 229.2). 6-12 rows per SM take 4 warps with it (1024x64K: 249.2
@@ -545,8 +573,13 @@ WARP_MANY_SMALL_PAGE = replace(WARP_MANY_PAGE, sample=1024, sbits=WARP_SELECT_SE
 WARP_MANY_SMALL_N = 16384
 #: With the guessed bracket (session 22, below) its wider candidate set takes chunks of 2048, not 1024 (128x32K, one
 #: round, µs v2 / page: 27.65 / 29.75 -> 24.8 / 26.9; slack 1.5: 26.8 / 28.9; 4096 sampled keys: 24.4 / 26.7).
-WARP_FEW_LARGE = replace(WARP_FEW, sample=8192, cblock=2048, guess=2.5)
-WARP_FEW_LARGE_PAGE = replace(WARP_FEW_PAGE, sample=8192, sbits=1, cblock=2048, guess=2.5, ahead=WARP_PAGE_AHEAD)
+#: With runs of 8 (session 26, two rounds, µs v2 / page table) the sample is back to 4096 keys: 128x32K 24.2 / 26.3,
+#: 24.1 / 26.2 -> 23.3 / 25.4, 23.3 / 25.4 (8192 single columns as before: 24.8 / 26.1 twice; 2048 keys 29.2 / 31.3;
+#: runs of 16 or 32 at 4096 keys 23.1 / 24.8, 23.2 / 25.4); 150x32K 39.5 / 43.4 -> 38.1 / 42.0; 64x32K even.
+WARP_FEW_LARGE_SAMPLE = 4096
+WARP_FEW_LARGE = replace(WARP_FEW, sample=WARP_FEW_LARGE_SAMPLE, cblock=2048, guess=2.5)
+WARP_FEW_LARGE_PAGE = replace(WARP_FEW_PAGE, sample=WARP_FEW_LARGE_SAMPLE, sbits=1, cblock=2048, guess=2.5,
+                              ahead=WARP_PAGE_AHEAD)
 WARP_FEW_LARGE_N = (16384, 32768)
 #: 2-12 rows per SM of at least WARP_MID_LARGE_N columns, v2 and ragged: a 4096-key bracket sample and the select by
 #: interpolation (session 19 call 9, two rounds, µs): 512x128K 243.0 / 242.2 -> 236.9 / 236.9, 1024x64K 226.8 / 227.4
@@ -593,7 +626,7 @@ class ResidentConfig:
     secant: bool = False  # the k-th key by interpolation (resident._kth_key_secant), not bisection
     guess: bool = False  # with secant: its first two probes from the row's moments (session 22; shipped in 23)
     # With secant: where the search ends with exactly k keys at or above its bound, the slots from one scan of them
-    # (no block-wide count of the keys above it first; session 25, prepared, not timed).
+    # (no block-wide count of the keys above it first; session 25, prepared; timed and shipped on RESIDENT in 26).
     one_scan: bool = False
 
 
@@ -624,7 +657,10 @@ RESIDENT_MAX_KEYS_PER_THREAD = 32
 #: 128x16K 20.3 / 21.5 -> 20.2 / 20.1, 8x16K 16.0 / 17.6 -> 16.5 / 16.2. float32 rows of RESIDENT_N on 16 warps
 #: (half the keys per thread, now that the search is no longer the cost): 1x8K 8.5 / 9.2 -> 7.8 / 8.0, 8x8K 9.9 /
 #: 10.6 -> 9.6 / 9.8, 64x8K 12.9 / 13.6 -> 11.5 / 11.7, 1x5K 8.0 / 8.7 -> 7.5 / 7.8; bf16 1x8K 7.7 -> 7.9 (8 kept).
-RESIDENT = ResidentConfig(16, secant=True, guess=True)
+#: Session 26 (``pickos``, one round, µs none / page table): float32 8K rows place their slots by one scan where the
+#: search ends on exactly k keys (``one_scan``): 1x8K 7.8 / 8.0 -> 7.5 / 7.8 (twice), 8x8K 9.6 / 9.7 -> 9.4 / 9.5,
+#: 128x8K 12.0 / 12.1 -> 11.8 / 11.8, 1x5K 7.5 / 7.7 -> 7.3 / 7.5. RESIDENT_WIDE and 16-bit rows: not timed, not taken.
+RESIDENT = ResidentConfig(16, secant=True, guess=True, one_scan=True)
 RESIDENT_16 = ResidentConfig(8, secant=True, guess=True)
 RESIDENT_N = (4096, 8192)
 #: float32 rows of (RESIDENT_N[1], RESIDENT_WIDE_MAX_N] columns, at most RESIDENT_MAX_ROWS_PER_SM per SM: 16 warps.
@@ -706,7 +742,8 @@ def warp_constexprs(config: WarpConfig, key_bits: int, transform: int, has_start
                 CBLOCK=config.cblock, BLOCK=config.block, TRANSFORM=transform, HAS_STARTS=has_starts,
                 BISECT=config.bisect, LATE=late, LATE_KB=kb, SB=config.sbits,
                 BB=config.bbits, **({"LAZY": True} if late and config.lazy else {}),
-                BPB=config.bracket_bits, GUESS=float(config.guess), **({"AHEAD": 2} if config.ahead == 2 else {}))
+                BPB=config.bracket_bits, GUESS=float(config.guess), **({"AHEAD": 2} if config.ahead == 2 else {}),
+                SRUN=config.sample_run)  # always given: a build from explicit constants (ASTSource) binds no defaults
 
 
 def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
@@ -723,6 +760,8 @@ def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
         raise ValueError(f"config: bracket_bits must be 1-16 (below 16 only with bbits 1), got {config}")
     if config.ahead not in (1, 2):
         raise ValueError(f"config: ahead must be 1 or 2 tiles, got {config}")
+    if config.sample_run not in (1, 2, 4, 8, 16, 32) or config.sample % config.sample_run:
+        raise ValueError(f"config: sample_run must be a power of two up to 32 that divides sample, got {config}")
     cap = warp_cap(config, n, k)
     nbytes = 4 * rows * 2 * cap
     scratch = ws.scratch(OWNER + ".warp", device, nbytes, call.workspace)[:nbytes].view(torch.int32)

@@ -84,7 +84,8 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
                req, offset, page_ptr, page_stride,
                KEY_BITS: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, SAMPLE: tl.constexpr,
                CBLOCK: tl.constexpr, TRANSFORM: tl.constexpr, BISECT: tl.constexpr = True, SB: tl.constexpr = 1,
-               BB: tl.constexpr = 1, BPB: tl.constexpr = 16, GUESS: tl.constexpr = 0.0, AHEAD: tl.constexpr = 1):
+               BB: tl.constexpr = 1, BPB: tl.constexpr = 16, GUESS: tl.constexpr = 0.0, AHEAD: tl.constexpr = 1,
+               SRUN: tl.constexpr = 1):
     """Steps 2-4 of the module docstring for a row with ``L > k``; False (having settled
     nothing: the caller's exact path rewrites every slot) when the counts show a miss. AHEAD: tiles in flight
     ahead of the one being placed (1 or 2)."""
@@ -94,7 +95,7 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
     _, x_next = _load_tile(row_ptr, 0, L, A, V, TH, False, n_full > 0)  # in flight during the bracket
     if AHEAD == 2:
         _, x_after = _load_tile(row_ptr, RT, L, A, V, TH, False, n_full > 1)
-    lo, hi = _bracket_bisect(row_ptr, L, k, KEY_BITS, SAMPLE, BB, BPB, GUESS)
+    lo, hi = _bracket_bisect(row_ptr, L, k, KEY_BITS, SAMPLE, BB, BPB, GUESS, SRUN)
     f_lo, f_hi = _fp32_bounds(lo, hi)  # used for float32 rows only
     n_s = tl.zeros([], dtype=tl.int32)
     n_c = tl.zeros([], dtype=tl.int32)
@@ -137,7 +138,7 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
                 CBLOCK: tl.constexpr, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr, HAS_STARTS: tl.constexpr,
                 BISECT: tl.constexpr = True, LATE: tl.constexpr = False, LATE_KB: tl.constexpr = 0,
                 SB: tl.constexpr = 1, BB: tl.constexpr = 1, LAZY: tl.constexpr = False, BPB: tl.constexpr = 16,
-                GUESS: tl.constexpr = 0.0, AHEAD: tl.constexpr = 1):
+                GUESS: tl.constexpr = 0.0, AHEAD: tl.constexpr = 1, SRUN: tl.constexpr = 1):
     """Row ``program_id(0)``: its k output slots. TRANSFORM: 0 none, 1 page_table, 2 ragged.
     ``stride_row`` is specialized (16-divisible strides keep the 16-byte loads); BLOCK is the
     lane count of the short-row fill and of the exact fallback. LATE (page table only): local
@@ -146,7 +147,8 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
     table's request is found where a branch first needs it, not before the stream loop, so that its registers
     (request, table pointer) are not live across the loop (fewer registers: more programs per SM). BPB: the bracket's
     prefix bits (16; fewer: fewer bisection steps, a slightly wider bracket). GUESS: the bracket guessed from the
-    sample's moments first (``WarpConfig.guess``). AHEAD: tiles of the stream in flight ahead of the one placed."""
+    sample's moments first (``WarpConfig.guess``). AHEAD: tiles of the stream in flight ahead of the one placed.
+    SRUN: the bracket's sample in runs of that many adjacent columns (``WarpConfig.sample_run``)."""
     b = tl.program_id(0)
     # LATE: the fast path writes local columns; the page table goes over the k slots at the end.
     FAST_T: tl.constexpr = 0 if LATE and TRANSFORM == 1 else TRANSFORM
@@ -164,7 +166,7 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
         buf_idx = buf_key + cap
         ok = _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf_key, buf_idx, cap,
                         req, offset, page_ptr, page_stride, KEY_BITS, A, V, TH, SAMPLE, CBLOCK, FAST_T, BISECT,
-                        SB, BB, BPB, GUESS, AHEAD)
+                        SB, BB, BPB, GUESS, AHEAD, SRUN)
         if SETUP_T != TRANSFORM:
             req, offset = _row_transform(b, lane, cu_ptr, has_cu, num_req, offsets_ptr, BLOCK, TRANSFORM)
         if FAST_T != TRANSFORM:
