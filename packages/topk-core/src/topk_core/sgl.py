@@ -19,15 +19,16 @@ from .protocol import Call
 from .reference import apply_transform
 
 #: µs that composing (a plain selection, then the torch pass over the [rows, k] indices) adds to the selection,
-#: ``a + b * rows * k + c * rows * n + d * log2(rows)``: H200, session 21's committed run (auto:page / auto:ragged
-#: minus auto:v2 on the DSA cells where auto composed), least squares with non-negative terms. Page table (8 cells):
-#: within 3.0 µs (512x32K composes in 78.4 against 85.4 fused; session 19's fit picked the fused call there once
-#: sgl_fused 0.11.0 got faster); ragged (8 cells): within 0.9 µs. Session 11's ``a + b * rows * k`` picked the slower
-#: call at 1x128K once the fused selects got faster (session 19).
-COMPOSE_US = {"page_table": (16.35, 2.928e-5, 1.77e-7, 0.1673), "ragged": (11.07, 1.707e-5, 3.79e-8, 0.05266)}
-#: Masked torch.topk µs on the same run, ``a + b * rows * n`` (fp32 cells of both grids, within 0.66-1.38x):
-#: the unit of the backends' scores (torch.topk µs / backend µs), so scores become times.
-TORCH_US = (65.7, 2.02e-5)
+#: ``a + b * rows * k + c * rows * n + d * log2(rows)``: H200, session 26's committed run (auto:page / auto:ragged
+#: minus auto:v2 on the DSA cells where auto composed), least squares with non-negative terms. Page table (7 cells):
+#: within 3.0 µs; ragged (7 cells): within 1.3 µs. Session 21's fit (and its TORCH_US) composed 32x128K's page table
+#: in 37.3 µs once sgl_fused 0.16.0 fused it in 33.8 (session 26). Session 11's ``a + b * rows * k`` picked the
+#: slower call at 1x128K once the fused selects got faster (session 19).
+COMPOSE_US = {"page_table": (17.95, 2.957e-5, 1.862e-7, 0.0), "ragged": (11.27, 1.730e-5, 4.457e-8, 0.0)}
+#: Masked torch.topk µs on the same run, ``a + b * rows * n`` (fp32 k=2048 cells of both grids, least squares relative
+#: to each time, within 0.6-1.2x): the unit of the backends' scores (torch.topk µs / backend µs), so scores become
+#: times.
+TORCH_US = (56.67, 2.125e-5)
 
 
 def fast_topk(values: torch.Tensor, topk: int, dim: int):

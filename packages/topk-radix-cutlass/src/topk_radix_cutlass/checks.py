@@ -37,12 +37,12 @@ def supports(p: Problem) -> str | None:
 
 
 #: torch.topk (masked) µs / radix_cutlass µs, fp32 k=2048, H200, 2026-12-01, from the committed
-#: one-process runs benchmarks/results/2026-12-01-cuda-decode-session25b.json and -dsa-session25b.json (radix_cutlass
+#: one-process runs benchmarks/results/2026-12-01-cuda-decode-session26.json and -dsa-session26.json (radix_cutlass
 #: 0.2.0; each replay queued behind a sleep kernel; written by shared/device/update_scores.py).
 MEASURED_SPEEDUP = {
-    (1, 8192): 6.98, (1, 32768): 4.2, (1, 131072): 2.85, (1, 262144): 2.53, (1, 1048576): 2.68, (8, 32768): 4.08,
-    (8, 131072): 3.48, (32, 32768): 5.26, (32, 131072): 4.53, (128, 32768): 8.1, (128, 131072): 8.51,
-    (512, 32768): 7.54, (512, 131072): 9.7, (1024, 65536): 9.32, (4096, 8192): 7.48,
+    (1, 8192): 6.97, (1, 32768): 4.2, (1, 131072): 2.86, (1, 262144): 2.54, (1, 1048576): 2.69, (8, 32768): 4.08,
+    (8, 131072): 3.5, (32, 32768): 5.29, (32, 131072): 4.53, (128, 32768): 8.09, (128, 131072): 8.58,
+    (512, 32768): 7.67, (512, 131072): 9.9, (1024, 65536): 9.54, (4096, 8192): 7.55,
 }
 
 

@@ -219,12 +219,12 @@ def supports(p: Problem) -> str | None:
 
 
 #: torch.topk (masked) µs / radix µs, fp32 k=2048, H200, 2026-12-01: radix 0.6.0 (side rows, (8, 256, 8)) from the
-#: committed one-process runs benchmarks/results/2026-12-01-cuda-decode-session25b.json and -dsa-session25b.json (the
+#: committed one-process runs benchmarks/results/2026-12-01-cuda-decode-session26.json and -dsa-session26.json (the
 #: DSA run wins where cells repeat; written by shared/device/update_scores.py).
 MEASURED_SPEEDUP = {
-    (1, 8192): 10.47, (1, 32768): 9.48, (1, 131072): 8.17, (1, 262144): 6.88, (8, 32768): 9.61, (8, 131072): 8.47,
-    (32, 32768): 8.7, (32, 131072): 8.21, (128, 32768): 8.63, (128, 131072): 3.33, (512, 32768): 3.86,
-    (512, 131072): 3.26, (1024, 65536): 3.64, (4096, 8192): 4.12,
+    (1, 8192): 10.41, (1, 32768): 9.46, (1, 131072): 8.17, (1, 262144): 6.88, (8, 32768): 9.61, (8, 131072): 8.52,
+    (32, 32768): 8.75, (32, 131072): 8.17, (128, 32768): 8.63, (128, 131072): 3.36, (512, 32768): 3.91,
+    (512, 131072): 3.31, (1024, 65536): 3.69, (4096, 8192): 4.17,
 }
 
 
