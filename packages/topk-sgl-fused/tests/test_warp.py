@@ -373,44 +373,48 @@ class TestWarpInterpreter(BackendConformance, TransformConformance):
         monkeypatch.setattr(launch, "pick_warp", lambda *a: launch.WarpConfig(1, 1, 64, 64, 64))
 
 
-@pytest.mark.parametrize("transform", ["none", "page_table", "ragged"])
-def test_two_tiles_ahead(transform):
-    """``ahead=2`` (the stream's next two tiles in flight): rows of no full tile, one, two and many, with ties,
-    NaN and +-inf, a row shorter than k and one of k + 1; the late page pass, the histogram select and a tiny cap (the
-    exact fallback). On a GPU also the float32 picks of 1 row per SM (16 warps) with it, at GPU sizes."""
+def _special_rows(dev, lens, k, seed, plateau_step):
+    """randn rows of 1300 columns with a plateau (every ``plateau_step``-th column), NaN, +-inf and integer ties."""
+    x = make_logits("randn", lens.numel(), 1300, torch.float32, dev, seed=seed)
+    x[1, ::plateau_step] = x[1, 0]
+    x[2, ::31] = float("nan")
+    x[3, ::17] = float("inf")
+    x[3, 1::17] = float("-inf")
+    x[6] = make_logits("int_ties", 1, 1300, torch.float32, dev, seed=seed + 1, k=k)[0]
+    return x
+
+
+def _gpu_pick_cases(dev, transform, seed, **change):
+    """The float32 picks of about one row per SM (16 warps) at GPU sizes, with ``change`` applied: NaN, a plateau
+    around the threshold; none under the interpreter."""
     from dataclasses import replace
 
     from topk_sgl_fused import launch
     from topk_sgl_fused.launch import WarpConfig
 
+    if launch.interpreting():
+        return []
+    torch.manual_seed(seed)
+    cases = []
+    for r, m in ((130, 24000), (128, 32768), (132, 131072)):
+        big = torch.randn(r, m, device=dev)
+        big[0, ::97] = float("nan")
+        big[-1, : m // 3] = 0.5
+        seq = torch.randint(m // 2, m + 1, (r,), dtype=torch.int32, device=dev)
+        config = launch.pick_warp(r, m, 2048, launch.sm_count(dev), transform)
+        assert isinstance(config, WarpConfig) and config.warps == 16
+        cases.append((big, seq, 2048, replace(config, **change)))
+    return cases
+
+
+def _check_cases(cases, transform, seed):
+    """Each ``(logits, seq_lens, k, config)`` forced through the warp path with ``transform``, checked exact."""
     dev = triton_device()
-    k, n = 37, 1300
-    lens = torch.tensor([100, 200, 300, 1300, k - 5, k + 1, 1299], dtype=torch.int32, device=dev)
-    rows = lens.numel()
-    x = make_logits("randn", rows, n, torch.float32, dev, seed=21)
-    x[1, ::5] = x[1, 0]
-    x[2, ::31] = float("nan")
-    x[3, ::17] = float("inf")
-    x[3, 1::17] = float("-inf")
-    x[6] = make_logits("int_ties", 1, n, torch.float32, dev, seed=22, k=k)[0]
-    cases = [(x, lens, k, c) for c in (WarpConfig(1, 1, 64, 64, 64, ahead=2, late=True),
-                                       WarpConfig(2, 1, 128, 32, 64, ahead=2, bisect=False),
-                                       WarpConfig(1, 1, 64, 64, 64, ahead=2, cap=8))]
-    if not launch.interpreting():
-        torch.manual_seed(23)
-        for r, m in ((130, 24000), (128, 32768), (132, 131072)):
-            big = torch.randn(r, m, device=dev)
-            big[0, ::97] = float("nan")
-            big[-1, : m // 3] = 0.5
-            seq = torch.randint(m // 2, m + 1, (r,), dtype=torch.int32, device=dev)
-            config = launch.pick_warp(r, m, 2048, launch.sm_count(dev), transform)
-            assert isinstance(config, WarpConfig) and config.warps == 16
-            cases.append((big, seq, 2048, replace(config, ahead=2)))
     for logits, seq, kk, config in cases:
         r, m = logits.shape
         fields = {}
         if transform == "page_table":
-            table, inv = random_page_tables(r, m, seed=24)
+            table, inv = random_page_tables(r, m, seed=seed)
             fields = dict(page_table=table.to(dev))
         elif transform == "ragged":
             offsets = torch.arange(r, dtype=torch.int32, device=dev) * 3 * m
@@ -423,51 +427,40 @@ def test_two_tiles_ahead(transform):
         check_topk(logits, seq, kk, idx, vals)
 
 
+@pytest.mark.parametrize("transform", ["none", "page_table", "ragged"])
+def test_two_tiles_ahead(transform):
+    """``ahead=2`` (the stream's next two tiles in flight): rows of no full tile, one, two and many, with ties,
+    NaN and +-inf, a row shorter than k and one of k + 1; the late page pass, the histogram select and a tiny cap (the
+    exact fallback). On a GPU also the float32 picks of 1 row per SM (16 warps) with it, at GPU sizes."""
+    from topk_sgl_fused.launch import WarpConfig
+
+    dev = triton_device()
+    k = 37
+    lens = torch.tensor([100, 200, 300, 1300, k - 5, k + 1, 1299], dtype=torch.int32, device=dev)
+    x = _special_rows(dev, lens, k, 21, 5)
+    cases = [(x, lens, k, c) for c in (WarpConfig(1, 1, 64, 64, 64, ahead=2, late=True),
+                                       WarpConfig(2, 1, 128, 32, 64, ahead=2, bisect=False),
+                                       WarpConfig(1, 1, 64, 64, 64, ahead=2, cap=8))]
+    _check_cases(cases + _gpu_pick_cases(dev, transform, 23, ahead=2), transform, 24)
+
+
 @pytest.mark.parametrize("transform", ["none", "page_table"])
 def test_sample_runs(transform):
     """``sample_run`` (the bracket's sample in runs of adjacent columns): rows shorter than the sample (runs overlap),
     of a few runs and of many, with ties, NaN and +-inf, a run-aligned plateau, a row shorter than k and one of
     k + 1; the guessed bracket, the bisection and a tiny cap (the exact fallback). On a GPU also the float32 picks of
     1 row per SM with runs of 8, at GPU sizes."""
-    from dataclasses import replace
-
-    from topk_sgl_fused import launch
     from topk_sgl_fused.launch import WarpConfig
 
     dev = triton_device()
-    k, n = 37, 1300
+    k = 37
     lens = torch.tensor([60, 200, 513, 1300, k - 5, k + 1, 1299], dtype=torch.int32, device=dev)
-    rows = lens.numel()
-    x = make_logits("randn", rows, n, torch.float32, dev, seed=31)
-    x[1, ::8] = x[1, 0]
-    x[2, ::31] = float("nan")
-    x[3, ::17] = float("inf")
-    x[3, 1::17] = float("-inf")
-    x[6] = make_logits("int_ties", 1, n, torch.float32, dev, seed=32, k=k)[0]
+    x = _special_rows(dev, lens, k, 31, 8)
     x[6, 64:72] = 1e9  # one run of the sample: far above the rest
     cases = [(x, lens, k, c) for c in (WarpConfig(1, 1, 64, 64, 64, sample_run=8, late=True),
                                        WarpConfig(2, 1, 128, 32, 64, sample_run=4, guess=2.5),
                                        WarpConfig(1, 1, 64, 64, 64, sample_run=32, cap=8))]
-    if not launch.interpreting():
-        torch.manual_seed(33)
-        for r, m in ((130, 24000), (128, 32768), (132, 131072)):
-            big = torch.randn(r, m, device=dev)
-            big[0, ::97] = float("nan")
-            big[-1, : m // 3] = 0.5
-            seq = torch.randint(m // 2, m + 1, (r,), dtype=torch.int32, device=dev)
-            config = launch.pick_warp(r, m, 2048, launch.sm_count(dev), transform)
-            assert isinstance(config, WarpConfig) and config.warps == 16
-            cases.append((big, seq, 2048, replace(config, sample_run=8)))
-    for logits, seq, kk, config in cases:
-        r, m = logits.shape
-        fields = {}
-        if transform == "page_table":
-            table, inv = random_page_tables(r, m, seed=34)
-            fields = dict(page_table=table.to(dev))
-        idx, vals = _run(logits, seq, kk, config, transform=transform, **fields)
-        if transform == "page_table":
-            idx = local_columns(idx.cpu().long(), inv, torch.arange(r)).to(torch.int32).to(dev)
-        check_topk(logits, seq, kk, idx, vals)
+    _check_cases(cases + _gpu_pick_cases(dev, transform, 33, sample_run=8), transform, 34)
 
 
 def test_sample_run_rejected():
