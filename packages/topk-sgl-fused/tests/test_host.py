@@ -311,7 +311,12 @@ def test_pick_warp(monkeypatch):
     assert launch.WARP_FEW_LONG.cblock == launch.WARP_FEW_LONG_PAGE.cblock == 4096  # session 21
     assert pick(128, 32768, 2048, 132) == pick(150, 16385, 2048, 132, "ragged") == launch.WARP_FEW_LARGE
     assert pick(128, 32768, 2048, 132, "page_table") == launch.WARP_FEW_LARGE_PAGE
-    assert launch.WARP_FEW_LARGE.sample == 8192 and pick(128, 32769, 2048, 132) == launch.WARP_FEW
+    assert launch.WARP_FEW_LARGE.sample == launch.WARP_FEW_LARGE_SAMPLE == 4096
+    assert pick(128, 32769, 2048, 132) == launch.WARP_FEW
+    # every shipped warp config samples in runs of WARP_SAMPLE_RUN columns (session 26)
+    for rows, n, t in ((4096, 8192, "none"), (1024, 65536, "page_table"), (128, 32768, "none"), (128, 131072, "ragged"),
+                       (512, 131072, "page_table"), (150, 8192, "none")):
+        assert pick(rows, n, 2048, 132, t).sample_run == launch.WARP_SAMPLE_RUN == 8
     # the candidate select by interpolation where it was timed faster (session 19)
     assert pick(4096, 8192, 2048, 132).sbits == pick(4096, 8192, 2048, 132, "page_table").sbits == 0
     assert pick(512, 131072, 2048, 132, "page_table").sbits == pick(128, 131072, 2048, 132, "page_table").sbits == 0
