@@ -17,6 +17,50 @@ from topk_core import workspace as ws
 from topk_core.kernels.toolchain import compile_cached
 from topk_core.protocol import Call
 
+from .warp_configs import (  # noqa: F401 (re-exported: launch is where callers and tests find them)
+    _NARROW_BRACKET,
+    LATE_ALL_K,
+    RESIDENT,
+    RESIDENT_16,
+    RESIDENT_MAX_KEYS_PER_THREAD,
+    RESIDENT_MAX_ROWS_PER_SM,
+    RESIDENT_N,
+    RESIDENT_WIDE,
+    RESIDENT_WIDE_MAX_N,
+    WARP_FEW,
+    WARP_FEW_LARGE,
+    WARP_FEW_LARGE_N,
+    WARP_FEW_LARGE_PAGE,
+    WARP_FEW_LARGE_SAMPLE,
+    WARP_FEW_LONG,
+    WARP_FEW_LONG_PAGE,
+    WARP_FEW_PAGE,
+    WARP_MANY,
+    WARP_MANY_PAGE,
+    WARP_MANY_SMALL,
+    WARP_MANY_SMALL_N,
+    WARP_MANY_SMALL_PAGE,
+    WARP_MAX_K,
+    WARP_MAX_SCRATCH,
+    WARP_MID,
+    WARP_MID_LARGE,
+    WARP_MID_LARGE_MANY,
+    WARP_MID_LARGE_N,
+    WARP_MID_LARGE_PAGE_MANY,
+    WARP_MID_PAGE,
+    WARP_MID_PAGE_MANY,
+    WARP_MIN_N,
+    WARP_MIN_RATIO,
+    WARP_MIN_ROWS_PER_SM,
+    WARP_NARROW_BRACKET_BITS,
+    WARP_NARROW_BRACKET_MAX_N,
+    WARP_PAGE_AHEAD,
+    WARP_SAMPLE_RUN,
+    WARP_SELECT_SECANT,
+    ResidentConfig,
+    WarpConfig,
+)
+
 OWNER = "sgl_fused"
 TRANSFORM_CODES = {"none": 0, "page_table": 1, "ragged": 2}
 KEY_BITS = {torch.float32: 32, torch.bfloat16: 16, torch.float16: 16}
@@ -467,215 +511,6 @@ def launch_split(call: Call, config: SplitConfig | None = None) -> None:
                                         ("select", s_fn, s_args, s_const,
                                          _options(config.select_warps, config.select_maxnreg))):
         _run_cached(_cache_key(("split", name), logits.dtype, const, opts, device), fn, args, {**const, **opts})
-
-
-@dataclass(frozen=True)
-class WarpConfig:
-    """The one-launch path of small programs (``warp.py``): one program of ``warps`` per row,
-    tiles of ``a`` x 16 bytes x 32 ``warps`` lanes, a bracket from ``sample`` keys, candidate
-    chunks of ``cblock``, the short-row fill and the exact fallback in chunks of ``block``;
-    ``cap`` candidates per row (0: from ``warp_cap``)."""
-
-    warps: int = 1
-    a: int = 4
-    sample: int = 1024
-    cblock: int = 1024
-    block: int = 256
-    cap: int = 0
-    maxnreg: int | None = None  # register cap, so that more programs share an SM
-    bisect: bool = True  # candidate select by bisection on the key bits (else 8-bit histograms)
-    late: bool = False  # page table applied over the k slots at the end (else as each slot is written)
-    # Bits per step of that select / of the bracket's search over the sample (1, 2 or 4: 2**bits thresholds
-    # counted at once). Measured slower (session 11 call 2, 1x8K: 12.0 -> 13.2 µs with both 2, 12.7 with a
-    # 4-bit select; 4096x8K 209.1 -> 299.8 with both 2; 80 -> 100-241 registers at 8 warps), so 1 everywhere.
-    # sbits 0: the select's bound by interpolation (``bisect_select._secant_rel``, session 19). The bracket's two
-    # sample ranks by interpolation (bbits 0, session 19) measured slower on every cell and was removed (NOTES.md,
-    # session 20).
-    sbits: int = 1
-    bbits: int = 1
-    # Slots per block of the late page-table pass (0: ``block``, session 10's pass; LATE_ALL_K: all k at once up to 16
-    # per thread, ``late_block``).
-    late_kb: int = 0
-    # With late: the page table's request found after the stream, not before it (its registers not live across the
-    # loop; sm_90a: 8 warps 93 -> 80 registers, 2 -> 3 programs per SM as the identity transform; 4 warps need
-    # maxnreg=80 too for 96 -> 80). Timed in session 13: no gain (4096x8K page 228.5 -> 230.5 µs), so off (NOTES.md).
-    lazy: bool = False
-    # The bracket's bounds on this many top key bits (16: 16 bisection steps over the sample; 12: 12 steps and a
-    # slightly wider bracket; session 17 prepared it after ncu put the bracket at ~35% of 4096x8K's instructions).
-    bracket_bits: int = 16
-    # > 0: the bracket's bounds guessed from the sample's moments first, this many square roots of the ranks past
-    # them, checked by one count over the sample; the bisection runs only when the check fails
-    # (``bisect_select._bracket_guess``, session 22).
-    guess: float = 0.0
-    # Tiles of the stream loaded ahead of the one being placed (1 or 2; session 25): more bytes in flight per program
-    # where one program holds an SM.
-    ahead: int = 1
-    # The bracket's sample in runs of this many adjacent columns (1: single columns evenly spaced). A sample of more
-    # than one value per 32-byte sector reads the whole row from DRAM before the stream (session 26's stamps: the
-    # bracket was 6.2 of 128x32K's 21.7 µs per row); runs of 8 float32 read one sector per 8 values.
-    sample_run: int = 1
-
-
-#: The warp path's configs by rows per SM (H200, fp32, k=2048, NOTES.md 2026-11-30 session 10):
-#: ~1 row per SM: 16 warps (128x128K 100.1 -> 85.6 µs, 128x32K 49.3 -> 33.3); 2-12 rows per SM:
-#: 8 warps (1024x64K 303.1 -> 227.9, 512x128K 279.0 -> 241.7); more: 4 warps (4096x8K 337.2 -> 208.0).
-#: Every warp config samples its bracket in runs of WARP_SAMPLE_RUN adjacent columns (session 26, ``sgl10_bench.py``
-#: ``pickrun8``, µs v2 / page table, single columns -> runs of 8, two rounds where two are given): 128x128K 64.8 / 66.4,
-#: 64.6 / 65.6 -> 57.1 / 58.8, 57.0 / 58.8; 512x128K 200.7 / 213.7, 201.0 / 215.4 -> 185.0 / 200.1, 186.1 / 200.5;
-#: 1024x64K 198.9 / 212.3, 199.4 / 212.0 -> 183.7 / 193.4, 184.0 / 195.3; 256x128K 115.1 / 116.8 -> 97.8 / 108.5;
-#: 128x64K 40.6 / 42.6 -> 35.4 / 37.2; 512x32K 73.0 / 83.2 -> 71.8 / 76.4; 256x32K 43.2 / 46.8 -> 42.0 / 42.8;
-#: 4096x8K 152.1 / 173.3, 153.2 / 173.6 -> 149.6 / 173.0, 149.4 / 173.0; 64x32K even (22.9 / 24.4); 1024x8K 49.8 / 56.3
-#: -> 51.1 / 54.5. Why the sample's loads cost so much is not understood (stamps: the bracket was 6.2 of 128x32K's
-#: 21.7 µs per row, most of it waiting on the sample; fewer sectors alone do not explain it, halving the sample does
-#: more).
-WARP_SAMPLE_RUN = 8
-WARP_FEW = WarpConfig(16, 2, 4096, 1024, 1024, sample_run=WARP_SAMPLE_RUN)
-WARP_MID = WarpConfig(8, 2, 2048, 1024, 1024, sample_run=WARP_SAMPLE_RUN)
-WARP_MANY = WarpConfig(4, 2, 2048, 512, 512, sample_run=WARP_SAMPLE_RUN)
-#: Page table: always over the k slots at the end (``late``; session 11 call 1, inline -> late, µs: 128x32K
-#: 36.2 -> 35.4, 128x128K 95.7 -> 88.1, 4096x8K 230.8 -> 228.3, 1024x64K 4 warps 279.6 -> 249.2 and 8 warps
-#: 301.4 -> 268.5; call 2: 4096x8K 231.1 -> 229.2). 6-12 rows per SM take 4 warps with it (1024x64K: 249.2
-#: against 268.5 in 8 warps).
-#: Session 19 (``sgl10_bench.py`` ``picksec``, µs): the candidate select by interpolation (``sbits=0``) where it
-#: measured faster: 4096x8K (WARP_MANY_SMALL[_PAGE], two rounds) 181.9 / 203.3 -> 161.2 / 191.7, 512x128K page
-#: (WARP_MID_PAGE) 254.4 -> 250.7, 128x128K page (WARP_FEW_PAGE) 87.1 -> 86.1. Not where it did not: 128x128K v2
-#: 84.5 -> 84.9, 512x128K v2 240.8 -> 241.5, 1024x64K page (WARP_MANY_PAGE) 249.1 -> 250.2, 128x32K
-#: (WARP_FEW_LARGE) 31.9 -> 32.2; 1024x64K v2 (WARP_MID) 227.0 -> 225.9 is within its spread.
-WARP_SELECT_SECANT = 0
-#: ``late_kb``: the late pass over all k slots at once (``late_block``). Session 23 (``sgl10_bench.py`` ``pickkb``, µs
-#: page table, blocks of ``block`` -> all k): 128x32K 26.8 -> 26.5 / 26.4, 128x128K 66.8 -> 65.6, 512x128K 221.4 ->
-#: 218.9 (session 11 measured no gain at 4096x8K, 229.2 -> 230.5: the many-row configs keep blocks of ``block``).
-LATE_ALL_K = -1
-WARP_FEW_PAGE = replace(WARP_FEW, late=True, sbits=WARP_SELECT_SECANT, late_kb=LATE_ALL_K)
-#: Session 25 (``sgl10_bench.py`` ``pickah2``, µs v2 / page table, one round unless noted): the stream two tiles ahead
-#: (``WarpConfig.ahead``) gains with the page table on 2-12 rows per SM and on WARP_FEW_LARGE_PAGE: 512x128K page 218.0
-#: -> 214.8, 1024x64K 214.4 -> 211.4, 256x32K 47.2 -> 46.7, 128x32K 26.5 -> 26.0 / 26.1 (two rounds); 512x32K even
-#: (83.1). It loses on every identity-transform config (128x32K even, 128x128K 64.3 -> 67.0, 512x128K 201.0 -> 202.6,
-#: 1024x64K 199.1 -> 202.8, 512x32K 73.1 -> 80.7, 4096x8K 152.0 -> 160.4) and on WARP_FEW_LONG_PAGE (128x128K 65.9 ->
-#: 68.9, 128x64K 42.5 -> 43.5); 4096x8K's page table even (172.4 -> 173.2). Rows of at most WARP_NARROW_BRACKET_MAX_N
-#: columns (not timed) keep 1.
-WARP_PAGE_AHEAD = 2
-WARP_MID_PAGE = replace(WARP_MID, late=True, sbits=WARP_SELECT_SECANT, late_kb=LATE_ALL_K, ahead=WARP_PAGE_AHEAD)
-WARP_MANY_PAGE = replace(WARP_MANY, late=True)
-WARP_MID_PAGE_MANY = WARP_MANY_PAGE
-#: The bracket's sample by row length (session 17, shared/device/sgl10_bench.py ``x<S>``, k = 2048, µs none / page):
-#: more than 12 rows per SM of at most WARP_MANY_SMALL_N columns sample 1024 keys, not 2048 (4096x8K 207.2 / 228.1
-#: -> 187.3 / 210.0; 2048x8K 107.9 / 119.2 -> 101.0 / 113.2; 4096x16K 278.4 / 305.4 -> 264.1 / 298.0; 512 keys:
-#: 4096x8K 194.7; at 6-12 rows per SM no gain: 1024x8K page 64.5 -> 64.8, 8 warps 56.6 -> 72.2); about one row per
-#: SM of WARP_FEW_LARGE_N (lo, hi] columns sample 8192, not 4096 (128x32K 33.2 / 36.0 -> 31.8 / 34.5, 64x32K
-#: 31.7 / 33.7 -> 30.0 / 32.0, 150x32K 52.1 / 57.1 -> 52.0 / 57.2; slower on shorter and longer rows: 128x16K 21.5
-#: -> 23.1, 128x128K 84.5 -> 86.9; 16384 keys at 128x32K 35.0). The bracket's 16 steps each count the sample; the
-#: select's steps count the candidates, whose number goes as the row length over the square root of the sample.
-WARP_MANY_SMALL = replace(WARP_MANY, sample=1024, sbits=WARP_SELECT_SECANT)
-#: The page table's many short rows capped at 80 registers, 6 programs per SM not 5 (session 21, ``sgl10_bench.py``
-#: ``m80``, one round, µs: 4096x8K 179.9 -> 173.4; the identity transform's 152.4 -> 152.0 kept; 16K rows not timed).
-WARP_MANY_SMALL_PAGE = replace(WARP_MANY_PAGE, sample=1024, sbits=WARP_SELECT_SECANT, maxnreg=80)
-WARP_MANY_SMALL_N = 16384
-#: With the guessed bracket (session 22, below) its wider candidate set takes chunks of 2048, not 1024 (128x32K, one
-#: round, µs v2 / page: 27.65 / 29.75 -> 24.8 / 26.9; slack 1.5: 26.8 / 28.9; 4096 sampled keys: 24.4 / 26.7).
-#: With runs of 8 (session 26, two rounds, µs v2 / page table) the sample is back to 4096 keys: 128x32K 24.2 / 26.3,
-#: 24.1 / 26.2 -> 23.3 / 25.4, 23.3 / 25.4 (8192 single columns as before: 24.8 / 26.1 twice; 2048 keys 29.2 / 31.3;
-#: runs of 16 or 32 at 4096 keys 23.1 / 24.8, 23.2 / 25.4); 150x32K 39.5 / 43.4 -> 38.1 / 42.0; 64x32K even.
-WARP_FEW_LARGE_SAMPLE = 4096
-WARP_FEW_LARGE = replace(WARP_FEW, sample=WARP_FEW_LARGE_SAMPLE, cblock=2048, guess=2.5)
-WARP_FEW_LARGE_PAGE = replace(WARP_FEW_PAGE, sample=WARP_FEW_LARGE_SAMPLE, sbits=1, cblock=2048, guess=2.5,
-                              ahead=WARP_PAGE_AHEAD)
-WARP_FEW_LARGE_N = (16384, 32768)
-#: 2-12 rows per SM of at least WARP_MID_LARGE_N columns, v2 and ragged: a 4096-key bracket sample and the select by
-#: interpolation (session 19 call 9, two rounds, µs): 512x128K 243.0 / 242.2 -> 236.9 / 236.9, 1024x64K 226.8 / 227.4
-#: -> 223.4 / 224.6, 256x128K 135.1 -> 134.0. The page table keeps WARP_MID_PAGE (256x128K 141.0 -> 142.7 with it).
-WARP_MID_LARGE = replace(WARP_MID, sample=4096, sbits=WARP_SELECT_SECANT)
-WARP_MID_LARGE_N = 65536
-#: After the lean float32 classify (session 21, ``sgl10_bench.py``, one round, µs), on rows of at least
-#: WARP_MID_LARGE_N columns: more than 6 rows per SM cap WARP_MID_LARGE at 80 registers (3 programs per SM, not 2;
-#: 1024x64K 210.5 -> 199.7; 512x128K, 3.9 rows per SM, 200.6 -> 211.1 keeps it uncapped) and give the page table the
-#: same 8-warp program (WARP_MID_PAGE with the 4096-key sample, capped: 223.5 -> 215.6; uncapped 232.6, WARP_MANY_PAGE
-#: capped 231.9); about one row per SM selects by interpolation (128x128K 74.3 -> 72.9; session 19, before the lean
-#: classify, measured 84.5 -> 84.9) over candidate chunks of 4096, not 1024, also with the page table (calls 8-10,
-#: two rounds, µs v2 / page: 128x128K 72.7 / 75.9 -> 67.3 / 69.3 (chunks of 2048: 70.4 / 73.6, 8192: 69.8 / 71.9),
-#: 128x64K 47.0 / 50.2 -> 43.2 / 45.4, 64x128K 71.5 / 74.5 -> 60.8 / 62.8; 128x32K (WARP_FEW_LARGE) no gain).
-WARP_MID_LARGE_MANY = replace(WARP_MID_LARGE, maxnreg=80)
-#: (Its late pass keeps blocks of ``block``: all k at once measured even, session 23, 1024x64K page 214.2 -> 214.6.)
-WARP_MID_LARGE_PAGE_MANY = replace(WARP_MID_PAGE, sample=4096, maxnreg=80, late_kb=0)
-#: Session 22 (``sgl10_bench.py`` ``pickg<S>``, two rounds, µs v2 / page table): the bracket guessed from the sample's
-#: moments first (``WarpConfig.guess``, slack 2.5 / 1.5 square roots of the rank) on about one row per SM:
-#: 128x32K (WARP_FEW_LARGE) 29.4 / 31.6 -> 27.7 / 29.8 / 28.2 / 30.3; 128x64K (WARP_FEW_LONG) 42.9 / 45.4 -> 39.5 /
-#: 42.1 / 40.6 / 43.5; 128x128K 66.6 / 69.4 -> 69.3 / 71.7 / 64.5 / 66.3. More rows per SM lose (slack 2.5, µs v2):
-#: 4096x8K 152.2 -> 172.0, 1024x64K 199.5 -> 204.3, 512x128K 200.3 -> 214.3: the bisection's chain hides behind other
-#: rows there, and the guess's wider bracket costs more than its steps save.
-WARP_FEW_LONG = replace(WARP_FEW, sbits=WARP_SELECT_SECANT, cblock=4096, guess=1.5)
-WARP_FEW_LONG_PAGE = replace(WARP_FEW_PAGE, cblock=4096, guess=1.5)
-#: Rows of at most WARP_NARROW_BRACKET_MAX_N columns bracket on the top 12 key bits, not 16, whatever the config
-#: (session 18, ``sgl10_bench.py`` ``pb<B>``, µs none / page): 4096x8K 187.6 / 209.9 -> 181.5 / 203.3 (11 and 13 bits
-#: within 0.5), 2048x8K 100.5 / 112.8 -> 98.2 / 109.8, 1024x8K 56.7 / 64.7 -> 54.3 / 61.1, 1x8K 12.0 / 13.0 -> 11.2 /
-#: 12.2; longer rows lose (the wider bracket lets more candidates through): 4096x16K 264.0 / 297.7 -> 267.7 / 303.2,
-#: 128x32K 31.8 -> 33.3, 512x128K 240.1 -> 247.4, 1024x64K 226.2 -> 233.1 (14 bits: even within 2%).
-WARP_NARROW_BRACKET_MAX_N = 8192
-WARP_NARROW_BRACKET_BITS = 12
-_NARROW_BRACKET = {c: replace(c, bracket_bits=WARP_NARROW_BRACKET_BITS, ahead=1) for c in (
-    WARP_FEW, WARP_MID, WARP_MANY, WARP_FEW_PAGE, WARP_MID_PAGE, WARP_MANY_PAGE, WARP_MANY_SMALL, WARP_MANY_SMALL_PAGE,
-    WARP_FEW_LARGE, WARP_FEW_LARGE_PAGE)}
-@dataclass(frozen=True)
-class ResidentConfig:
-    """The resident path (``resident.py``): one program of ``warps`` per row holding the whole window in registers
-    (the row rounded up to a power of two: at most ``RESIDENT_MAX_KEYS_PER_THREAD`` keys per thread)."""
-
-    warps: int = 8
-    sbits: int = 1  # key bits per bisection step (2: half the steps, three counts per key each)
-    reread: bool = False  # the slots placed from a second read of the row (fewer registers: 32 warps fit)
-    secant: bool = False  # the k-th key by interpolation (resident._kth_key_secant), not bisection
-    guess: bool = False  # with secant: its first two probes from the row's moments (session 22; shipped in 23)
-    # With secant: where the search ends with exactly k keys at or above its bound, the slots from one scan of them
-    # (no block-wide count of the keys above it first; session 25, prepared; timed and shipped on RESIDENT in 26).
-    one_scan: bool = False
-
-
-#: Keys per thread the resident path holds at most (registers: the keys, their columns and the scan's fields).
-RESIDENT_MAX_KEYS_PER_THREAD = 32
-
-
-#: The resident path (session 18, ``sgl10_bench.py`` ``r8``, µs none / page table, k = 2048), one program of 8 warps
-#: per row for at most RESIDENT_MAX_ROWS_PER_SM x SMs rows of RESIDENT_N (lo, hi] columns, every dtype: float32
-#: 1x8K 11.2 / 12.1 (warp path, 8 warps, 12-bit bracket) -> 10.4 / 10.7, 8x8K 12.1 / 13.0 -> 11.6 / 12.0, 32x8K
-#: 13.3 / 14.2 -> 12.6 / 13.0, 64x8K 14.3 / 15.2 -> 13.8 / 14.1, 128x8K 16.5 / 16.9 (16 warps) -> 14.3 / 14.7;
-#: bfloat16 1x8K 18.0 / 19.3 (two-launch path) -> 10.1 / 10.5, 128x8K 23.0 / 24.2 -> 12.3 / 12.6; float16 1x8K
-#: 19.4 / 20.7 -> 9.8 / 10.1. More rows lose (one program per SM at ~214 registers): 200x8K 19.0 -> 24.0,
-#: 256x8K 19.8 -> 25.1, 1024x8K 54.2 -> 88.3. Two bits per bisection step: no gain (1x8K 10.3, 128x8K 14.4). 16
-#: warps on 1x16K: 18.0 (not compared); 32 warps on 32K rows spill (8x32K 44.6 against 22.6). Shorter rows (call 11,
-#: against the two-launch path they took before): 1x5K 19.6 / 20.9 -> 9.8 / 9.9, 1x7K 19.5 / 20.7 -> 10.0 / 10.3,
-#: 64x6K 22.4 / 23.6 -> 12.9 / 13.1, 128x5K bf16 21.0 / 22.7 -> 11.6 / 11.4.
-#: Session 19 (``r8sec``, two rounds, µs none / page table): the k-th key by interpolation on float32 rows, 1x8K
-#: 10.3 / 10.6 -> 9.6 / 10.0, 8x8K 11.6 / 11.9 -> 10.9 / 11.5, 64x8K 13.7 / 14.0 -> 12.9 / 13.7, 128x8K 14.4 / 14.7
-#: -> 13.5 / 14.2, 1x5K 9.8 / 9.8 -> 8.9 / 9.2; 16-bit rows keep bisection (16 steps at most): bf16 1x8K 9.6 / 9.9
-#: -> 9.4 / 10.1, on the keys instead of the values 10.8 / 11.4. The row's loads issued before its length is known
-#: (no row_starts) were slower: 1x8K 10.3 -> 10.9, with interpolation 9.6 -> 10.0.
-#: Session 23 (``r8secg`` / ``r16secg``): the first two probes from the row's moments (``ResidentConfig.guess``), on
-#: every dtype, µs none / page table: 1x8K 9.6 / 10.1 -> 8.4 / 9.0, 8x8K 11.0 / 11.7 -> 9.9 / 10.6, 128x8K 13.5 /
-#: 14.4 -> 13.4 / 14.1, 1x5K 8.9 / 9.3 -> 8.0 / 8.5; 16-bit rows (bisection before) bf16 1x8K 9.6 / 9.9 -> 7.6 / 7.9,
-#: fp16 9.2 / 9.5 -> 7.7 / 8.0. float32 rows of 8K-16K columns on 16 warps (RESIDENT_WIDE; the two-launch path
-#: before): 1x16K 15.7 / 17.2 -> 13.9 / 13.8, 1x12K 15.9 / 17.2 -> 14.0 / 13.7, 32x16K 18.9 / 20.6 -> 18.5 / 18.2,
-#: 128x16K 20.3 / 21.5 -> 20.2 / 20.1, 8x16K 16.0 / 17.6 -> 16.5 / 16.2. float32 rows of RESIDENT_N on 16 warps
-#: (half the keys per thread, now that the search is no longer the cost): 1x8K 8.5 / 9.2 -> 7.8 / 8.0, 8x8K 9.9 /
-#: 10.6 -> 9.6 / 9.8, 64x8K 12.9 / 13.6 -> 11.5 / 11.7, 1x5K 8.0 / 8.7 -> 7.5 / 7.8; bf16 1x8K 7.7 -> 7.9 (8 kept).
-#: Session 26 (``pickos``, one round, µs none / page table): float32 8K rows place their slots by one scan where the
-#: search ends on exactly k keys (``one_scan``): 1x8K 7.8 / 8.0 -> 7.5 / 7.8 (twice), 8x8K 9.6 / 9.7 -> 9.4 / 9.5,
-#: 128x8K 12.0 / 12.1 -> 11.8 / 11.8, 1x5K 7.5 / 7.7 -> 7.3 / 7.5. RESIDENT_WIDE and 16-bit rows: not timed, not taken.
-RESIDENT = ResidentConfig(16, secant=True, guess=True, one_scan=True)
-RESIDENT_16 = ResidentConfig(8, secant=True, guess=True)
-RESIDENT_N = (4096, 8192)
-#: float32 rows of (RESIDENT_N[1], RESIDENT_WIDE_MAX_N] columns, at most RESIDENT_MAX_ROWS_PER_SM per SM: 16 warps.
-RESIDENT_WIDE = ResidentConfig(16, secant=True, guess=True)
-RESIDENT_WIDE_MAX_N = 16384
-RESIDENT_MAX_ROWS_PER_SM = 1.0
-#: Where the warp path is the default (else the two-launch path): float32, k <= WARP_MAX_K, N >= WARP_MIN_N
-#: and N >= WARP_MIN_RATIO x k, and rows >= WARP_MIN_ROWS_PER_SM x SMs (fewer rows of N <= RESIDENT_N[1]
-#: are resident). Outside these nothing was timed (16-bit dtypes; other k).
-WARP_MIN_ROWS_PER_SM = 0.9
-WARP_MAX_K = 4096
-WARP_MIN_RATIO = 4
-WARP_MIN_N = 8192
-#: ... and its candidate scratch (rows x cap keys and columns) within this many bytes.
-WARP_MAX_SCRATCH = 1 << 30
 
 
 def pick_warp(rows: int, n: int, k: int, sm_count: int, transform: str = "none",
