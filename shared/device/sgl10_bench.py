@@ -189,6 +189,11 @@ def _one_page_block(config, k, sure=False, old=False):
     return config
 
 
+def _warp_picks_with(**change):
+    """``pick_warp`` with ``change`` applied to the warp configs it picks (resident and None picks as they are)."""
+    return lambda *a: replace(c, **change) if isinstance(c := ORIG_WARP(*a), launch.WarpConfig) else c
+
+
 def _setup(name):
     launch.pick_split = ORIG_SPLIT
     launch.pick_warp = ORIG_WARP
@@ -204,8 +209,7 @@ def _setup(name):
         extra = dict(sample_run=int(m.group(1)), **({"ahead": 2} if m.group(2) else {}),
                      **({"sample": int(m.group(3))} if m.group(3) else {}),
                      **({"cblock": int(m.group(4))} if m.group(4) else {}), **({"sbits": 0} if m.group(5) else {}))
-        launch.pick_warp = lambda *a, extra=extra: (
-            replace(c, **extra) if isinstance(c := ORIG_WARP(*a), launch.WarpConfig) else c)
+        launch.pick_warp = _warp_picks_with(**extra)
         return
     m = re.fullmatch(r"picksrun(\d+)", name)
     if m:  # session 26: the two-launch filter's bracket sample in runs of R adjacent columns (warp picks as shipped)
@@ -215,8 +219,7 @@ def _setup(name):
         return
     if name in ("pickah1", "pickah2"):  # session 25: the warp path's stream with 1 / 2 tiles in flight ahead
         launch.WARP = True
-        launch.pick_warp = lambda *a, n=int(name[-1]): (
-            replace(c, ahead=n) if isinstance(c := ORIG_WARP(*a), launch.WarpConfig) else c)
+        launch.pick_warp = _warp_picks_with(ahead=int(name[-1]))
         return
     # the launch's own picks (session 19), or with _sec, or with a guessed bracket
     if name in ("pick", "picksec", "pickbb", "pickbb12", "pickkb", "pickks", "pickkb0") or name.startswith("pickg"):

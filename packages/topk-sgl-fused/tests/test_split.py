@@ -196,6 +196,18 @@ def test_split_sample_runs(transform):
             _run(x, seq, k, cfg, transform)
 
 
+def test_split_sample_run_rejected():
+    """A run that does not divide the filter's sample is refused before any launch (the warp path's check)."""
+    from topk_sgl_fused.launch import SplitConfig
+
+    dev = triton_device()
+    x = torch.randn(2, 3000).to(dev)
+    seq = torch.tensor([3000, 2000], dtype=torch.int32, device=dev)
+    bad = SplitConfig(chunk=512, warps=1, r=1, sample=256, select_warps=1, cblock=64, block=64, cap=4096, sample_run=3)
+    with pytest.raises(ValueError, match="sample_run"):
+        _run(x, seq, 100, bad)
+
+
 @pytest.mark.minutes(0.6)
 @pytest.mark.parametrize("with_values", [False, True])
 def test_split_page_block(with_values):

@@ -477,6 +477,12 @@ def split_constexprs(config: SplitConfig, key_bits: int, elem_bytes: int, transf
     return f_const, s_const
 
 
+def _check_sample_run(config: SplitConfig | WarpConfig) -> None:
+    """The bracket's sample in runs (``sample_run``, both paths) must tile it: a power of two up to 32 dividing it."""
+    if config.sample_run not in (1, 2, 4, 8, 16, 32) or config.sample % config.sample_run:
+        raise ValueError(f"config: sample_run must be a power of two up to 32 that divides sample, got {config}")
+
+
 def launch_split(call: Call, config: SplitConfig | None = None) -> None:
     """Run the two-launch path for one validated call (outputs already allocated)."""
     from . import split  # imports triton; kept out of the entry point
@@ -485,6 +491,7 @@ def launch_split(call: Call, config: SplitConfig | None = None) -> None:
         return
     logits, rows, n, k, device = _facts(call)
     config = config or pick_split(rows, n, k, sm_count(device), logits.element_size())
+    _check_sample_run(config)
     stream = n >= STREAM_MIN_RATIO * k and k <= STREAM_MAX_K and (n >= STREAM_MIN_N or interpreting())
     if not 0 <= config.bracket_bits <= 16:
         raise ValueError(f"config: bracket_bits must be 0 (two histograms) or 1-16 (bisection), got {config}")
@@ -595,8 +602,7 @@ def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
         raise ValueError(f"config: bracket_bits must be 1-16 (below 16 only with bbits 1), got {config}")
     if config.ahead not in (1, 2):
         raise ValueError(f"config: ahead must be 1 or 2 tiles, got {config}")
-    if config.sample_run not in (1, 2, 4, 8, 16, 32) or config.sample % config.sample_run:
-        raise ValueError(f"config: sample_run must be a power of two up to 32 that divides sample, got {config}")
+    _check_sample_run(config)
     cap = warp_cap(config, n, k)
     nbytes = 4 * rows * 2 * cap
     scratch = ws.scratch(OWNER + ".warp", device, nbytes, call.workspace)[:nbytes].view(torch.int32)
