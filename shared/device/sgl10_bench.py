@@ -50,6 +50,9 @@ else 8), on W warps, its register cap M (0: none; default SplitConfig's 128); a 
 "pickrun<R>[ah2][x<S>][c<C>][sec]" (session 26) the picks with the warp path's bracket sample in runs of R
 adjacent columns (``WarpConfig.sample_run``), optionally two tiles ahead, S sampled keys, candidate chunks of C and
 the select by interpolation; "picksrun<R>" the two-launch filter's sample in runs of R.
+"pickdefer" (session 27) the picks with the sure columns' page entries stored a tile after their gather
+(``WarpConfig.defer_page``, no late pass); "pickvec" the bracket sample's runs loaded as vectors (``sample_vec``, warp
+and two-launch paths); "pickvecdefer" both.
 A cell label ending in "bf16" / "fp16" ("1x8Kbf16") times 16-bit logits.
 Usage: [SGL_PLAN="cell:variant,..;.."] python3 shared/device/sgl10_bench.py [budget_seconds]
 """
@@ -127,7 +130,7 @@ def variant(name):
 
 
 def page_only(name):
-    return "late" in name
+    return "late" in name or name == "pickdefer"
 
 
 if os.environ.get("SGL_PLAN"):  # e.g. SGL_PLAN="128x32K:w16,w16late;1x8K:w16": cells and variants in this order
@@ -216,6 +219,14 @@ def _setup(name):
         launch.WARP = True
         run = int(m.group(1))
         launch.pick_split = lambda *a, r=run: replace(ORIG_SPLIT(*a), sample_run=r)
+        return
+    if name in ("pickdefer", "pickvec", "pickvecdefer"):  # session 27: the page entries of the sure columns stored a
+        # tile after their gather / the sample's runs loaded as vectors (both paths) / both
+        launch.WARP = True
+        launch.pick_warp = _warp_picks_with(**({"defer_page": True} if "defer" in name else {}),
+                                            **({"sample_vec": True} if "vec" in name else {}))
+        if "vec" in name:
+            launch.pick_split = lambda *a: replace(ORIG_SPLIT(*a), sample_vec=True)
         return
     if name in ("pickah1", "pickah2"):  # session 25: the warp path's stream with 1 / 2 tiles in flight ahead
         launch.WARP = True

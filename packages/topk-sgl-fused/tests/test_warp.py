@@ -17,10 +17,13 @@ compares against the exact answer with ``check_topk`` (transforms inverted first
 | lazy request (late), random table  | req found after the stream: fast path, fill, fallback  |
 | 1024 / 8192 sampled keys (GPU)     | the shipped sample-size configs at their row sizes     |
 | sample runs 4 / 8 / 32             | overlapping runs, a run far above the rest, fallback   |
+| sample runs as vectors             | the same columns as scalar loads; runs past the end    |
+| deferred page-table stores         | slots stored a tile late, then rewritten by a fallback |
 """
 
 import os
 
+import numpy as np
 import pytest
 import torch
 import triton
@@ -42,7 +45,7 @@ from topk_core.testing import (
     random_page_tables,
 )
 from topk_core.testing.triton_kit import TRITON_MARKS, triton_device
-from topk_sgl_fused.bisect_select import _bracket_bisect
+from topk_sgl_fused.bisect_select import _bracket_bisect, _sample
 from topk_sgl_fused.kernel import _bracket
 from topk_sgl_fused.warp import _warp_fast
 
@@ -128,6 +131,42 @@ def test_bracket_bits_agree():
     assert torch.equal(out[:, 6], out[:, 0] >> 20 << 20), out  # lo rounded down to a 12-bit edge
     assert torch.equal(out[:, 7], ((out[:, 1] >> 20) + 1 << 20) - 1), out  # hi rounded up
     assert out[4, 0] == 0 and out[5, 1] == 2**32 - 1  # k ~ L: no lower bound; k = 1: no sure keys
+
+
+@triton.jit
+def _sample_probe(x_ptr, lens_ptr, out_ptr, SAMPLE: tl.constexpr, RUN: tl.constexpr):
+    b = tl.program_id(0)
+    L = tl.load(lens_ptr + b)
+    i = tl.arange(0, SAMPLE)
+    tl.store(out_ptr + (2 * b) * SAMPLE + i, _sample(x_ptr, L, SAMPLE, RUN, False))
+    tl.store(out_ptr + (2 * b + 1) * SAMPLE + i, _sample(x_ptr, L, SAMPLE, RUN, True))
+
+
+@pytest.mark.parametrize("run", [4, 8])
+def test_sample_vec_same_runs(run):
+    """The sample's runs loaded as vectors hold the same columns as the scalar loads (in another order), except
+    that runs past the row's end move back inside it rather than repeating its last column; rows shorter than a run
+    give zeros (no run fits; the bracket then only costs speed). The row holds its column numbers."""
+    dev = triton_device()
+    sample = 64
+    x = torch.arange(2000, dtype=torch.float32, device=dev)
+    lens = torch.tensor([run - 1, run + 3, 60, 513, 1300, 1999], dtype=torch.int32, device=dev)
+    out = torch.full((lens.numel(), 2, sample), -1.0, device=dev)
+    _sample_probe[(lens.numel(),)](x, lens, out, SAMPLE=sample, RUN=run, num_warps=1)
+    out = out.cpu()
+    nr = sample // run
+    for r, L in enumerate(lens.tolist()):
+        scalar, vec = out[r, 0].sort().values, out[r, 1].sort().values
+        if L < run:
+            assert (vec == 0).all(), (L, vec)
+            continue
+        # the runs' first columns as the kernel computes them (float32), moved back inside the row
+        first = ((np.arange(nr, dtype=np.float32) + np.float32(0.5)) * np.float32(L / nr)).astype(np.int32)
+        first = np.maximum(np.minimum(first // run * run, (L - run) // run * run), 0)
+        want = torch.from_numpy((first[:, None] + np.arange(run)).reshape(-1).astype(np.float32)).sort().values
+        assert torch.equal(vec, want), (L, vec, want)
+        if first[-1] + run <= L and (first // run * run == first).all() and L >= 2 * sample:
+            assert torch.equal(vec, scalar), (L, vec, scalar)  # no run moved: the scalar loads' columns
 
 
 @pytest.mark.parametrize("dtype,bits", [(torch.float32, (1, 1)), (torch.bfloat16, (1, 1)),
@@ -446,7 +485,8 @@ def test_two_tiles_ahead(transform):
 
 @pytest.mark.parametrize("transform", ["none", "page_table"])
 def test_sample_runs(transform):
-    """``sample_run`` (the bracket's sample in runs of adjacent columns): rows shorter than the sample (runs overlap),
+    """``sample_run`` (the bracket's sample in runs of adjacent columns), with and without ``sample_vec`` (the runs
+    loaded as vectors): rows shorter than the sample (runs overlap), shorter than one run,
     of a few runs and of many, with ties, NaN and +-inf, a run-aligned plateau, a row shorter than k and one of
     k + 1; the guessed bracket, the bisection and a tiny cap (the exact fallback). On a GPU also the float32 picks of
     1 row per SM with runs of 8, at GPU sizes."""
@@ -459,8 +499,35 @@ def test_sample_runs(transform):
     x[6, 64:72] = 1e9  # one run of the sample: far above the rest
     cases = [(x, lens, k, c) for c in (WarpConfig(1, 1, 64, 64, 64, sample_run=8, late=True),
                                        WarpConfig(2, 1, 128, 32, 64, sample_run=4, guess=2.5),
-                                       WarpConfig(1, 1, 64, 64, 64, sample_run=32, cap=8))]
-    _check_cases(cases + _gpu_pick_cases(dev, transform, 33, sample_run=8), transform, 34)
+                                       WarpConfig(1, 1, 64, 64, 64, sample_run=32, cap=8),
+                                       WarpConfig(1, 1, 64, 64, 64, sample_run=8, sample_vec=True, late=True),
+                                       WarpConfig(2, 1, 128, 32, 64, sample_run=4, sample_vec=True, guess=2.5))]
+    # rows shorter than one run (every vector run masked off) and of a run and a bit
+    tiny = make_logits("randn", 3, 40, torch.float32, dev, seed=36)
+    tiny_lens = torch.tensor([5, 7, 11], dtype=torch.int32, device=dev)
+    cases += [(tiny, tiny_lens, 3, WarpConfig(1, 1, 64, 64, 64, sample_run=8, sample_vec=True))]
+    _check_cases(cases + _gpu_pick_cases(dev, transform, 33, sample_run=8, sample_vec=True), transform, 34)
+
+
+@pytest.mark.parametrize("transform", ["none", "page_table"])
+def test_deferred_page(transform):
+    """``defer_page`` (the sure columns' page entries stored one tile after their gather, the candidates' as the
+    select writes them; the identity transform ignores it): rows of no full tile, of
+    a few tiles and of many, with ties, NaN and +-inf, a row shorter than k and one of k + 1; two tiles ahead, the
+    histogram select, the select by interpolation, and a tiny cap (the exact fallback rewrites the deferred slots).
+    On a GPU also the float32 picks of 1 row per SM with it, at GPU sizes."""
+    from topk_sgl_fused.launch import WarpConfig
+
+    dev = triton_device()
+    k = 37
+    lens = torch.tensor([60, 200, 513, 1300, k - 5, k + 1, 1299], dtype=torch.int32, device=dev)
+    x = _special_rows(dev, lens, k, 41, 6)
+    defer = dict(defer_page=True)
+    cases = [(x, lens, k, c) for c in (WarpConfig(1, 1, 64, 64, 64, sample_run=8, **defer),
+                                       WarpConfig(2, 1, 128, 32, 64, ahead=2, bisect=False, defer_page=True),
+                                       WarpConfig(1, 1, 64, 64, 64, sbits=0, guess=2.5, **defer),
+                                       WarpConfig(1, 1, 64, 64, 64, late=True, cap=8, **defer))]
+    _check_cases(cases + _gpu_pick_cases(dev, transform, 43, **defer), transform, 44)
 
 
 def test_sample_run_rejected():

@@ -128,7 +128,8 @@ def _select_bisect(n_out, rem, lo, hi, n_cand, k, buf_key, buf_idx, row_ptr, oro
 
 @triton.jit
 def _bracket_bisect(row_ptr, L, k, KEY_BITS: tl.constexpr, SAMPLE: tl.constexpr, BB: tl.constexpr = 1,
-                    PB: tl.constexpr = 16, GUESS: tl.constexpr = 0.0, SRUN: tl.constexpr = 1):
+                    PB: tl.constexpr = 16, GUESS: tl.constexpr = 0.0, SRUN: tl.constexpr = 1,
+                    SVEC: tl.constexpr = False):
     """``kernel._bracket``'s bracket (same sample, ranks and 16-bit bounds) by bisection on
     the top 16 key bits (``PB``): 16 steps of one packed count over the sample (a reduction; warp-local
     with one warp), instead of two histograms (ballots per bin bit, ~255 registers at 1024
@@ -138,10 +139,10 @@ def _bracket_bisect(row_ptr, L, k, KEY_BITS: tl.constexpr, SAMPLE: tl.constexpr,
     (coarser prefixes only widen it), and the sample's rank margin is already much wider than a 12-bit bin.
     GUESS > 0: first the bounds guessed from the sample's moments (``_bracket_guess`` with that slack, two
     reductions); the bisection runs only when the sample rejects them. SRUN: the sample in runs of that many
-    adjacent columns (``_sample``)."""
+    adjacent columns, SVEC: each run loaded as vectors (``_sample``)."""
     tl.static_assert(PB == 16 or BB == 1, "bracket prefix bits below 16 need one bit per step")
     SH1: tl.constexpr = KEY_BITS - PB
-    xs = _sample(row_ptr, L, SAMPLE, SRUN)
+    xs = _sample(row_ptr, L, SAMPLE, SRUN, SVEC)
     key = order_key(xs)
     k16 = (key >> SH1).to(tl.int32)
     r_lo, r_hi = _sample_ranks(L, k, SAMPLE)
@@ -159,11 +160,23 @@ def _bracket_bisect(row_ptr, L, k, KEY_BITS: tl.constexpr, SAMPLE: tl.constexpr,
 
 
 @triton.jit
-def _sample(row_ptr, L, SAMPLE: tl.constexpr, RUN: tl.constexpr = 1):
+def _sample(row_ptr, L, SAMPLE: tl.constexpr, RUN: tl.constexpr = 1, VEC: tl.constexpr = False):
     """``SAMPLE`` values of the row's first ``L`` columns: evenly spaced, or (RUN > 1) in ``SAMPLE / RUN`` evenly
     spaced runs of ``RUN`` adjacent columns, each run starting on a multiple of RUN. A sample denser than one value
-    per 32-byte sector reads every sector of the row from DRAM; runs of 8 float32 values read one sector each."""
+    per 32-byte sector reads every sector of the row from DRAM; runs of 8 float32 values read one sector each.
+    VEC (RUN > 1): each run loaded as ``[runs, RUN]`` (16-byte loads on aligned rows, not one load per value; the
+    last runs moved back inside the row, every run masked off when ``L < RUN``), in any order (callers only count
+    and sum the sample)."""
     i = tl.arange(0, SAMPLE)
+    if VEC and RUN > 1:
+        NR: tl.constexpr = SAMPLE // RUN
+        run = tl.arange(0, NR)
+        first = ((run.to(tl.float32) + 0.5) * (L.to(tl.float32) / NR)).to(tl.int32)
+        first = tl.maximum(tl.minimum((first // RUN) * RUN, ((L - RUN) // RUN) * RUN), 0)
+        first = tl.multiple_of(first, RUN)
+        pos = first[:, None] + tl.arange(0, RUN)[None, :]
+        x = tl.load(row_ptr + pos, mask=(first + RUN <= L)[:, None], other=0.0)
+        return tl.reshape(x, [SAMPLE], can_reorder=True)
     if RUN == 1:
         pos = ((i.to(tl.float32) + 0.5) * (L.to(tl.float32) / SAMPLE)).to(tl.int32)
     else:

@@ -327,6 +327,8 @@ class SplitConfig:
     guess: float = 0.0
     # With bracket_bits: the sample in runs of this many adjacent columns (``WarpConfig.sample_run``; session 26).
     sample_run: int = 1
+    # Its runs loaded as vectors (``WarpConfig.sample_vec``).
+    sample_vec: bool = False
     page_kb: int = 0  # the select's page-table pass in blocks of this many slots (0: ``block``; see late_block)
     sure_kb: int = 0  # the select's copy of the sure columns in blocks of this many slots (0: ``block``)
     # The select's register cap (None: ptxas's own, 128 at 8 warps, where the float32 select spills 36 bytes; with
@@ -468,7 +470,8 @@ def split_constexprs(config: SplitConfig, key_bits: int, elem_bytes: int, transf
                    **({"EARLY": True} if config.early else {}),
                    **({"BPB": config.bracket_bits} if config.bracket_bits else {}),
                    GUESS=float(config.guess) if config.bracket_bits else 0.0,
-                   SRUN=config.sample_run if config.bracket_bits else 1)  # always given, as warp_constexprs' SRUN
+                   SRUN=config.sample_run if config.bracket_bits else 1,  # always given, as warp_constexprs' SRUN
+                   SVEC=bool(config.bracket_bits) and config.sample_vec)
     s_const = dict(KEY_BITS=key_bits, BLOCK=config.block, CBLOCK=config.cblock, TRANSFORM=transform,
                    HAS_STARTS=has_starts, STREAM=stream, **({"BISECT": True} if config.bisect else {}),
                    **({"SB": 0} if config.bisect and config.sbits == 0 else {}),
@@ -578,14 +581,16 @@ def late_block(config: WarpConfig | SplitConfig, k: int) -> int:
 
 def warp_constexprs(config: WarpConfig, key_bits: int, transform: int, has_starts: bool, k: int) -> dict:
     """``warp_kernel``'s compile-time arguments (also built by the sm_90 compile test)."""
-    late = config.late and transform == 1
+    defer = config.defer_page and transform == 1
+    late = config.late and transform == 1 and not defer
     kb = (late_block(config, k) if config.late_kb == LATE_ALL_K else config.late_kb or config.block) if late else 0
+    # The newer flags are always given: a build from explicit constants (ASTSource) binds no defaults.
     return dict(KEY_BITS=key_bits, A=config.a, V=128 // key_bits, TH=32 * config.warps, SAMPLE=config.sample,
                 CBLOCK=config.cblock, BLOCK=config.block, TRANSFORM=transform, HAS_STARTS=has_starts,
                 BISECT=config.bisect, LATE=late, LATE_KB=kb, SB=config.sbits,
                 BB=config.bbits, **({"LAZY": True} if late and config.lazy else {}),
                 BPB=config.bracket_bits, GUESS=float(config.guess), **({"AHEAD": 2} if config.ahead == 2 else {}),
-                SRUN=config.sample_run)  # always given: a build from explicit constants (ASTSource) binds no defaults
+                SRUN=config.sample_run, DEFER=defer, SVEC=config.sample_vec)
 
 
 def launch_warp(call: Call, config: WarpConfig | None = None) -> None:

@@ -213,12 +213,14 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
                   ctr_ptr, lists_ptr, cap,
                   KEY_BITS: tl.constexpr, CHUNK: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr,
                   SAMPLE: tl.constexpr, HAS_STARTS: tl.constexpr, EARLY: tl.constexpr = False,
-                  BPB: tl.constexpr = 0, GUESS: tl.constexpr = 0.0, SRUN: tl.constexpr = 1):
+                  BPB: tl.constexpr = 0, GUESS: tl.constexpr = 0.0, SRUN: tl.constexpr = 1,
+                  SVEC: tl.constexpr = False):
     """Chunk ``c`` of row ``b``: sure columns and bracket candidates into the row's lists.
     EARLY: the chunk's first full tile is loaded before the bracket, so the two latencies overlap.
     BPB: 0 the bracket by two histograms (``kernel._bracket``), else by bisection on BPB key prefix bits
     (``bisect_select._bracket_bisect``: the same bounds at 16); GUESS: its bounds guessed from the sample's moments
-    first (``SplitConfig.guess``); SRUN: with BPB, its sample in runs of that many adjacent columns.
+    first (``SplitConfig.guess``); SRUN: with BPB, its sample in runs of that many adjacent columns (SVEC: loaded as
+    vectors).
 
     Tiles of ``A * V * TH`` columns (``_tile_offsets``), one list per thread, so list
     positions are an in-thread running count plus one block scan of the per-list counts.
@@ -238,7 +240,7 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
         if BPB == 0:
             lo, hi = _bracket(row_ptr, L, k, KEY_BITS, SAMPLE)
         else:
-            lo, hi = _bracket_bisect(row_ptr, L, k, KEY_BITS, SAMPLE, 1, BPB, GUESS, SRUN)
+            lo, hi = _bracket_bisect(row_ptr, L, k, KEY_BITS, SAMPLE, 1, BPB, GUESS, SRUN, SVEC)
         f_lo, f_hi = _fp32_bounds(lo, hi)  # used for float32 rows only
         ctr = ctr_ptr + b.to(tl.int64) * CTR_WORDS
         if c == 0:

@@ -52,6 +52,12 @@ class WarpConfig:
     # than one value per 32-byte sector reads the whole row from DRAM before the stream (session 26's stamps: the
     # bracket was 6.2 of 128x32K's 21.7 µs per row); runs of 8 float32 read one sector per 8 values.
     sample_run: int = 1
+    # Page table: the sure columns' page entries gathered in the stream and stored one tile later (their wait hidden
+    # behind the next tile), the candidates' as the select writes them; no late pass (session 27; overrides late).
+    defer_page: bool = False
+    # The sample's runs loaded as ``[runs, sample_run]`` vectors (16-byte loads), not one scalar load per value
+    # (session 27: ptxas issues 8 scalar loads a thread for runs of 8, each warp-wide load touching 32 sectors).
+    sample_vec: bool = False
 
 
 #: The warp path's configs by rows per SM (H200, fp32, k=2048, NOTES.md 2026-11-30 session 10):
