@@ -47,12 +47,12 @@ else 8), on W warps, its register cap M (0: none; default SplitConfig's 128); a 
 "pickah2" / "pickah1" (session 25) the picks with the warp path's stream two tiles / one tile ahead
 (``WarpConfig.ahead``; the page-table configs of 2-12 rows per SM and WARP_FEW_LARGE_PAGE ship 2). "pickos"
 (session 25, prepared) the picks with the float32 resident path's one-scan placement (``ResidentConfig.one_scan``).
-"pickrun<R>[ah2][x<S>][c<C>][sec]" (session 26) the picks with the warp path's bracket sample in runs of R
+"pickrun<R>[ah2][x<S>][c<C>][sec][vec]" (session 26) the picks with the warp path's bracket sample in runs of R
 adjacent columns (``WarpConfig.sample_run``), optionally two tiles ahead, S sampled keys, candidate chunks of C and
 the select by interpolation; "picksrun<R>" the two-launch filter's sample in runs of R.
-"pickdefer" (session 27) the picks with the sure columns' page entries stored a tile after their gather
-(``WarpConfig.defer_page``, no late pass); "pickvec" the bracket sample's runs loaded as vectors (``sample_vec``, warp
-and two-launch paths); "pickvecdefer" both.
+"pickvec" / "pickvecoff" (session 27) the picks with the bracket sample's runs loaded as vectors (``sample_vec``, warp
+and two-launch paths) / as single values ("pickdefer", the page entries of the sure columns stored a tile after their
+gather, was measured slower and removed after commit e41a4e2).
 A cell label ending in "bf16" / "fp16" ("1x8Kbf16") times 16-bit logits.
 Usage: [SGL_PLAN="cell:variant,..;.."] python3 shared/device/sgl10_bench.py [budget_seconds]
 """
@@ -130,7 +130,7 @@ def variant(name):
 
 
 def page_only(name):
-    return "late" in name or name == "pickdefer"
+    return "late" in name
 
 
 if os.environ.get("SGL_PLAN"):  # e.g. SGL_PLAN="128x32K:w16,w16late;1x8K:w16": cells and variants in this order
@@ -205,13 +205,14 @@ def _setup(name):
         launch.pick_warp = lambda *a: (
             replace(c, one_scan=True) if isinstance(c := ORIG_WARP(*a), launch.ResidentConfig) and c.secant else c)
         return
-    m = re.fullmatch(r"pickrun(\d+)(ah2)?(?:x(\d+))?(?:c(\d+))?(sec)?", name)
+    m = re.fullmatch(r"pickrun(\d+)(ah2)?(?:x(\d+))?(?:c(\d+))?(sec)?(vec)?", name)
     if m:  # session 26: the warp path's bracket sample in runs of R adjacent columns [two tiles ahead] [S keys]
-        # [candidate chunks of C] [the select by interpolation]
+        # [candidate chunks of C] [the select by interpolation] [session 27: the runs loaded as vectors]
         launch.WARP = True
         extra = dict(sample_run=int(m.group(1)), **({"ahead": 2} if m.group(2) else {}),
                      **({"sample": int(m.group(3))} if m.group(3) else {}),
-                     **({"cblock": int(m.group(4))} if m.group(4) else {}), **({"sbits": 0} if m.group(5) else {}))
+                     **({"cblock": int(m.group(4))} if m.group(4) else {}), **({"sbits": 0} if m.group(5) else {}),
+                     **({"sample_vec": True} if m.group(6) else {}))
         launch.pick_warp = _warp_picks_with(**extra)
         return
     m = re.fullmatch(r"picksrun(\d+)", name)
@@ -220,13 +221,12 @@ def _setup(name):
         run = int(m.group(1))
         launch.pick_split = lambda *a, r=run: replace(ORIG_SPLIT(*a), sample_run=r)
         return
-    if name in ("pickdefer", "pickvec", "pickvecdefer"):  # session 27: the page entries of the sure columns stored a
-        # tile after their gather / the sample's runs loaded as vectors (both paths) / both
+    if name in ("pickvec", "pickvecoff"):  # session 27: the sample's runs loaded as vectors (both paths) / as single
+        # values (as before session 27; the two-launch path ships vectors)
         launch.WARP = True
-        launch.pick_warp = _warp_picks_with(**({"defer_page": True} if "defer" in name else {}),
-                                            **({"sample_vec": True} if "vec" in name else {}))
-        if "vec" in name:
-            launch.pick_split = lambda *a: replace(ORIG_SPLIT(*a), sample_vec=True)
+        on = name == "pickvec"
+        launch.pick_warp = _warp_picks_with(sample_vec=on)
+        launch.pick_split = lambda *a, on=on: replace(ORIG_SPLIT(*a), sample_vec=on and ORIG_SPLIT(*a).sample_run > 1)
         return
     if name in ("pickah1", "pickah2"):  # session 25: the warp path's stream with 1 / 2 tiles in flight ahead
         launch.WARP = True

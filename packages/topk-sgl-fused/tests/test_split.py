@@ -159,6 +159,7 @@ def test_split_few_long_rows(transform):
                        (32, 32768, 2048), (16, 65536, 512)):  # the last two: 16-warp filters (session 25)
         config = launch.pick_split(rows, n, k, launch.sm_count(dev))
         assert config.bisect and config.early and config.sbits == 0 and config.sample_run == launch.SPLIT_SAMPLE_RUN
+        assert config.sample_vec == launch.SPLIT_SAMPLE_VEC
         x = torch.randn(rows, n, device=dev)
         x[0, ::101] = float("nan")
         if rows >= 3:  # NaNs (all sure keys, session 21) just fewer than k, then more than k (the exact path)
@@ -171,7 +172,8 @@ def test_split_few_long_rows(transform):
 
 @pytest.mark.parametrize("transform", ["none", "page_table"])
 def test_split_sample_runs(transform):
-    """The filter's bracket sample in runs of adjacent columns (``sample_run``, session 26): runs that overlap on a
+    """The filter's bracket sample in runs of adjacent columns (``sample_run``, session 26; loaded as vectors or
+    not, ``sample_vec``, session 27): runs that overlap on a
     short row, a run far above the rest, NaN and -inf, with the guessed bracket and by bisection alone, and every
     filter program of a row finding the same bracket (several chunks per row)."""
     from topk_sgl_fused.launch import SplitConfig, interpreting, pick_split, sm_count
@@ -192,7 +194,8 @@ def test_split_sample_runs(transform):
         seq = torch.randint(n // 2, n + 1, (rows,), dtype=torch.int32, device=dev)
         seq[0] = min(n, max(k + 100, 300))  # about as short as the sample: its runs overlap
         config = base or pick_split(rows, n, k, sm_count(dev))
-        for cfg in (replace(config, sample_run=8), replace(config, sample_run=32, guess=0.0)):
+        for cfg in (replace(config, sample_run=8, sample_vec=False), replace(config, sample_run=32, guess=0.0),
+                    replace(config, sample_run=8, sample_vec=True), replace(config, sample_run=4, sample_vec=True)):
             _run(x, seq, k, cfg, transform)
 
 

@@ -18,7 +18,6 @@ compares against the exact answer with ``check_topk`` (transforms inverted first
 | 1024 / 8192 sampled keys (GPU)     | the shipped sample-size configs at their row sizes     |
 | sample runs 4 / 8 / 32             | overlapping runs, a run far above the rest, fallback   |
 | sample runs as vectors             | the same columns as scalar loads; runs past the end    |
-| deferred page-table stores         | slots stored a tile late, then rewritten by a fallback |
 """
 
 import os
@@ -507,27 +506,6 @@ def test_sample_runs(transform):
     tiny_lens = torch.tensor([5, 7, 11], dtype=torch.int32, device=dev)
     cases += [(tiny, tiny_lens, 3, WarpConfig(1, 1, 64, 64, 64, sample_run=8, sample_vec=True))]
     _check_cases(cases + _gpu_pick_cases(dev, transform, 33, sample_run=8, sample_vec=True), transform, 34)
-
-
-@pytest.mark.parametrize("transform", ["none", "page_table"])
-def test_deferred_page(transform):
-    """``defer_page`` (the sure columns' page entries stored one tile after their gather, the candidates' as the
-    select writes them; the identity transform ignores it): rows of no full tile, of
-    a few tiles and of many, with ties, NaN and +-inf, a row shorter than k and one of k + 1; two tiles ahead, the
-    histogram select, the select by interpolation, and a tiny cap (the exact fallback rewrites the deferred slots).
-    On a GPU also the float32 picks of 1 row per SM with it, at GPU sizes."""
-    from topk_sgl_fused.launch import WarpConfig
-
-    dev = triton_device()
-    k = 37
-    lens = torch.tensor([60, 200, 513, 1300, k - 5, k + 1, 1299], dtype=torch.int32, device=dev)
-    x = _special_rows(dev, lens, k, 41, 6)
-    defer = dict(defer_page=True)
-    cases = [(x, lens, k, c) for c in (WarpConfig(1, 1, 64, 64, 64, sample_run=8, **defer),
-                                       WarpConfig(2, 1, 128, 32, 64, ahead=2, bisect=False, defer_page=True),
-                                       WarpConfig(1, 1, 64, 64, 64, sbits=0, guess=2.5, **defer),
-                                       WarpConfig(1, 1, 64, 64, 64, late=True, cap=8, **defer))]
-    _check_cases(cases + _gpu_pick_cases(dev, transform, 43, **defer), transform, 44)
 
 
 def test_sample_run_rejected():

@@ -402,6 +402,11 @@ SPLIT_ONE_WAVE_WARPS = 16
 #: 13.2. Shorter and 16-bit rows: not timed.
 SPLIT_SAMPLE_RUN = 8
 SPLIT_SAMPLE_RUN_MIN_N = 32768
+#: ... and its runs loaded as vectors (``sample_vec``; session 27, ``sgl10_bench.py`` ``pickvec``, two rounds, µs v2 /
+#: page table): 32x128K 30.9 / 33.0 -> 30.4 / 32.6, 30.9 / 33.0 -> 30.4 / 32.5; 8x32K 14.3 / 15.5 -> 13.9 / 15.3,
+#: 14.2 / 15.5 -> 13.9 / 15.2; 1x128K 13.0 / 14.6 -> 12.7 / 14.4, 12.7 / 14.3 -> 12.4 / 14.0; 32x32K 18.5 / 19.9 ->
+#: 18.1 / 19.6; 16x128K 23.8 / 25.5 -> 23.2 / 25.5; 1x32K 12.0 / 13.2 -> 11.8 / 13.1.
+SPLIT_SAMPLE_VEC = True
 
 
 def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) -> SplitConfig:
@@ -452,7 +457,8 @@ def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) ->
     run = SPLIT_SAMPLE_RUN if elem_bytes == 4 and n >= SPLIT_SAMPLE_RUN_MIN_N else 1
     config = SplitConfig(chunk=chunk, warps=warps, r=r, sample=sample, cblock=cblock, cap=cap,
                          maxnreg=128, select_warps=4 if few_warps else 8, bisect=secant, early=secant,
-                         sbits=0 if secant else 1, guess=guess, sample_run=run)
+                         sbits=0 if secant else 1, guess=guess, sample_run=run,
+                         sample_vec=SPLIT_SAMPLE_VEC and run > 1)
     # The select's copy of the sure columns and its page-table pass over all k slots at once (session 23,
     # ``sgl10_bench.py`` ``pickks``, µs v2 / page table, blocks of ``block`` -> all k): 8x32K 17.4 / 19.2 -> 17.1 /
     # 18.5, 32x32K 19.4 / 21.6 -> 19.2 / 20.7, 1x32K 15.4 / 17.3 -> 15.2 / 16.5, 1x128K 17.2 / 19.2 -> 17.1 / 18.8,
@@ -581,8 +587,7 @@ def late_block(config: WarpConfig | SplitConfig, k: int) -> int:
 
 def warp_constexprs(config: WarpConfig, key_bits: int, transform: int, has_starts: bool, k: int) -> dict:
     """``warp_kernel``'s compile-time arguments (also built by the sm_90 compile test)."""
-    defer = config.defer_page and transform == 1
-    late = config.late and transform == 1 and not defer
+    late = config.late and transform == 1
     kb = (late_block(config, k) if config.late_kb == LATE_ALL_K else config.late_kb or config.block) if late else 0
     # The newer flags are always given: a build from explicit constants (ASTSource) binds no defaults.
     return dict(KEY_BITS=key_bits, A=config.a, V=128 // key_bits, TH=32 * config.warps, SAMPLE=config.sample,
@@ -590,7 +595,7 @@ def warp_constexprs(config: WarpConfig, key_bits: int, transform: int, has_start
                 BISECT=config.bisect, LATE=late, LATE_KB=kb, SB=config.sbits,
                 BB=config.bbits, **({"LAZY": True} if late and config.lazy else {}),
                 BPB=config.bracket_bits, GUESS=float(config.guess), **({"AHEAD": 2} if config.ahead == 2 else {}),
-                SRUN=config.sample_run, DEFER=defer, SVEC=config.sample_vec)
+                SRUN=config.sample_run, SVEC=config.sample_vec)
 
 
 def launch_warp(call: Call, config: WarpConfig | None = None) -> None:

@@ -50,13 +50,10 @@ from .split import (
 
 @triton.jit
 def _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, return_values, buf_key, buf_idx,
-           req, offset, page_ptr, page_stride, N: tl.constexpr, TRANSFORM: tl.constexpr, DEFER: tl.constexpr = False):
+           req, offset, page_ptr, page_stride, N: tl.constexpr, TRANSFORM: tl.constexpr):
     """Slots for one classified tile (``[R, TH]``, a list per thread): sure columns to the
     output from slot ``n_s`` (transformed), candidates to scratch from
-    ``n_c``. One packed scan over the threads, in-thread running counts for the rest.
-    Returns the new fills and ``(dst, pend)``: with DEFER (page table) the sure columns' page entries are gathered
-    here and the caller stores ``dst`` at the slots ``pend`` (-1: none) one tile later, so that the gather's wait
-    lands behind the next tile's work; otherwise they are stored here (and ``pend`` is unused)."""
+    ``n_c``. One packed scan over the threads, in-thread running counts for the rest."""
     cnt = tl.sum(sure + (cand << 16), axis=0)  # per thread; a tile has < 65536 columns
     excl = tl.cumsum(cnt, axis=0) - cnt
     s_slot = (n_s + (excl & 0xFFFF))[None, :] + tl.cumsum(sure, axis=0) - sure
@@ -67,13 +64,8 @@ def _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, r
     jf = tl.reshape(j, [N])
     s_on = tl.reshape(sure != 0, [N]) & (s_slot < k)
     c_on = tl.reshape(cand != 0, [N]) & (c_slot < cap)
-    if DEFER:
-        dst = tl.load(page_ptr + req * page_stride + jf, mask=s_on, other=-1)
-        pend = tl.where(s_on, s_slot, -1)
-    else:
-        dst = _transform(jf, s_on, req, offset, page_ptr, page_stride, TRANSFORM)
-        tl.store(out_idx_ptr + orow + s_slot, dst, mask=s_on)
-        pend = s_slot
+    dst = _transform(jf, s_on, req, offset, page_ptr, page_stride, TRANSFORM)
+    tl.store(out_idx_ptr + orow + s_slot, dst, mask=s_on)
     if return_values:  # from registers, as bits
         bits = tl.reshape(_raw_bits(x), [N])
         if x.dtype == tl.float32:
@@ -84,13 +76,7 @@ def _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, r
     tl.store(buf_key + c_slot, tl.reshape(order_key(x, NAN_FREE=True).to(tl.int32, bitcast=True), [N]), mask=c_on)
     tl.store(buf_idx + c_slot, jf, mask=c_on)
     tot = tl.sum(cnt, axis=0)
-    return n_s + (tot & 0xFFFF), n_c + (tot >> 16), dst, pend
-
-
-@triton.jit
-def _store_pending(out_idx_ptr, orow, dst, pend):
-    """The deferred stores of ``_place`` (DEFER): ``dst`` at the row's slots ``pend``, where ``pend >= 0``."""
-    tl.store(out_idx_ptr + orow + pend, dst, mask=pend >= 0)
+    return n_s + (tot & 0xFFFF), n_c + (tot >> 16)
 
 
 @triton.jit
@@ -99,11 +85,10 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
                KEY_BITS: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, SAMPLE: tl.constexpr,
                CBLOCK: tl.constexpr, TRANSFORM: tl.constexpr, BISECT: tl.constexpr = True, SB: tl.constexpr = 1,
                BB: tl.constexpr = 1, BPB: tl.constexpr = 16, GUESS: tl.constexpr = 0.0, AHEAD: tl.constexpr = 1,
-               SRUN: tl.constexpr = 1, DEFER: tl.constexpr = False, SVEC: tl.constexpr = False):
+               SRUN: tl.constexpr = 1, SVEC: tl.constexpr = False):
     """Steps 2-4 of the module docstring for a row with ``L > k``; False (having settled
     nothing: the caller's exact path rewrites every slot) when the counts show a miss. AHEAD: tiles in flight
-    ahead of the one being placed (1 or 2). DEFER (TRANSFORM 1): the sure columns' page entries stored one tile
-    after their gather (``_place``), the candidates' gathered as the select writes them."""
+    ahead of the one being placed (1 or 2). SVEC: the sample's runs loaded as vectors."""
     RT: tl.constexpr = A * V * TH
     n_full = L // RT
     j0 = _as_lists(_tile_offsets(A, V, TH), A, V, TH)
@@ -114,9 +99,6 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
     f_lo, f_hi = _fp32_bounds(lo, hi)  # used for float32 rows only
     n_s = tl.zeros([], dtype=tl.int32)
     n_c = tl.zeros([], dtype=tl.int32)
-    if DEFER:  # in the placed tiles' layout ([A * V, TH] flattened), so the loop carries no layout change
-        pend = tl.reshape(j0 * 0 - 1, [RT])
-        dst = pend
     for i in range(0, n_full):  # the next tile's load (AHEAD 2: the one after it) is issued before this one is used
         x = x_next
         c0 = i * RT
@@ -127,22 +109,14 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
         else:
             _, x_next = _load_tile(row_ptr, tl.multiple_of(c0 + RT, RT), L, A, V, TH, False, i + 1 < n_full)
         sure, cand = _classify(x, j, L, lo, hi, f_lo, f_hi, False)
-        if DEFER:
-            _store_pending(out_idx_ptr, orow, dst, pend)
-        n_s, n_c, dst, pend = _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr,
-                                     return_values, buf_key, buf_idx, req, offset, page_ptr, page_stride, RT,
-                                     TRANSFORM, DEFER)
+        n_s, n_c = _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, return_values,
+                          buf_key, buf_idx, req, offset, page_ptr, page_stride, RT, TRANSFORM)
     tail = n_full * RT
     if tail < L:
         j, x = _load_tile(row_ptr, tail, L, A, V, TH, True)
         sure, cand = _classify(x, j, L, lo, hi, f_lo, f_hi, True)
-        if DEFER:
-            _store_pending(out_idx_ptr, orow, dst, pend)
-        n_s, n_c, dst, pend = _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr,
-                                     return_values, buf_key, buf_idx, req, offset, page_ptr, page_stride, RT,
-                                     TRANSFORM, DEFER)
-    if DEFER:
-        _store_pending(out_idx_ptr, orow, dst, pend)
+        n_s, n_c = _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, return_values,
+                          buf_key, buf_idx, req, offset, page_ptr, page_stride, RT, TRANSFORM)
     ok = (n_s <= k) & (n_s + n_c >= k) & (n_c <= cap)
     if ok & (n_s < k):
         tl.debug_barrier()  # candidates were written by other threads
@@ -165,7 +139,7 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
                 BISECT: tl.constexpr = True, LATE: tl.constexpr = False, LATE_KB: tl.constexpr = 0,
                 SB: tl.constexpr = 1, BB: tl.constexpr = 1, LAZY: tl.constexpr = False, BPB: tl.constexpr = 16,
                 GUESS: tl.constexpr = 0.0, AHEAD: tl.constexpr = 1, SRUN: tl.constexpr = 1,
-                DEFER: tl.constexpr = False, SVEC: tl.constexpr = False):
+                SVEC: tl.constexpr = False):
     """Row ``program_id(0)``: its k output slots. TRANSFORM: 0 none, 1 page_table, 2 ragged.
     ``stride_row`` is specialized (16-divisible strides keep the 16-byte loads); BLOCK is the
     lane count of the short-row fill and of the exact fallback. LATE (page table only): local
@@ -175,10 +149,8 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
     (request, table pointer) are not live across the loop (fewer registers: more programs per SM). BPB: the bracket's
     prefix bits (16; fewer: fewer bisection steps, a slightly wider bracket). GUESS: the bracket guessed from the
     sample's moments first (``WarpConfig.guess``). AHEAD: tiles of the stream in flight ahead of the one placed.
-    SRUN: the bracket's sample in runs of that many adjacent columns (``WarpConfig.sample_run``). DEFER (page table,
-    not with LATE): the sure columns' page entries stored one tile after their gather (``WarpConfig.defer_page``).
-    SVEC: the sample's runs loaded as vectors (``WarpConfig.sample_vec``)."""
-    tl.static_assert(not DEFER or (TRANSFORM == 1 and not LATE), "DEFER is the page table's, without LATE")
+    SRUN: the bracket's sample in runs of that many adjacent columns (``WarpConfig.sample_run``); SVEC: loaded as
+    vectors (``WarpConfig.sample_vec``)."""
     b = tl.program_id(0)
     # LATE: the fast path writes local columns; the page table goes over the k slots at the end.
     FAST_T: tl.constexpr = 0 if LATE and TRANSFORM == 1 else TRANSFORM
@@ -196,7 +168,7 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
         buf_idx = buf_key + cap
         ok = _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf_key, buf_idx, cap,
                         req, offset, page_ptr, page_stride, KEY_BITS, A, V, TH, SAMPLE, CBLOCK, FAST_T, BISECT,
-                        SB, BB, BPB, GUESS, AHEAD, SRUN, DEFER, SVEC)
+                        SB, BB, BPB, GUESS, AHEAD, SRUN, SVEC)
         if SETUP_T != TRANSFORM:
             req, offset = _row_transform(b, lane, cu_ptr, has_cu, num_req, offsets_ptr, BLOCK, TRANSFORM)
         if FAST_T != TRANSFORM:

@@ -52,11 +52,12 @@ class WarpConfig:
     # than one value per 32-byte sector reads the whole row from DRAM before the stream (session 26's stamps: the
     # bracket was 6.2 of 128x32K's 21.7 µs per row); runs of 8 float32 read one sector per 8 values.
     sample_run: int = 1
-    # Page table: the sure columns' page entries gathered in the stream and stored one tile later (their wait hidden
-    # behind the next tile), the candidates' as the select writes them; no late pass (session 27; overrides late).
-    defer_page: bool = False
     # The sample's runs loaded as ``[runs, sample_run]`` vectors (16-byte loads), not one scalar load per value
-    # (session 27: ptxas issues 8 scalar loads a thread for runs of 8, each warp-wide load touching 32 sectors).
+    # (session 27: ptxas issued 8 scalar loads a thread for runs of 8, each warp-wide one touching 32 sectors).
+    # Timed on the warp picks (``sgl10_bench.py`` ``pickvec``, two rounds, µs v2 / page table): 128x32K even (23.2 /
+    # 25.5 -> 23.3 / 25.4, 23.1 / 25.5 -> 23.2 / 25.3), 512x128K slower (183.6 / 201.9 -> 189.2 / 201.2, 184.2 / 200.7
+    # -> 190.4 / 201.4), 1024x64K 181.8 / 193.4 -> 180.0 / 194.2, 183.0 / 193.8 -> 181.5 / 194.4, 4096x8K even: off
+    # here (the two-launch path takes it: ``launch.SPLIT_SAMPLE_VEC``).
     sample_vec: bool = False
 
 
