@@ -219,12 +219,12 @@ def supports(p: Problem) -> str | None:
 
 
 #: torch.topk (masked) µs / radix µs, fp32 k=2048, H200, 2026-12-01: radix 0.6.0 (side rows, (8, 256, 8)) from the
-#: committed one-process runs benchmarks/results/2026-12-01-cuda-decode-session26.json and -dsa-session26.json (the
+#: committed one-process runs benchmarks/results/2026-12-01-cuda-decode-session27.json and -dsa-session27.json (the
 #: DSA run wins where cells repeat; written by shared/device/update_scores.py).
 MEASURED_SPEEDUP = {
-    (1, 8192): 10.41, (1, 32768): 9.46, (1, 131072): 8.17, (1, 262144): 6.88, (8, 32768): 9.61, (8, 131072): 8.52,
-    (32, 32768): 8.75, (32, 131072): 8.17, (128, 32768): 8.63, (128, 131072): 3.36, (512, 32768): 3.91,
-    (512, 131072): 3.31, (1024, 65536): 3.69, (4096, 8192): 4.17,
+    (1, 8192): 10.48, (1, 32768): 9.47, (1, 131072): 8.19, (1, 262144): 6.88, (8, 32768): 9.59, (8, 131072): 8.47,
+    (32, 32768): 8.8, (32, 131072): 8.04, (128, 32768): 8.67, (128, 131072): 3.37, (512, 32768): 3.9,
+    (512, 131072): 3.3, (1024, 65536): 3.69, (4096, 8192): 4.17,
 }
 
 
