@@ -52,7 +52,8 @@ adjacent columns (``WarpConfig.sample_run``), optionally two tiles ahead, S samp
 the select by interpolation; "picksrun<R>" the two-launch filter's sample in runs of R.
 "pickvec" / "pickvecoff" (session 27) the picks with the bracket sample's runs loaded as vectors (``sample_vec``, warp
 and two-launch paths) / as single values ("pickdefer", the page entries of the sure columns stored a tile after their
-gather, was measured slower and removed after commit e41a4e2).
+gather, was measured slower and removed after commit e41a4e2); "pickpack" the warp path's candidates as one 64-bit
+scratch word each (``WarpConfig.pack_cands``).
 A cell label ending in "bf16" / "fp16" ("1x8Kbf16") times 16-bit logits.
 Usage: [SGL_PLAN="cell:variant,..;.."] python3 shared/device/sgl10_bench.py [budget_seconds]
 """
@@ -220,6 +221,11 @@ def _setup(name):
         launch.WARP = True
         run = int(m.group(1))
         launch.pick_split = lambda *a, r=run: replace(ORIG_SPLIT(*a), sample_run=r)
+        return
+    if name == "pickpack":  # session 27: each warp-path candidate one 64-bit scratch word (bisect configs only)
+        launch.WARP = True
+        launch.pick_warp = lambda *a: (replace(c, pack_cands=True) if isinstance(c := ORIG_WARP(*a), launch.WarpConfig)
+                                       and c.bisect else c)
         return
     if name in ("pickvec", "pickvecoff"):  # session 27: the sample's runs loaded as vectors (both paths) / as single
         # values (as before session 27; the two-launch path ships vectors)

@@ -18,6 +18,7 @@ compares against the exact answer with ``check_topk`` (transforms inverted first
 | 1024 / 8192 sampled keys (GPU)     | the shipped sample-size configs at their row sizes     |
 | sample runs 4 / 8 / 32             | overlapping runs, a run far above the rest, fallback   |
 | sample runs as vectors             | the same columns as scalar loads; runs past the end    |
+| packed candidates (64-bit words)   | every select mode, the fallback reusing the scratch    |
 """
 
 import os
@@ -506,6 +507,36 @@ def test_sample_runs(transform):
     tiny_lens = torch.tensor([5, 7, 11], dtype=torch.int32, device=dev)
     cases += [(tiny, tiny_lens, 3, WarpConfig(1, 1, 64, 64, 64, sample_run=8, sample_vec=True))]
     _check_cases(cases + _gpu_pick_cases(dev, transform, 33, sample_run=8, sample_vec=True), transform, 34)
+
+
+@pytest.mark.parametrize("transform", ["none", "page_table", "ragged"])
+def test_packed_candidates(transform):
+    """``pack_cands`` (each candidate one 64-bit scratch word, key << 32 | column): rows of no full tile, of a few
+    tiles and of many, with ties, NaN and +-inf, a row shorter than k and one of k + 1; the late page pass, the select
+    by bisection and by interpolation, two tiles ahead, and a tiny cap (the exact fallback reuses the scratch with its
+    own layout). On a GPU also the float32 picks of 1 row per SM with it, at GPU sizes."""
+    from topk_sgl_fused.launch import WarpConfig
+
+    dev = triton_device()
+    k = 37
+    lens = torch.tensor([60, 200, 513, 1300, k - 5, k + 1, 1299], dtype=torch.int32, device=dev)
+    x = _special_rows(dev, lens, k, 51, 7)
+    pack = dict(pack_cands=True)
+    cases = [(x, lens, k, c) for c in (WarpConfig(1, 1, 64, 64, 64, late=True, **pack),
+                                       WarpConfig(2, 1, 128, 32, 64, sbits=0, guess=2.5, ahead=2, **pack),
+                                       WarpConfig(1, 1, 64, 64, 64, cap=8, **pack))]
+    _check_cases(cases + _gpu_pick_cases(dev, transform, 53, **pack), transform, 54)
+
+
+def test_packed_candidates_need_bisect():
+    """Packed candidates with the histogram select (which reads two 32-bit arrays) are refused before any launch."""
+    from topk_sgl_fused.launch import WarpConfig
+
+    dev = triton_device()
+    x = make_logits("randn", 2, 300, torch.float32, dev, seed=55)
+    seq = torch.tensor([300, 200], dtype=torch.int32, device=dev)
+    with pytest.raises(ValueError, match="pack_cands"):
+        _run(x, seq, 16, WarpConfig(1, 1, 64, 64, 64, bisect=False, pack_cands=True))
 
 
 def test_sample_run_rejected():

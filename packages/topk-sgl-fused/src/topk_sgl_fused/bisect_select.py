@@ -13,14 +13,18 @@ import triton.language as tl
 from topk_core.kernels.triton_common import order_key
 
 from . import secant
-from .kernel import _cand_chunk, _emit_chunk, _scratch_key
+from .kernel import _cand_chunk, _emit_chunk, _packed_cand, _scratch_key
 
 
 @triton.jit
 def _rel_keys(off, lane, n_cand, buf_key, lo, row_ptr, RAW: tl.constexpr):
-    """Candidate keys ``off ..`` relative to ``lo``, no columns (RAW: scratch holds value bits)."""
+    """Candidate keys ``off ..`` relative to ``lo``, no columns (RAW 1: scratch holds value bits; 2: packed words,
+    ``kernel._packed_cand``)."""
     i = off + lane
     m = i < n_cand
+    if RAW == 2:
+        key, _ = _packed_cand(buf_key, i, m)
+        return key - lo, m
     return _scratch_key(tl.load(buf_key + i, mask=m, other=0), row_ptr, RAW) - lo, m
 
 

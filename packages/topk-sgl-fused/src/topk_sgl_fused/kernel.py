@@ -531,18 +531,30 @@ def _bracket(row_ptr, L, k, KEY_BITS: tl.constexpr, SAMPLE: tl.constexpr):
 @triton.jit
 def _cand_chunk(off, lane, n_cand, buf_key, buf_idx, lo, row_ptr, RAW: tl.constexpr):
     """Candidates ``off ..`` of scratch, keys relative to ``lo`` (all candidates are ``>= lo``).
-    RAW: scratch holds the values' bits (``split.py``), not their keys."""
+    RAW 1: scratch holds the values' bits (``split.py``), not their keys; RAW 2: one 64-bit word per candidate from
+    ``buf_key`` on, the key in its high half and the column in its low half (``_packed_cand``)."""
     i = off + lane
     m = i < n_cand
-    key = _scratch_key(tl.load(buf_key + i, mask=m, other=0), row_ptr, RAW) - lo
-    col = tl.load(buf_idx + i, mask=m, other=0)
+    if RAW == 2:
+        key, col = _packed_cand(buf_key, i, m)
+        key -= lo
+    else:
+        key = _scratch_key(tl.load(buf_key + i, mask=m, other=0), row_ptr, RAW) - lo
+        col = tl.load(buf_idx + i, mask=m, other=0)
     return key, col, m
 
 
 @triton.jit
+def _packed_cand(buf, i, m):
+    """Candidate ``i``'s (order key, column) from packed scratch (RAW 2: ``key << 32 | column`` per 64-bit word)."""
+    v = tl.load(buf.to(tl.pointer_type(tl.int64)) + i, mask=m, other=0)
+    return (v >> 32).to(tl.int32).to(tl.uint32, bitcast=True), v.to(tl.int32)
+
+
+@triton.jit
 def _scratch_key(v, row_ptr, RAW: tl.constexpr):
-    """A candidate's order key from its scratch word: the key itself, or (RAW, ``split.py``) the value's bits."""
-    if RAW:
+    """A candidate's order key from its scratch word: the key itself, or (RAW 1, ``split.py``) the value's bits."""
+    if RAW == 1:
         ety = row_ptr.dtype.element_ty
         if ety == tl.float32:
             key = order_key(v.to(tl.float32, bitcast=True))

@@ -595,7 +595,7 @@ def warp_constexprs(config: WarpConfig, key_bits: int, transform: int, has_start
                 BISECT=config.bisect, LATE=late, LATE_KB=kb, SB=config.sbits,
                 BB=config.bbits, **({"LAZY": True} if late and config.lazy else {}),
                 BPB=config.bracket_bits, GUESS=float(config.guess), **({"AHEAD": 2} if config.ahead == 2 else {}),
-                SRUN=config.sample_run, SVEC=config.sample_vec)
+                SRUN=config.sample_run, SVEC=config.sample_vec, PACK=config.pack_cands)
 
 
 def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
@@ -612,6 +612,8 @@ def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
         raise ValueError(f"config: bracket_bits must be 1-16 (below 16 only with bbits 1), got {config}")
     if config.ahead not in (1, 2):
         raise ValueError(f"config: ahead must be 1 or 2 tiles, got {config}")
+    if config.pack_cands and not config.bisect:
+        raise ValueError(f"config: pack_cands needs bisect (its select reads packed candidates), got {config}")
     _check_sample_run(config)
     cap = warp_cap(config, n, k)
     nbytes = 4 * rows * 2 * cap

@@ -50,10 +50,11 @@ from .split import (
 
 @triton.jit
 def _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, return_values, buf_key, buf_idx,
-           req, offset, page_ptr, page_stride, N: tl.constexpr, TRANSFORM: tl.constexpr):
+           req, offset, page_ptr, page_stride, N: tl.constexpr, TRANSFORM: tl.constexpr, PACK: tl.constexpr = False):
     """Slots for one classified tile (``[R, TH]``, a list per thread): sure columns to the
     output from slot ``n_s`` (transformed), candidates to scratch from
-    ``n_c``. One packed scan over the threads, in-thread running counts for the rest."""
+    ``n_c``. One packed scan over the threads, in-thread running counts for the rest. PACK: each candidate as one
+    64-bit word (key << 32 | column, ``kernel._packed_cand``), one store instead of two."""
     cnt = tl.sum(sure + (cand << 16), axis=0)  # per thread; a tile has < 65536 columns
     excl = tl.cumsum(cnt, axis=0) - cnt
     s_slot = (n_s + (excl & 0xFFFF))[None, :] + tl.cumsum(sure, axis=0) - sure
@@ -73,8 +74,13 @@ def _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, r
         else:
             tl.store(out_val_ptr.to(tl.pointer_type(tl.int16)) + orow + s_slot, bits.to(tl.int16), mask=s_on)
     # no candidate is a NaN (split._classify)
-    tl.store(buf_key + c_slot, tl.reshape(order_key(x, NAN_FREE=True).to(tl.int32, bitcast=True), [N]), mask=c_on)
-    tl.store(buf_idx + c_slot, jf, mask=c_on)
+    ckey = tl.reshape(order_key(x, NAN_FREE=True), [N])
+    if PACK:
+        word = (ckey.to(tl.int64) << 32) | jf.to(tl.int64)  # the key zero-extended, the column >= 0
+        tl.store(buf_key.to(tl.pointer_type(tl.int64)) + c_slot, word, mask=c_on)
+    else:
+        tl.store(buf_key + c_slot, ckey.to(tl.int32, bitcast=True), mask=c_on)
+        tl.store(buf_idx + c_slot, jf, mask=c_on)
     tot = tl.sum(cnt, axis=0)
     return n_s + (tot & 0xFFFF), n_c + (tot >> 16)
 
@@ -85,10 +91,12 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
                KEY_BITS: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, SAMPLE: tl.constexpr,
                CBLOCK: tl.constexpr, TRANSFORM: tl.constexpr, BISECT: tl.constexpr = True, SB: tl.constexpr = 1,
                BB: tl.constexpr = 1, BPB: tl.constexpr = 16, GUESS: tl.constexpr = 0.0, AHEAD: tl.constexpr = 1,
-               SRUN: tl.constexpr = 1, SVEC: tl.constexpr = False):
+               SRUN: tl.constexpr = 1, SVEC: tl.constexpr = False, PACK: tl.constexpr = False):
     """Steps 2-4 of the module docstring for a row with ``L > k``; False (having settled
     nothing: the caller's exact path rewrites every slot) when the counts show a miss. AHEAD: tiles in flight
-    ahead of the one being placed (1 or 2). SVEC: the sample's runs loaded as vectors."""
+    ahead of the one being placed (1 or 2). SVEC: the sample's runs loaded as vectors. PACK (with BISECT): each
+    candidate as one 64-bit scratch word (``_place``)."""
+    tl.static_assert(not PACK or BISECT, "packed candidates are read by the bisection select only")
     RT: tl.constexpr = A * V * TH
     n_full = L // RT
     j0 = _as_lists(_tile_offsets(A, V, TH), A, V, TH)
@@ -110,19 +118,19 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
             _, x_next = _load_tile(row_ptr, tl.multiple_of(c0 + RT, RT), L, A, V, TH, False, i + 1 < n_full)
         sure, cand = _classify(x, j, L, lo, hi, f_lo, f_hi, False)
         n_s, n_c = _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, return_values,
-                          buf_key, buf_idx, req, offset, page_ptr, page_stride, RT, TRANSFORM)
+                          buf_key, buf_idx, req, offset, page_ptr, page_stride, RT, TRANSFORM, PACK)
     tail = n_full * RT
     if tail < L:
         j, x = _load_tile(row_ptr, tail, L, A, V, TH, True)
         sure, cand = _classify(x, j, L, lo, hi, f_lo, f_hi, True)
         n_s, n_c = _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, return_values,
-                          buf_key, buf_idx, req, offset, page_ptr, page_stride, RT, TRANSFORM)
+                          buf_key, buf_idx, req, offset, page_ptr, page_stride, RT, TRANSFORM, PACK)
     ok = (n_s <= k) & (n_s + n_c >= k) & (n_c <= cap)
     if ok & (n_s < k):
         tl.debug_barrier()  # candidates were written by other threads
         if BISECT:
             _select_bisect(n_s, k - n_s, lo, hi, n_c, k, buf_key, buf_idx, row_ptr, orow, out_idx_ptr, out_val_ptr,
-                           req, offset, page_ptr, page_stride, return_values, CBLOCK, TRANSFORM, SB)
+                           req, offset, page_ptr, page_stride, return_values, CBLOCK, TRANSFORM, SB, 2 * PACK)
         else:
             _select_cands(n_s, k - n_s, lo, hi, n_c, k, buf_key, buf_idx, row_ptr, orow, out_idx_ptr, out_val_ptr,
                           req, offset, page_ptr, page_stride, return_values, CBLOCK, TRANSFORM, False)
@@ -139,7 +147,7 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
                 BISECT: tl.constexpr = True, LATE: tl.constexpr = False, LATE_KB: tl.constexpr = 0,
                 SB: tl.constexpr = 1, BB: tl.constexpr = 1, LAZY: tl.constexpr = False, BPB: tl.constexpr = 16,
                 GUESS: tl.constexpr = 0.0, AHEAD: tl.constexpr = 1, SRUN: tl.constexpr = 1,
-                SVEC: tl.constexpr = False):
+                SVEC: tl.constexpr = False, PACK: tl.constexpr = False):
     """Row ``program_id(0)``: its k output slots. TRANSFORM: 0 none, 1 page_table, 2 ragged.
     ``stride_row`` is specialized (16-divisible strides keep the 16-byte loads); BLOCK is the
     lane count of the short-row fill and of the exact fallback. LATE (page table only): local
@@ -150,7 +158,7 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
     prefix bits (16; fewer: fewer bisection steps, a slightly wider bracket). GUESS: the bracket guessed from the
     sample's moments first (``WarpConfig.guess``). AHEAD: tiles of the stream in flight ahead of the one placed.
     SRUN: the bracket's sample in runs of that many adjacent columns (``WarpConfig.sample_run``); SVEC: loaded as
-    vectors (``WarpConfig.sample_vec``)."""
+    vectors (``WarpConfig.sample_vec``). PACK: candidates as one 64-bit word each (``WarpConfig.pack_cands``)."""
     b = tl.program_id(0)
     # LATE: the fast path writes local columns; the page table goes over the k slots at the end.
     FAST_T: tl.constexpr = 0 if LATE and TRANSFORM == 1 else TRANSFORM
@@ -168,7 +176,7 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
         buf_idx = buf_key + cap
         ok = _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf_key, buf_idx, cap,
                         req, offset, page_ptr, page_stride, KEY_BITS, A, V, TH, SAMPLE, CBLOCK, FAST_T, BISECT,
-                        SB, BB, BPB, GUESS, AHEAD, SRUN, SVEC)
+                        SB, BB, BPB, GUESS, AHEAD, SRUN, SVEC, PACK)
         if SETUP_T != TRANSFORM:
             req, offset = _row_transform(b, lane, cu_ptr, has_cu, num_req, offsets_ptr, BLOCK, TRANSFORM)
         if FAST_T != TRANSFORM:

@@ -59,6 +59,9 @@ class WarpConfig:
     # -> 190.4 / 201.4), 1024x64K 181.8 / 193.4 -> 180.0 / 194.2, 183.0 / 193.8 -> 181.5 / 194.4, 4096x8K even: off
     # here (the two-launch path takes it: ``launch.SPLIT_SAMPLE_VEC``).
     sample_vec: bool = False
+    # Each candidate written as one 64-bit scratch word (key << 32 | column) instead of two 32-bit ones (session 27;
+    # the stream's stores per key 3 -> 2; needs bisect).
+    pack_cands: bool = False
 
 
 #: The warp path's configs by rows per SM (H200, fp32, k=2048, NOTES.md 2026-11-30 session 10):
