@@ -125,9 +125,15 @@ WARP_MANY_SMALL_N = 16384
 #: 24.1 / 26.2 -> 23.3 / 25.4, 23.3 / 25.4 (8192 single columns as before: 24.8 / 26.1 twice; 2048 keys 29.2 / 31.3;
 #: runs of 16 or 32 at 4096 keys 23.1 / 24.8, 23.2 / 25.4); 150x32K 39.5 / 43.4 -> 38.1 / 42.0; 64x32K even.
 WARP_FEW_LARGE_SAMPLE = 4096
-WARP_FEW_LARGE = replace(WARP_FEW, sample=WARP_FEW_LARGE_SAMPLE, cblock=2048, guess=2.5)
+#: ... and writes each candidate as one 64-bit word (``pack_cands``; session 27, ``sgl10_bench.py`` ``pickpack``, two
+#: rounds, µs v2 / page table): 128x32K 23.1 / 25.4 -> 22.6 / 24.4, 23.2 / 25.4 -> 22.5 / 24.4. Other configs lose or
+#: stay even (not taken): 128x128K 56.8 / 59.0 -> 58.4 / 60.2, 56.7 / 58.8 -> 58.0 / 60.4; 512x128K page 201.4 ->
+#: 207.8; 1024x64K 183.0 / 194.2 -> 184.8 / 200.9; 4096x8K 149.0 / 172.3 -> 158.3 / 175.2 (80 -> 92 registers);
+#: 256x32K and 64x32K even.
+WARP_FEW_LARGE_PACK = True
+WARP_FEW_LARGE = replace(WARP_FEW, sample=WARP_FEW_LARGE_SAMPLE, cblock=2048, guess=2.5, pack_cands=WARP_FEW_LARGE_PACK)
 WARP_FEW_LARGE_PAGE = replace(WARP_FEW_PAGE, sample=WARP_FEW_LARGE_SAMPLE, sbits=1, cblock=2048, guess=2.5,
-                              ahead=WARP_PAGE_AHEAD)
+                              ahead=WARP_PAGE_AHEAD, pack_cands=WARP_FEW_LARGE_PACK)
 WARP_FEW_LARGE_N = (16384, 32768)
 #: 2-12 rows per SM of at least WARP_MID_LARGE_N columns, v2 and ragged: a 4096-key bracket sample and the select by
 #: interpolation (session 19 call 9, two rounds, µs): 512x128K 243.0 / 242.2 -> 236.9 / 236.9, 1024x64K 226.8 / 227.4
