@@ -36,13 +36,13 @@ def supports(p: Problem) -> str | None:
         return f"cannot judge problem: {type(exc).__name__}: {exc}"
 
 
-#: torch.topk (masked) µs / radix_cutlass µs, fp32 k=2048, H200, 2026-12-01, from the committed
-#: one-process runs benchmarks/results/2026-12-01-cuda-decode-session27.json and -dsa-session27.json (radix_cutlass
+#: torch.topk (masked) µs / radix_cutlass µs, fp32 k=2048, H200, 2026-12-02, from the committed
+#: one-process runs benchmarks/results/2026-12-02-cuda-decode-session27b.json and -dsa-session27b.json (radix_cutlass
 #: 0.2.0; each replay queued behind a sleep kernel; written by shared/device/update_scores.py).
 MEASURED_SPEEDUP = {
-    (1, 8192): 6.98, (1, 32768): 4.18, (1, 131072): 2.86, (1, 262144): 2.54, (1, 1048576): 2.69, (8, 32768): 4.08,
-    (8, 131072): 3.5, (32, 32768): 5.28, (32, 131072): 4.54, (128, 32768): 8.14, (128, 131072): 8.6,
-    (512, 32768): 7.69, (512, 131072): 9.88, (1024, 65536): 9.54, (4096, 8192): 7.56,
+    (1, 8192): 6.94, (1, 32768): 4.18, (1, 131072): 2.85, (1, 262144): 2.54, (1, 1048576): 2.67, (8, 32768): 4.09,
+    (8, 131072): 3.48, (32, 32768): 5.27, (32, 131072): 4.51, (128, 32768): 8.12, (128, 131072): 8.44,
+    (512, 32768): 7.56, (512, 131072): 9.79, (1024, 65536): 9.36, (4096, 8192): 7.45,
 }
 
 

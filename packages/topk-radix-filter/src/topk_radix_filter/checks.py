@@ -19,12 +19,12 @@ MAX_N = (1 << 31) - 1
 
 #: Speedup over torch.topk (masked), measured: {(rows, n): speedup}. H200, fp32, k=2048,
 #: next_n=1; torch.topk us / radix_filter us (0.10.0, session 14 code) from the committed one-process runs of
-#: 2026-12-01 (session 27), benchmarks/results/2026-12-01-cuda-decode-session27.json and -dsa-session27.json (the DSA
+#: 2026-12-02 (session 27), benchmarks/results/2026-12-02-cuda-decode-session27b.json and -dsa-session27b.json (the DSA
 #: run wins where cells repeat; written by shared/device/update_scores.py).
 MEASURED: dict[tuple[int, int], float] = {
-    (1, 8192): 9.57, (1, 32768): 7.01, (1, 131072): 5.71, (1, 262144): 5.69, (1, 1048576): 4.84, (8, 32768): 7.39,
-    (8, 131072): 6.55, (32, 32768): 9.11, (32, 131072): 9.63, (128, 32768): 13.37, (128, 131072): 18.04,
-    (512, 32768): 13.96, (512, 131072): 19.71, (1024, 65536): 18.04, (4096, 8192): 12.75,
+    (1, 8192): 9.51, (1, 32768): 6.99, (1, 131072): 5.69, (1, 262144): 5.69, (1, 1048576): 4.84, (8, 32768): 7.41,
+    (8, 131072): 6.53, (32, 32768): 9.12, (32, 131072): 9.58, (128, 32768): 13.34, (128, 131072): 17.82,
+    (512, 32768): 13.69, (512, 131072): 19.37, (1024, 65536): 17.84, (4096, 8192): 12.57,
 }
 #: Only used if MEASURED is emptied: positive (above ``reference``), below the measured
 #: backends, more for batches, which this design targets.

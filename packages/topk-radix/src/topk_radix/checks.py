@@ -218,13 +218,13 @@ def supports(p: Problem) -> str | None:
         return f"cannot judge problem: {type(exc).__name__}: {exc}"
 
 
-#: torch.topk (masked) µs / radix µs, fp32 k=2048, H200, 2026-12-01: radix 0.6.0 (side rows, (8, 256, 8)) from the
-#: committed one-process runs benchmarks/results/2026-12-01-cuda-decode-session27.json and -dsa-session27.json (the
+#: torch.topk (masked) µs / radix µs, fp32 k=2048, H200, 2026-12-02: radix 0.6.0 (side rows, (8, 256, 8)) from the
+#: committed one-process runs benchmarks/results/2026-12-02-cuda-decode-session27b.json and -dsa-session27b.json (the
 #: DSA run wins where cells repeat; written by shared/device/update_scores.py).
 MEASURED_SPEEDUP = {
-    (1, 8192): 10.48, (1, 32768): 9.47, (1, 131072): 8.19, (1, 262144): 6.88, (8, 32768): 9.59, (8, 131072): 8.47,
-    (32, 32768): 8.8, (32, 131072): 8.04, (128, 32768): 8.67, (128, 131072): 3.37, (512, 32768): 3.9,
-    (512, 131072): 3.3, (1024, 65536): 3.69, (4096, 8192): 4.17,
+    (1, 8192): 10.45, (1, 32768): 9.46, (1, 131072): 8.17, (1, 262144): 6.88, (8, 32768): 9.62, (8, 131072): 8.44,
+    (32, 32768): 8.7, (32, 131072): 8.17, (128, 32768): 8.62, (128, 131072): 3.32, (512, 32768): 3.87,
+    (512, 131072): 3.26, (1024, 65536): 3.64, (4096, 8192): 4.12,
 }
 
 
