@@ -171,7 +171,6 @@ def _sample(row_ptr, L, SAMPLE: tl.constexpr, RUN: tl.constexpr = 1, VEC: tl.con
     VEC (RUN > 1): each run loaded as ``[runs, RUN]`` (16-byte loads on aligned rows, not one load per value; the
     last runs moved back inside the row, every run masked off when ``L < RUN``), in any order (callers only count
     and sum the sample)."""
-    i = tl.arange(0, SAMPLE)
     if VEC and RUN > 1:
         NR: tl.constexpr = SAMPLE // RUN
         run = tl.arange(0, NR)
@@ -181,6 +180,7 @@ def _sample(row_ptr, L, SAMPLE: tl.constexpr, RUN: tl.constexpr = 1, VEC: tl.con
         pos = first[:, None] + tl.arange(0, RUN)[None, :]
         x = tl.load(row_ptr + pos, mask=(first + RUN <= L)[:, None], other=0.0)
         return tl.reshape(x, [SAMPLE], can_reorder=True)
+    i = tl.arange(0, SAMPLE)
     if RUN == 1:
         pos = ((i.to(tl.float32) + 0.5) * (L.to(tl.float32) / SAMPLE)).to(tl.int32)
     else:
