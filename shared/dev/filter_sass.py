@@ -40,7 +40,8 @@ def main():
               "compress_ratio": "i32", "row_starts_ptr": "*i32", "k": "i32"}
     scratch = {"ctr_ptr": "*i32", "lists_ptr": "*i32", "cap": "i32"}
     filt = dict(KEY_BITS=KEY_BITS[dtype], CHUNK=cfg.chunk, A=a, V=v, TH=th, SAMPLE=cfg.sample, HAS_STARTS=False)
-    c = build(split.filter_kernel, {**common, **scratch}, filt, cfg.warps, cfg.maxnreg)
+    page = {"page_ptr": "*i32", "page_stride": "i32", "cu_ptr": "*i32", "has_cu": "i32", "num_req": "i32"}
+    c = build(split.filter_kernel, {**common, **scratch, **page}, filt, cfg.warps, cfg.maxnreg)
     sass = cubin_sass(c.asm["cubin"])
     ops = counts(sass)
     print(f"{rows}x{n} {dtype} {cfg}")

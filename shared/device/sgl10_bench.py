@@ -44,6 +44,10 @@ else 8), on W warps, its register cap M (0: none; default SplitConfig's 128); a 
 "pickch8192w16": 2 runs per thread, no spills (the shipped 8192 x 8 warps spills 48 bytes at 128 registers). A suffix
 "pf" (session 25, removed after: the page entries of the sure and candidate columns prefetched to L2 by inline
 ``prefetch.global.L2``) measured no faster anywhere and slower on many rows (NOTES.md, session 25).
+"pickkb<KB>" (session 28) the warp picks' late page pass in blocks of KB slots; "picknolate" the warp picks with
+the page table applied as each slot is written (page table only); "pickps[ah1]" the warp picks with the page-table
+row streamed beside the scores (``WarpConfig.page_stream``) [one tile ahead], and the two-launch picks' too
+(``SplitConfig.page_stream``); "pickpssplit" the two-launch picks' alone.
 "pickah2" / "pickah1" (session 25) the picks with the warp path's stream two tiles / one tile ahead
 (``WarpConfig.ahead``; the page-table configs of 2-12 rows per SM and WARP_FEW_LARGE_PAGE ship 2). "pickos"
 (session 25, prepared) the picks with the float32 resident path's one-scan placement (``ResidentConfig.one_scan``).
@@ -234,6 +238,30 @@ def _setup(name):
         launch.pick_warp = _warp_picks_with(sample_vec=on)
         launch.pick_split = lambda *a, on=on: replace(ORIG_SPLIT(*a), sample_vec=on and ORIG_SPLIT(*a).sample_run > 1)
         return
+    m = re.fullmatch(r"pickkb([1-9][0-9]*)", name)
+    if m:  # session 28: the warp picks' late page-table pass in blocks of KB slots
+        launch.WARP = True
+        kb = int(m.group(1))
+        launch.pick_warp = lambda *a, kb=kb: (
+            replace(c, late_kb=kb) if isinstance(c := ORIG_WARP(*a), launch.WarpConfig) and c.late else c)
+        return
+    m = re.fullmatch(r"pickps(ah1)?", name)
+    if m:  # session 28: the warp picks' page table streamed beside the scores (``page_stream``) [one tile ahead]
+        launch.WARP = True
+        extra = dict(late=False, late_kb=0, page_stream=True, **({"ahead": 1} if m.group(1) else {}))
+        launch.pick_warp = lambda *a, extra=extra: (
+            replace(c, **extra) if isinstance(c := ORIG_WARP(*a), launch.WarpConfig) and c.late else c)
+        launch.pick_split = lambda *a: replace(ORIG_SPLIT(*a), page_stream=True)
+        return
+    if name == "pickpssplit":  # session 28: the two-launch picks' page table streamed (warp picks as shipped)
+        launch.WARP = True
+        launch.pick_split = lambda *a: replace(ORIG_SPLIT(*a), page_stream=True)
+        return
+    if name == "picknolate":  # session 28: the warp picks' page table applied as each slot is written (no late pass)
+        launch.WARP = True
+        launch.pick_warp = lambda *a: (
+            replace(c, late=False, late_kb=0) if isinstance(c := ORIG_WARP(*a), launch.WarpConfig) else c)
+        return
     if name in ("pickah1", "pickah2"):  # session 25: the warp path's stream with 1 / 2 tiles in flight ahead
         launch.WARP = True
         launch.pick_warp = _warp_picks_with(ahead=int(name[-1]))
@@ -255,7 +283,7 @@ def _setup(name):
             launch.pick_warp = lambda *a: _sec(ORIG_WARP(*a))
             launch.pick_split = lambda *a: _sec(ORIG_SPLIT(*a))
         return
-    m = re.fullmatch(r"pick(?:ch(\d+)(?:w(\d+))?(?:m(\d+))?)?(?:s(\d+))?", name)
+    m = re.fullmatch(r"pick(?:ch(\d+)(?:w(\d+))?(?:m(\d+))?)?(?:s(\d+))?(ps)?", name)
     if m:  # session 24: the two-launch filter's chunks of C columns (one tile each), W warps, register cap M (0: none);
         # "s<S>": the select's register cap
         extra = {}
@@ -267,6 +295,8 @@ def _setup(name):
             extra["maxnreg"] = int(m.group(3)) or None
         if m.group(4):
             extra["select_maxnreg"] = int(m.group(4))
+        if m.group(5):  # session 28: with the page table streamed
+            extra["page_stream"] = True
         launch.WARP = True
         launch.pick_split = lambda *a, extra=extra: replace(ORIG_SPLIT(*a), **extra)
         return

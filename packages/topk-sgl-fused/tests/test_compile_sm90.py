@@ -109,7 +109,8 @@ def compile_split(dtype, transform, config):
     select_sig = {**common, "rows": "i32", "out_idx_ptr": "*i32", "out_val_ptr": f"*{dtype}", "return_values": "i32",
                   "page_ptr": "*i32", "page_stride": "i32", "cu_ptr": "*i32", "has_cu": "i32", "num_req": "i32",
                   "offsets_ptr": "*i32", **scratch}
-    for fn, sig, const, warps in ((split.filter_kernel, {**common, **scratch}, filt, config.warps),
+    page = {"page_ptr": "*i32", "page_stride": "i32", "cu_ptr": "*i32", "has_cu": "i32", "num_req": "i32"}
+    for fn, sig, const, warps in ((split.filter_kernel, {**common, **scratch, **page}, filt, config.warps),
                                   (split.select_kernel, select_sig, sel, config.select_warps)):
         sig = {**sig, **{name: "constexpr" for name in const}}
         compiled = triton.compile(triton.compiler.ASTSource(fn, sig, const), target=GPUTarget("cuda", 90, 32),
@@ -142,8 +143,9 @@ def _compile_row_kernel(fn, dtype, const, options, has_starts, scratch):
            "out_val_ptr": f"*{dtype}", "return_values": "i32", "page_ptr": "*i32", "page_stride": "i32",
            "cu_ptr": "*i32", "has_cu": "i32", "num_req": "i32", "offsets_ptr": "*i32",
            **({"scratch_ptr": "*i32", "cap": "i32"} if scratch else {}), **{name: "constexpr" for name in const}}
-    # Aligned rows (pointer and stride 16-divisible), as the launch specializes them: the 16-byte loads.
-    attrs = {(i,): [["tt.divisibility", 16]] for i in (0, 1)}
+    # Aligned rows (pointer and stride 16-divisible) and page table (pointer), as the launch specializes them: the
+    # 16-byte loads (the page stream's too).
+    attrs = {(i,): [["tt.divisibility", 16]] for i in (0, 1, 11)}
     compiled = triton.compile(triton.compiler.ASTSource(fn, sig, const, attrs=attrs), target=GPUTarget("cuda", 90, 32),
                               options=options)
     assert ".target sm_90" in compiled.asm["ptx"], "PTX is not for sm_90"

@@ -187,9 +187,9 @@ def test_pick_split_one_wave_warps(monkeypatch):
 
 
 def test_pick_warp_page_two_tiles_ahead(monkeypatch):
-    """The page table's warp configs of 2-12 rows per SM and of about one row per SM of 16K-32K columns stream two
-    tiles ahead (session 25); the identity transform, WARP_FEW_LONG_PAGE, the many-row configs and rows of at most
-    8K columns keep one."""
+    """The page table's warp configs of 2-12 rows per SM stream two tiles ahead (session 25); the identity
+    transform, WARP_FEW_LONG_PAGE, the many-row configs, rows of at most 8K columns and (session 28, its page table
+    streamed beside the scores) about one row per SM of 16K-32K columns keep one."""
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
     from topk_sgl_fused import launch
 
@@ -198,8 +198,9 @@ def test_pick_warp_page_two_tiles_ahead(monkeypatch):
         assert isinstance(config, launch.WarpConfig)
         return config.ahead
 
-    assert ahead(128, 32768) == ahead(512, 131072) == ahead(1024, 65536) == ahead(256, 32768) == 2
-    assert ahead(150, 20000) == ahead(300, 17000) == launch.WARP_PAGE_AHEAD == 2
+    assert ahead(512, 131072) == ahead(1024, 65536) == ahead(256, 32768) == 2
+    assert ahead(300, 17000) == launch.WARP_PAGE_AHEAD == 2
+    assert ahead(128, 32768) == ahead(150, 20000) == 1
     assert ahead(128, 32768, "none") == ahead(1024, 65536, "none") == ahead(512, 131072, "ragged") == 1
     assert ahead(128, 131072) == ahead(4096, 8192) == ahead(512, 8192) == ahead(1024, 8192) == 1
 
@@ -303,7 +304,20 @@ def test_pick_warp(monkeypatch):
     assert launch.WARP_MID_LARGE_MANY.maxnreg == launch.WARP_MID_LARGE_PAGE_MANY.maxnreg == 80
     assert launch.WARP_MANY_SMALL_PAGE.maxnreg == 80 and launch.WARP_MANY_SMALL.maxnreg is None
     assert launch.WARP_MID_LARGE.maxnreg is None and launch.WARP_MID_LARGE_PAGE_MANY.sample == 4096
-    assert pick(512, 131072, 2048, 132, "page_table") == launch.WARP_MID_PAGE
+    assert pick(512, 131072, 2048, 132, "page_table") == pick(300, 65536, 2048, 132, "page_table")
+    assert pick(512, 131072, 2048, 132, "page_table") == launch.WARP_MID_LARGE_PAGE  # session 28: 4096 keys
+    assert launch.WARP_MID_LARGE_PAGE == replace(launch.WARP_MID_PAGE, sample=4096)
+    assert pick(512, 32768, 2048, 132, "page_table") == launch.WARP_MID_PAGE
+    # session 28: the page table streamed beside the scores on the short rows of many, 1 per SM of 16K-32K columns
+    # and 2-12 rows per SM; one row per SM of other lengths and many rows of 16K+ columns keep the late pass
+    for rows, n in ((4096, 8192), (2048, 16384), (128, 32768), (1024, 65536), (512, 131072), (512, 32768)):
+        c = pick(rows, n, 2048, 132, "page_table")
+        assert c.page_stream and not c.late and c.ahead == (1 if rows in (4096, 2048, 128) else 2), (rows, n)
+    for rows, n in ((128, 131072), (128, 65535), (4096, 65536)):
+        c = pick(rows, n, 2048, 132, "page_table")
+        assert c.late and not c.page_stream, (rows, n)
+    for rows, n in ((4096, 8192), (128, 32768), (1024, 65536)):
+        assert not pick(rows, n, 2048, 132).page_stream
     assert pick(128, 131072, 2048, 132) == pick(128, 65536, 2048, 132, "ragged") == launch.WARP_FEW_LONG
     assert pick(133, 16384, 2048, 132, "ragged") == pick(128, 65535, 2048, 132) == launch.WARP_FEW
     assert pick(128, 131072, 2048, 132, "page_table") == launch.WARP_FEW_LONG_PAGE
@@ -324,7 +338,8 @@ def test_pick_warp(monkeypatch):
     assert pick(128, 131072, 2048, 132).sbits == 0  # session 21
     assert pick(512, 131072, 2048, 132) == pick(512, 65536, 2048, 132, "ragged") == launch.WARP_MID_LARGE
     assert pick(1024, 65536, 2048, 132, "ragged") == launch.WARP_MID_LARGE_MANY
-    assert launch.WARP_MID_LARGE.sample == 4096 and pick(512, 131072, 2048, 132, "page_table") == launch.WARP_MID_PAGE
+    assert launch.WARP_MID_LARGE.sample == 4096
+    assert pick(512, 131072, 2048, 132, "page_table") == launch.WARP_MID_LARGE_PAGE
     assert pick(128, 32768, 2048, 132, "page_table").sbits == pick(1024, 32768, 2048, 132, "page_table").sbits == 1
     # at most one row per SM of (4096, 8192] columns, any dtype, k and transform: resident; longer rows not
     lo, hi = launch.RESIDENT_N
@@ -355,8 +370,9 @@ def test_pick_warp(monkeypatch):
         for n in (8192, 16384, 32768, 65536, 131072):
             for t in ("none", "page_table", "ragged"):
                 c = pick(rows, n, 2048, 132, t)
-                if isinstance(c, launch.WarpConfig):  # the page table goes at the end, and only with it
-                    assert c.late == (t == "page_table"), (rows, n, t, c)
+                if isinstance(c, launch.WarpConfig):  # the page table at the end or streamed, and only with it
+                    assert (c.late or c.page_stream) == (t == "page_table"), (rows, n, t, c)
+                    assert not (c.late and c.page_stream)
                     assert c.bracket_bits == (12 if n <= launch.WARP_NARROW_BRACKET_MAX_N else 16), (rows, n, t, c)
                     assert c.cblock // (32 * c.warps) <= 8  # more per thread: 236-255 registers (NOTES.md)
                     assert 1024 <= launch.warp_cap(c, n, 2048) <= n
@@ -384,11 +400,29 @@ def test_late_block():
     all_k = replace(c, late_kb=launch.LATE_ALL_K)
     assert launch.warp_constexprs(all_k, 32, 1, False, 600)["LATE_KB"] == 1024 == launch.late_block(c, 600)
     assert launch.WARP_FEW_PAGE.late_kb == launch.WARP_MID_PAGE.late_kb == launch.LATE_ALL_K
-    assert launch.WARP_MANY_PAGE.late_kb == launch.WARP_MANY_SMALL_PAGE.late_kb == 0  # not timed faster there
+    assert launch.WARP_MANY_PAGE.late_kb == 0  # not timed faster there (session 28: 2048x32K 206.9 -> 209.4)
     assert launch.WARP_MID_LARGE_PAGE_MANY.late_kb == 0
+    # the page-stream configs' late pass (where the table cannot be streamed): all k at once (session 28)
+    assert launch.WARP_MANY_SMALL_PAGE.late_kb == launch.WARP_FEW_LARGE_PAGE.late_kb == launch.LATE_ALL_K
     for t in (0, 2):
         const = launch.warp_constexprs(c, 32, t, False, 2048)
         assert not const["LATE"] and const["LATE_KB"] == 0
     assert launch.warp_constexprs(c, 16, 1, True, 100)["V"] == 8
 
 
+
+
+def test_pick_split_page_stream(monkeypatch):
+    """float32 two-launch calls of at most SPLIT_PAGE_STREAM_MAX_COLUMNS columns in all stream the page table beside
+    the scores (session 28); larger calls and 16-bit rows keep the select's late pass; only the page table's builds
+    read it (the flag is a constant of the page-table transform alone)."""
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    pick = launch.pick_split
+    for rows, n in ((8, 32768), (32, 32768), (16, 131072), (1, 131072), (1, 1 << 20)):
+        assert pick(rows, n, 2048, 132).page_stream, (rows, n)
+    for rows, n, eb in ((32, 131072, 4), (64, 131072, 4), (8, 32768, 2)):
+        assert not pick(rows, n, 2048, 132, eb).page_stream, (rows, n, eb)
+    config = pick(8, 32768, 2048, 132)
+    for transform, want in ((0, False), (1, True), (2, False)):
+        f_const, s_const = launch.split_constexprs(config, 32, 4, transform, False, True)
+        assert f_const["PSTREAM"] == s_const["PSTREAM"] == want

@@ -257,3 +257,34 @@ def test_split_denormals_and_signed_zeros():
             x = tiny[torch.randint(0, len(tiny), (rows, n))].to(dev)
             seq = torch.full((rows,), n, dtype=torch.int32, device=dev)
             _run(x, seq, k, config)
+
+
+@pytest.mark.minutes(0.6)
+def test_split_page_stream():
+    """``page_stream`` (the filter streams the page table's row beside the scores and lists page entries; no values
+    asked for): chunks of one tile (its first loaded early or not) and of several, both candidate selects, the
+    interpreter's pick (a tiny cap: the exact fallback, which gathers); with values asked for it takes the late pass.
+    NaNs, -inf and a plateau at the threshold."""
+    from topk_sgl_fused import launch
+
+    dev = triton_device()
+    torch.manual_seed(9)
+    if launch.interpreting():
+        fast = _fast_config()
+        configs = [fast, replace(fast, chunk=256), replace(fast, chunk=256, early=True), replace(fast, bisect=True),
+                   replace(fast, bisect=True, sbits=0), None]
+        shapes = ((3, 3000, 100),)
+    else:
+        configs = [None]
+        shapes = ((8, 32768, 2048), (32, 131072, 2048), (1, 32768, 2048), (4, 70000, 1000))
+    for rows, n, k in shapes:
+        assert n % 4 == 0  # a table of n columns can be streamed
+        x = torch.randn(rows, n, device=dev)
+        x[0, ::97] = float("nan")
+        x[-1, ::89] = float("-inf")
+        x[min(1, rows - 1), : n // 4] = 0.25
+        seq = torch.randint(n // 2, n + 1, (rows,), dtype=torch.int32, device=dev)
+        for config in configs:
+            config = replace(config or launch.pick_split(rows, n, k, launch.sm_count(dev)), page_stream=True)
+            _run(x, seq, k, config, "page_table", with_values=False)
+        _run(x, seq, k, config, "page_table", with_values=True)

@@ -254,7 +254,8 @@ def test_late_page_table_random(k):
 
 @pytest.mark.parametrize("name", ["WARP_MANY_SMALL", "WARP_MANY_SMALL_PAGE", "WARP_FEW_LARGE", "WARP_FEW_LARGE_PAGE",
                                   "WARP_MID_LARGE", "WARP_MID_PAGE", "WARP_FEW_PAGE", "WARP_FEW_LONG",
-                                  "WARP_FEW_LONG_PAGE", "WARP_MID_LARGE_MANY", "WARP_MID_LARGE_PAGE_MANY"])
+                                  "WARP_FEW_LONG_PAGE", "WARP_MID_LARGE_MANY", "WARP_MID_LARGE_PAGE_MANY",
+                                  "WARP_MID_LARGE_PAGE"])
 def test_sample_configs_gpu_sizes(name):
     """The shipped configs with a smaller (1024) or larger (4096, 8192) bracket sample or the select by
     interpolation, forced on rows of their size: NaN, a plateau around the threshold, rows shorter than k; the
@@ -297,13 +298,18 @@ def _check_gpu_sized(config, rows, n):
     x[2] = 1.0 + 1e-3 * x[2]  # one tight cluster: a 12-bit bracket holds the whole row (the candidates overflow)
     lens = torch.randint(n // 2, n + 1, (rows,), dtype=torch.int32, device=dev)
     lens[1] = 1000  # shorter than k: the fill
-    if not config.late:
+    if not (config.late or config.page_stream):
         idx, vals = _run(x, lens, 2048, config)
         check_topk(x, lens, 2048, idx, vals)
         return
     table, inv = random_page_tables(rows, n, seed=19)
-    idx, vals = _run(x, lens, 2048, config, transform="page_table", page_table=table.to(dev))
-    idx = idx.cpu().long()
+    # no values with the page stream: it would fall back to the late pass
+    call = poisoned_call(x, lens, 2048, values=not config.page_stream, transform="page_table",
+                         page_table=table.to(dev))
+    from topk_sgl_fused import launch
+
+    launch.launch(call, config=config)
+    idx, vals = call.indices.cpu().long(), call.values
     local = local_columns(idx, inv, torch.arange(rows))
     assert (local[idx >= 0] >= 0).all()
     check_topk(x, lens, 2048, local.to(torch.int32).to(dev), vals)
@@ -548,3 +554,60 @@ def test_sample_run_rejected():
     seq = torch.tensor([300, 200], dtype=torch.int32, device=dev)
     with pytest.raises(ValueError, match="sample_run"):
         _run(x, seq, 16, WarpConfig(1, 1, 64, 64, 64, sample_run=3))
+
+
+def _page_stream_cases(dev, seed):
+    """``(logits, seq_lens, k, config)`` for ``page_stream``: rows of no full tile, of a few tiles and of many, with
+    ties, NaN and +-inf, a row shorter than k and one of k + 1; the select by bisection and by interpolation,
+    packed candidates, two tiles ahead and a tiny cap (the exact fallback, which gathers). On a GPU also the float32
+    picks of 1 row per SM with it, at GPU sizes."""
+    from topk_sgl_fused.launch import WarpConfig
+
+    k = 37
+    lens = torch.tensor([60, 200, 513, 1300, k - 5, k + 1, 1299], dtype=torch.int32, device=dev)
+    x = _special_rows(dev, lens, k, seed, 9)
+    ps = dict(page_stream=True)
+    cases = [(x, lens, k, c) for c in (WarpConfig(1, 1, 64, 64, 64, **ps),
+                                       WarpConfig(2, 1, 128, 32, 64, sbits=0, guess=2.5, ahead=2, **ps),
+                                       WarpConfig(1, 1, 64, 64, 64, pack_cands=True, **ps),
+                                       WarpConfig(1, 1, 64, 64, 64, cap=8, **ps))]
+    return cases + _gpu_pick_cases(dev, "page_table", seed + 1, late=False, late_kb=0, **ps)
+
+
+def test_page_stream():
+    """``page_stream`` (the page-table row streamed beside the scores; no values asked, an aligned table): exact on
+    every case of ``_page_stream_cases`` with a random page table, and the calls do take the stream."""
+    from topk_sgl_fused import launch
+
+    dev = triton_device()
+    for i, (logits, seq, kk, config) in enumerate(_page_stream_cases(dev, 61)):
+        r, m = logits.shape
+        table, inv = random_page_tables(r, m, seed=62 + i)
+        call = poisoned_call(logits, seq, kk, values=False, transform="page_table", page_table=table.to(dev))
+        assert launch._page_streamable(call)
+        launch.launch(call, config=config)
+        idx = local_columns(call.indices.cpu().long(), inv, torch.arange(r)).to(torch.int32).to(dev)
+        check_topk(logits, seq, kk, idx, None)
+
+
+def test_page_stream_falls_back():
+    """``page_stream`` where it cannot stream (values asked for; a table stride not divisible by 4) takes the late
+    page pass instead, exact; with ``late`` it is refused before any launch."""
+    from topk_sgl_fused import launch
+    from topk_sgl_fused.launch import WarpConfig
+
+    dev = triton_device()
+    k = 37
+    lens = torch.tensor([300, 1299, 40], dtype=torch.int32, device=dev)
+    x = make_logits("randn", 3, 1300, torch.float32, dev, seed=63)
+    table, inv = random_page_tables(3, 1301, seed=64)  # stride 1301
+    config = WarpConfig(1, 1, 64, 64, 64, page_stream=True)
+    for values, tab in ((True, table[:, :1300].contiguous()), (False, table)):
+        call = poisoned_call(x, lens, k, values=values, transform="page_table", page_table=tab.to(dev))
+        assert not launch._page_streamable(call)
+        launch.launch(call, config=config)
+        idx = local_columns(call.indices.cpu().long(), inv, torch.arange(3)).to(torch.int32).to(dev)
+        check_topk(x, lens, k, idx, call.values)
+    call = poisoned_call(x, lens, k, values=False, transform="page_table", page_table=table.to(dev))
+    with pytest.raises(ValueError, match="page_stream"):
+        launch.launch(call, config=WarpConfig(1, 1, 64, 64, 64, page_stream=True, late=True))

@@ -46,6 +46,7 @@ from .warp_configs import (  # noqa: F401 (re-exported: launch is where callers 
     WARP_MID_LARGE,
     WARP_MID_LARGE_MANY,
     WARP_MID_LARGE_N,
+    WARP_MID_LARGE_PAGE,
     WARP_MID_LARGE_PAGE_MANY,
     WARP_MID_PAGE,
     WARP_MID_PAGE_MANY,
@@ -330,6 +331,10 @@ class SplitConfig:
     # Its runs loaded as vectors (``WarpConfig.sample_vec``).
     sample_vec: bool = False
     page_kb: int = 0  # the select's page-table pass in blocks of this many slots (0: ``block``; see late_block)
+    # The page table's rows streamed beside the scores by the filter, which lists page entries instead of columns
+    # (no pass over the k slots at the end; ``WarpConfig.page_stream``, session 28). Needs no values, a 16-byte aligned
+    # table and a stride divisible by 4 (``launch_split`` takes the late pass otherwise).
+    page_stream: bool = False
     sure_kb: int = 0  # the select's copy of the sure columns in blocks of this many slots (0: ``block``)
     # The select's register cap (None: ptxas's own, 128 at 8 warps, where the float32 select spills 36 bytes; with
     # 160 it takes 141 and spills none). Session 25 timed 160: no change (8x128K 19.9 -> 20.1, 32x128K 38.0 -> 38.1).
@@ -407,6 +412,12 @@ SPLIT_SAMPLE_RUN_MIN_N = 32768
 #: 14.2 / 15.5 -> 13.9 / 15.2; 1x128K 13.0 / 14.6 -> 12.7 / 14.4, 12.7 / 14.3 -> 12.4 / 14.0; 32x32K 18.5 / 19.9 ->
 #: 18.1 / 19.6; 16x128K 23.8 / 25.5 -> 23.2 / 25.5; 1x32K 12.0 / 13.2 -> 11.8 / 13.1.
 SPLIT_SAMPLE_VEC = True
+#: float32 calls of at most this many columns in all (rows x N) stream the page table's rows beside the scores in the
+#: filter (``SplitConfig.page_stream``; session 28, ``sgl10_bench.py`` ``pickps``, two rounds where two are given,
+#: µs page table, v2 in brackets): 8x32K 15.2 -> 14.2 / 14.3 (13.9), 32x32K 19.6 -> 18.6 (18.1), 16x128K 25.2 / 25.3
+#: -> 24.3 / 24.2 (23.5), 1x128K 14.0 -> 12.6 (12.4). Larger calls lose: 32x128K 32.5 -> 33.1 (three rounds; with
+#: chunks of 4096 on 4 / 8 warps 41.8 / 33.6, of 8192 on 16 warps 36.7), 64x128K 44.9 -> 48.2.
+SPLIT_PAGE_STREAM_MAX_COLUMNS = 1 << 21
 
 
 def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) -> SplitConfig:
@@ -458,7 +469,8 @@ def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) ->
     config = SplitConfig(chunk=chunk, warps=warps, r=r, sample=sample, cblock=cblock, cap=cap,
                          maxnreg=128, select_warps=4 if few_warps else 8, bisect=secant, early=secant,
                          sbits=0 if secant else 1, guess=guess, sample_run=run,
-                         sample_vec=SPLIT_SAMPLE_VEC and run > 1)
+                         sample_vec=SPLIT_SAMPLE_VEC and run > 1,
+                         page_stream=elem_bytes == 4 and rows * n <= SPLIT_PAGE_STREAM_MAX_COLUMNS)
     # The select's copy of the sure columns and its page-table pass over all k slots at once (session 23,
     # ``sgl10_bench.py`` ``pickks``, µs v2 / page table, blocks of ``block`` -> all k): 8x32K 17.4 / 19.2 -> 17.1 /
     # 18.5, 32x32K 19.4 / 21.6 -> 19.2 / 20.7, 1x32K 15.4 / 17.3 -> 15.2 / 16.5, 1x128K 17.2 / 19.2 -> 17.1 / 18.8,
@@ -477,12 +489,14 @@ def split_constexprs(config: SplitConfig, key_bits: int, elem_bytes: int, transf
                    **({"BPB": config.bracket_bits} if config.bracket_bits else {}),
                    GUESS=float(config.guess) if config.bracket_bits else 0.0,
                    SRUN=config.sample_run if config.bracket_bits else 1,  # always given, as warp_constexprs' SRUN
-                   SVEC=bool(config.bracket_bits) and config.sample_vec)
+                   SVEC=bool(config.bracket_bits) and config.sample_vec,
+                   PSTREAM=config.page_stream and transform == 1)
     s_const = dict(KEY_BITS=key_bits, BLOCK=config.block, CBLOCK=config.cblock, TRANSFORM=transform,
                    HAS_STARTS=has_starts, STREAM=stream, **({"BISECT": True} if config.bisect else {}),
                    **({"SB": 0} if config.bisect and config.sbits == 0 else {}),
                    **({"PAGE_KB": config.page_kb} if config.page_kb and transform == 1 else {}),
-                   **({"SURE_KB": config.sure_kb} if config.sure_kb else {}))
+                   **({"SURE_KB": config.sure_kb} if config.sure_kb else {}),
+                   PSTREAM=config.page_stream and transform == 1)
     return f_const, s_const
 
 
@@ -501,6 +515,8 @@ def launch_split(call: Call, config: SplitConfig | None = None) -> None:
     logits, rows, n, k, device = _facts(call)
     config = config or pick_split(rows, n, k, sm_count(device), logits.element_size())
     _check_sample_run(config)
+    if config.page_stream and call.transform == "page_table" and not _page_streamable(call):
+        config = replace(config, page_stream=False)
     stream = n >= STREAM_MIN_RATIO * k and k <= STREAM_MAX_K and (n >= STREAM_MIN_N or interpreting())
     if not 0 <= config.bracket_bits <= 16:
         raise ValueError(f"config: bracket_bits must be 0 (two histograms) or 1-16 (bisection), got {config}")
@@ -518,7 +534,7 @@ def launch_split(call: Call, config: SplitConfig | None = None) -> None:
     n_chunks = -(-n // config.chunk)
     f_const, s_const = split_constexprs(config, key_bits, logits.element_size(), transform, has_starts, stream)
     f_args = (logits, logits.stride(0), n, call.seq_lens, call.next_n, call.compress_ratio, starts, k, ctr, lists,
-              config.cap)
+              config.cap, *outputs[3:8])  # the page table, its stride, cu, has_cu, requests
     s_args = (logits, logits.stride(0), n, rows, call.seq_lens, call.next_n, call.compress_ratio, starts, k,
               *outputs, ctr, lists, config.cap)
     f_fn = split.filter_kernel[(rows, n_chunks)]
@@ -554,7 +570,10 @@ def pick_warp(rows: int, n: int, k: int, sm_count: int, transform: str = "none",
             config = WARP_FEW_PAGE if page else WARP_FEW
     elif per_sm <= 12:
         if page:
-            config = WARP_MID_PAGE if per_sm <= 6 else WARP_MID_LARGE_PAGE_MANY if long_rows else WARP_MID_PAGE_MANY
+            if per_sm <= 6:
+                config = WARP_MID_LARGE_PAGE if long_rows else WARP_MID_PAGE
+            else:
+                config = WARP_MID_LARGE_PAGE_MANY if long_rows else WARP_MID_PAGE_MANY
         elif long_rows:
             config = WARP_MID_LARGE if per_sm <= 6 else WARP_MID_LARGE_MANY
         else:
@@ -595,7 +614,8 @@ def warp_constexprs(config: WarpConfig, key_bits: int, transform: int, has_start
                 BISECT=config.bisect, LATE=late, LATE_KB=kb, SB=config.sbits,
                 BB=config.bbits, **({"LAZY": True} if late and config.lazy else {}),
                 BPB=config.bracket_bits, GUESS=float(config.guess), **({"AHEAD": 2} if config.ahead == 2 else {}),
-                SRUN=config.sample_run, SVEC=config.sample_vec, PACK=config.pack_cands)
+                SRUN=config.sample_run, SVEC=config.sample_vec, PACK=config.pack_cands,
+                PSTREAM=config.page_stream and transform == 1)
 
 
 def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
@@ -615,6 +635,10 @@ def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
     if config.pack_cands and not config.bisect:
         raise ValueError(f"config: pack_cands needs bisect (its select reads packed candidates), got {config}")
     _check_sample_run(config)
+    if config.page_stream and config.late:
+        raise ValueError(f"config: page_stream replaces the late page pass (late must be False), got {config}")
+    if config.page_stream and call.transform == "page_table" and not _page_streamable(call):
+        config = replace(config, page_stream=False, late=True)  # its late_kb: the pass it falls back to
     cap = warp_cap(config, n, k)
     nbytes = 4 * rows * 2 * cap
     scratch = ws.scratch(OWNER + ".warp", device, nbytes, call.workspace)[:nbytes].view(torch.int32)
@@ -625,6 +649,13 @@ def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
             scratch, cap)
     _run_cached(_cache_key(("warp",), logits.dtype, const, opts, device), warp.warp_kernel[(rows,)], args,
                 {**const, **opts})
+
+
+def _page_streamable(call: Call) -> bool:
+    """Whether the page stream may read this call's table with 16-byte loads and leave the values alone."""
+    table = call.page_table
+    return (call.values is None and table.data_ptr() % 16 == 0 and table.stride(0) % 4 == 0
+            and table.stride(1) == 1)
 
 
 def resident_config(elem_bytes: int) -> ResidentConfig:

@@ -162,38 +162,61 @@ def _load_tile(row_ptr, c0, end, A: tl.constexpr, V: tl.constexpr, TH: tl.conste
 
 
 @triton.jit
-def _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, N: tl.constexpr):
+def _page_tile(prow, c0, end, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, MASKED: tl.constexpr, whole,
+               PSTREAM: tl.constexpr):
+    """PSTREAM: the page-table entries of the tile at column ``c0`` in list order (``_load_tile``'s layout and masks;
+    lanes not read hold -1); else nothing is read (0)."""
+    if PSTREAM:
+        off3 = _tile_offsets(A, V, TH)
+        if MASKED:
+            p3 = tl.load(prow + c0 + off3, mask=c0 + off3 < end, other=-1)
+        else:
+            p3 = tl.load(prow + c0 + off3, mask=whole, other=-1)
+        return _as_lists(p3, A, V, TH)
+    else:
+        return 0
+
+
+@triton.jit
+def _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, N: tl.constexpr, pg=0,
+                PSTREAM: tl.constexpr = False):
     """Sure columns and candidates (value bits, column) of one tile (``N`` elements, a list
-    per tile column) to the lists at per-list fills ``sp``, ``cp``."""
+    per tile column) to the lists at per-list fills ``sp``, ``cp``. PSTREAM: the tile's page-table entries ``pg``
+    in place of the columns."""
     s_slot = sp[None, :] + tl.cumsum(sure, axis=0) - sure  # within a thread
     c_slot = cp[None, :] + tl.cumsum(cand, axis=0) - cand
     s_slot = tl.reshape(s_slot, [N])
     c_slot = tl.reshape(c_slot, [N])
-    jf = tl.reshape(j, [N])
+    if PSTREAM:
+        ref = tl.reshape(pg, [N])
+    else:
+        ref = tl.reshape(j, [N])
     s_on = tl.reshape(sure != 0, [N]) & (s_slot < k)
     c_on = tl.reshape(cand != 0, [N]) & (c_slot < cap)
-    tl.store(row_lists + s_slot, jf, mask=s_on)
+    tl.store(row_lists + s_slot, ref, mask=s_on)
     tl.store(cand_key + c_slot, tl.reshape(_raw_bits(x), [N]), mask=c_on)
-    tl.store(cand_col + c_slot, jf, mask=c_on)
+    tl.store(cand_col + c_slot, ref, mask=c_on)
     return sp + tl.sum(sure, axis=0), cp + tl.sum(cand, axis=0)
 
 
 @triton.jit
 def _one_tile(row_ptr, c0, end, lo, hi, f_lo, f_hi, ctr, k, cap, row_lists, cand_key, cand_col,
-              A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, MASKED: tl.constexpr):
+              A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, MASKED: tl.constexpr, prow=0,
+              PSTREAM: tl.constexpr = False):
     """A chunk of one tile: classify it once and keep it in registers for the writes."""
     j, x = _load_tile(row_ptr, c0, end, A, V, TH, MASKED)
+    pg = _page_tile(prow, c0, end, A, V, TH, MASKED, True, PSTREAM)
     _classify_write(j, x, end, lo, hi, f_lo, f_hi, ctr, k, cap, row_lists, cand_key, cand_col, A * V * TH,
-                    MASKED)
+                    MASKED, pg, PSTREAM)
 
 
 @triton.jit
 def _classify_write(j, x, end, lo, hi, f_lo, f_hi, ctr, k, cap, row_lists, cand_key, cand_col,
-                    N: tl.constexpr, MASKED: tl.constexpr):
+                    N: tl.constexpr, MASKED: tl.constexpr, pg=0, PSTREAM: tl.constexpr = False):
     """A loaded tile: classify, reserve list space, write."""
     sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, MASKED)
     sp, cp = _reserve(tl.sum(sure + (cand << 16), axis=0), ctr)
-    _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, N)
+    _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, N, pg, PSTREAM)
 
 
 @triton.jit
@@ -208,19 +231,21 @@ def _reserve(cnt, ctr):
     return sp, cp
 
 
-@triton.jit(do_not_specialize=["n", "next_n", "compress_ratio", "k", "cap"])
+@triton.jit(do_not_specialize=["n", "next_n", "compress_ratio", "k", "cap", "page_stride", "has_cu", "num_req"])
 def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k,
-                  ctr_ptr, lists_ptr, cap,
+                  ctr_ptr, lists_ptr, cap, page_ptr, page_stride, cu_ptr, has_cu, num_req,
                   KEY_BITS: tl.constexpr, CHUNK: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr,
                   SAMPLE: tl.constexpr, HAS_STARTS: tl.constexpr, EARLY: tl.constexpr = False,
                   BPB: tl.constexpr = 0, GUESS: tl.constexpr = 0.0, SRUN: tl.constexpr = 1,
-                  SVEC: tl.constexpr = False):
+                  SVEC: tl.constexpr = False, PSTREAM: tl.constexpr = False):
     """Chunk ``c`` of row ``b``: sure columns and bracket candidates into the row's lists.
     EARLY: the chunk's first full tile is loaded before the bracket, so the two latencies overlap.
     BPB: 0 the bracket by two histograms (``kernel._bracket``), else by bisection on BPB key prefix bits
     (``bisect_select._bracket_bisect``: the same bounds at 16); GUESS: its bounds guessed from the sample's moments
     first (``SplitConfig.guess``); SRUN: with BPB, its sample in runs of that many adjacent columns (SVEC: loaded as
-    vectors).
+    vectors). PSTREAM (the page table's calls, ``SplitConfig.page_stream``): the row's page-table entries (row
+    ``req`` of ``page_ptr``; ``page_stride`` a multiple of 4) streamed beside its scores into the lists in place of
+    the columns; the other calls never read the page-table arguments.
 
     Tiles of ``A * V * TH`` columns (``_tile_offsets``), one list per thread, so list
     positions are an in-thread running count plus one block scan of the per-list counts.
@@ -235,8 +260,13 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
         row_ptr = logits_ptr + b.to(tl.int64) * stride_row + start
         end = tl.minimum(c0 + CHUNK, L)
         n_full = (end - c0) // RT
+        prow = page_ptr
+        if PSTREAM:
+            req, _ = _row_transform(b, tl.arange(0, TH), cu_ptr, has_cu, num_req, cu_ptr, TH, 1)
+            prow = page_ptr + tl.multiple_of(req * page_stride, 4)
         if EARLY:  # the chunk's first full tile in flight while the bracket is found
             j_e, x_e = _load_tile(row_ptr, c0, end, A, V, TH, False, n_full > 0)
+            p_e = _page_tile(prow, c0, end, A, V, TH, False, n_full > 0, PSTREAM)
         if BPB == 0:
             lo, hi = _bracket(row_ptr, L, k, KEY_BITS, SAMPLE)
         else:
@@ -253,13 +283,13 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
             if c0 + RT <= L:
                 if EARLY:
                     _classify_write(j_e, x_e, end, lo, hi, f_lo, f_hi, ctr, k, cap, row_lists, cand_key,
-                                    cand_col, A * V * TH, False)
+                                    cand_col, A * V * TH, False, p_e, PSTREAM)
                 else:
                     _one_tile(row_ptr, c0, end, lo, hi, f_lo, f_hi, ctr, k, cap, row_lists, cand_key,
-                              cand_col, A, V, TH, False)
+                              cand_col, A, V, TH, False, prow, PSTREAM)
             else:
                 _one_tile(row_ptr, c0, end, lo, hi, f_lo, f_hi, ctr, k, cap, row_lists, cand_key,
-                          cand_col, A, V, TH, True)
+                          cand_col, A, V, TH, True, prow, PSTREAM)
         else:  # count, reserve, then re-read (L2) and write: full tiles, then one masked tail
             j0 = _as_lists(_tile_offsets(A, V, TH), A, V, TH)
             tail = c0 + n_full * RT
@@ -281,17 +311,22 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
                 cnt += tl.sum(sure + (cand << 16), axis=0)
             sp, cp = _reserve(cnt, ctr)
             _, x_next = _load_tile(row_ptr, c0, end, A, V, TH, False, n_full > 0)
+            p_next = _page_tile(prow, c0, end, A, V, TH, False, n_full > 0, PSTREAM)  # the write pass only
             for i in range(0, n_full):
                 x = x_next
+                pg = p_next
                 j = c0 + i * RT + j0
-                _, x_next = _load_tile(row_ptr, tl.multiple_of(c0 + (i + 1) * RT, RT), end, A, V, TH, False,
-                                       i + 1 < n_full)
+                c1 = tl.multiple_of(c0 + (i + 1) * RT, RT)
+                _, x_next = _load_tile(row_ptr, c1, end, A, V, TH, False, i + 1 < n_full)
+                p_next = _page_tile(prow, c1, end, A, V, TH, False, i + 1 < n_full, PSTREAM)
                 sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, False)
-                sp, cp = _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, RT)
+                sp, cp = _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, RT, pg,
+                                     PSTREAM)
             if tail < end:
                 j, x = _load_tile(row_ptr, tail, end, A, V, TH, True)
+                pg = _page_tile(prow, tail, end, A, V, TH, True, True, PSTREAM)
                 sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, True)
-                _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, RT)
+                _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, RT, pg, PSTREAM)
 
 
 @triton.jit
@@ -315,13 +350,17 @@ def select_kernel(logits_ptr, stride_row, n, rows, seq_lens_ptr, next_n, compres
                   KEY_BITS: tl.constexpr, BLOCK: tl.constexpr, CBLOCK: tl.constexpr, TRANSFORM: tl.constexpr,
                   HAS_STARTS: tl.constexpr, STREAM: tl.constexpr, BISECT: tl.constexpr = False,
                   SB: tl.constexpr = 1, PAGE_KB: tl.constexpr = None,
-                  SURE_KB: tl.constexpr = None):
+                  SURE_KB: tl.constexpr = None, PSTREAM: tl.constexpr = False):
     """Row ``b``: the k output slots, from the filter's lists or, if they cannot hold the
     answer, from the exact path. TRANSFORM: 0 none, 1 page_table, 2 ragged. BISECT: the candidates
     by ``bisect_select._select_bisect`` (else 8-bit digit histograms, ``kernel._select_cands``), SB its mode
     (1: bisection, 0: interpolation). PAGE_KB / SURE_KB: the page table over the k slots (``_late_page``) / the sure
-    columns' copy to them in blocks of that many (not BLOCK)."""
+    columns' copy to them in blocks of that many (not BLOCK). PSTREAM (page table, no values): the filter's lists
+    hold page-table entries, not columns (no pass over the k slots at the end)."""
+    LATE_PAGE: tl.constexpr = TRANSFORM == 1 and not PSTREAM
     b = tl.program_id(0)
+    if PSTREAM:
+        return_values = 0  # the lists hold page entries (``launch_split`` never asks for values with them)
     lane, L, row_ptr, orow, req, offset = _select_row_setup(
         b, logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k, cu_ptr, has_cu, num_req,
         offsets_ptr, BLOCK, TRANSFORM, HAS_STARTS)
@@ -353,13 +392,13 @@ def select_kernel(logits_ptr, stride_row, n, rows, seq_lens_ptr, next_n, compres
                 else:
                     _select_cands(n_s, k - n_s, lo, hi, n_c, k, cand_key, cand_col, row_ptr, orow, out_idx_ptr,
                                   out_val_ptr, req, offset, page_ptr, page_stride, 0, CBLOCK, LOCAL_T, True)
-            if (TRANSFORM == 1) | (return_values != 0):
+            if LATE_PAGE | (return_values != 0):
                 tl.debug_barrier()  # the slots were written by other threads
                 if return_values:
                     _gather_values(out_idx_ptr, out_val_ptr, orow, k, row_ptr, offset, BLOCK, TRANSFORM)
-                    if TRANSFORM == 1:
+                    if LATE_PAGE:
                         tl.debug_barrier()  # read before _late_page rewrites them
-                if TRANSFORM == 1:
+                if LATE_PAGE:
                     _late_page(out_idx_ptr, orow, k, req, page_ptr, page_stride, PAGE_KB if PAGE_KB else BLOCK)
         else:
             _exact_row(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, cand_key, cand_col, ctr + 4, cap,

@@ -42,6 +42,7 @@ from .split import (
     _classify,
     _fp32_bounds,
     _load_tile,
+    _page_tile,
     _raw_bits,
     _select_row_setup,
     _tile_offsets,
@@ -50,11 +51,13 @@ from .split import (
 
 @triton.jit
 def _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, return_values, buf_key, buf_idx,
-           req, offset, page_ptr, page_stride, N: tl.constexpr, TRANSFORM: tl.constexpr, PACK: tl.constexpr = False):
+           req, offset, page_ptr, page_stride, N: tl.constexpr, TRANSFORM: tl.constexpr, PACK: tl.constexpr = False,
+           pg=None, PSTREAM: tl.constexpr = False):
     """Slots for one classified tile (``[R, TH]``, a list per thread): sure columns to the
     output from slot ``n_s`` (transformed), candidates to scratch from
     ``n_c``. One packed scan over the threads, in-thread running counts for the rest. PACK: each candidate as one
-    64-bit word (key << 32 | column, ``kernel._packed_cand``), one store instead of two."""
+    64-bit word (key << 32 | column, ``kernel._packed_cand``), one store instead of two. PSTREAM: ``pg`` holds the
+    tile's page-table entries (loaded with it): sure keys write them, candidates carry them in place of columns."""
     cnt = tl.sum(sure + (cand << 16), axis=0)  # per thread; a tile has < 65536 columns
     excl = tl.cumsum(cnt, axis=0) - cnt
     s_slot = (n_s + (excl & 0xFFFF))[None, :] + tl.cumsum(sure, axis=0) - sure
@@ -65,7 +68,12 @@ def _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, r
     jf = tl.reshape(j, [N])
     s_on = tl.reshape(sure != 0, [N]) & (s_slot < k)
     c_on = tl.reshape(cand != 0, [N]) & (c_slot < cap)
-    dst = _transform(jf, s_on, req, offset, page_ptr, page_stride, TRANSFORM)
+    if PSTREAM:
+        ref = tl.reshape(pg, [N])  # what the output and the candidates carry: page entries, not columns
+        dst = ref
+    else:
+        ref = jf
+        dst = _transform(jf, s_on, req, offset, page_ptr, page_stride, TRANSFORM)
     tl.store(out_idx_ptr + orow + s_slot, dst, mask=s_on)
     if return_values:  # from registers, as bits
         bits = tl.reshape(_raw_bits(x), [N])
@@ -76,11 +84,11 @@ def _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, r
     # no candidate is a NaN (split._classify)
     ckey = tl.reshape(order_key(x, NAN_FREE=True), [N])
     if PACK:
-        word = (ckey.to(tl.int64) << 32) | jf.to(tl.int64)  # the key zero-extended, the column >= 0
+        word = (ckey.to(tl.int64) << 32) | ref.to(tl.uint32, bitcast=True).to(tl.int64)  # both halves zero-extended
         tl.store(buf_key.to(tl.pointer_type(tl.int64)) + c_slot, word, mask=c_on)
     else:
         tl.store(buf_key + c_slot, ckey.to(tl.int32, bitcast=True), mask=c_on)
-        tl.store(buf_idx + c_slot, jf, mask=c_on)
+        tl.store(buf_idx + c_slot, ref, mask=c_on)
     tot = tl.sum(cnt, axis=0)
     return n_s + (tot & 0xFFFF), n_c + (tot >> 16)
 
@@ -91,40 +99,51 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
                KEY_BITS: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, SAMPLE: tl.constexpr,
                CBLOCK: tl.constexpr, TRANSFORM: tl.constexpr, BISECT: tl.constexpr = True, SB: tl.constexpr = 1,
                BB: tl.constexpr = 1, BPB: tl.constexpr = 16, GUESS: tl.constexpr = 0.0, AHEAD: tl.constexpr = 1,
-               SRUN: tl.constexpr = 1, SVEC: tl.constexpr = False, PACK: tl.constexpr = False):
+               SRUN: tl.constexpr = 1, SVEC: tl.constexpr = False, PACK: tl.constexpr = False, prow=None,
+               PSTREAM: tl.constexpr = False):
     """Steps 2-4 of the module docstring for a row with ``L > k``; False (having settled
     nothing: the caller's exact path rewrites every slot) when the counts show a miss. AHEAD: tiles in flight
     ahead of the one being placed (1 or 2). SVEC: the sample's runs loaded as vectors. PACK (with BISECT): each
-    candidate as one 64-bit scratch word (``_place``)."""
+    candidate as one 64-bit scratch word (``_place``). PSTREAM: the page-table row ``prow`` streamed beside the
+    scores, tile for tile (``_place``; TRANSFORM is then the identity: the candidates carry page entries)."""
     tl.static_assert(not PACK or BISECT, "packed candidates are read by the bisection select only")
     RT: tl.constexpr = A * V * TH
     n_full = L // RT
     j0 = _as_lists(_tile_offsets(A, V, TH), A, V, TH)
     _, x_next = _load_tile(row_ptr, 0, L, A, V, TH, False, n_full > 0)  # in flight during the bracket
+    p_next = _page_tile(prow, 0, L, A, V, TH, False, n_full > 0, PSTREAM)
     if AHEAD == 2:
         _, x_after = _load_tile(row_ptr, RT, L, A, V, TH, False, n_full > 1)
+        p_after = _page_tile(prow, RT, L, A, V, TH, False, n_full > 1, PSTREAM)
     lo, hi = _bracket_bisect(row_ptr, L, k, KEY_BITS, SAMPLE, BB, BPB, GUESS, SRUN, SVEC)
     f_lo, f_hi = _fp32_bounds(lo, hi)  # used for float32 rows only
     n_s = tl.zeros([], dtype=tl.int32)
     n_c = tl.zeros([], dtype=tl.int32)
     for i in range(0, n_full):  # the next tile's load (AHEAD 2: the one after it) is issued before this one is used
         x = x_next
+        pg = p_next
         c0 = i * RT
         j = c0 + j0
         if AHEAD == 2:
             x_next = x_after
-            _, x_after = _load_tile(row_ptr, tl.multiple_of(c0 + 2 * RT, RT), L, A, V, TH, False, i + 2 < n_full)
+            p_next = p_after
+            c2 = tl.multiple_of(c0 + 2 * RT, RT)
+            _, x_after = _load_tile(row_ptr, c2, L, A, V, TH, False, i + 2 < n_full)
+            p_after = _page_tile(prow, c2, L, A, V, TH, False, i + 2 < n_full, PSTREAM)
         else:
-            _, x_next = _load_tile(row_ptr, tl.multiple_of(c0 + RT, RT), L, A, V, TH, False, i + 1 < n_full)
+            c1 = tl.multiple_of(c0 + RT, RT)
+            _, x_next = _load_tile(row_ptr, c1, L, A, V, TH, False, i + 1 < n_full)
+            p_next = _page_tile(prow, c1, L, A, V, TH, False, i + 1 < n_full, PSTREAM)
         sure, cand = _classify(x, j, L, lo, hi, f_lo, f_hi, False)
         n_s, n_c = _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, return_values,
-                          buf_key, buf_idx, req, offset, page_ptr, page_stride, RT, TRANSFORM, PACK)
+                          buf_key, buf_idx, req, offset, page_ptr, page_stride, RT, TRANSFORM, PACK, pg, PSTREAM)
     tail = n_full * RT
     if tail < L:
         j, x = _load_tile(row_ptr, tail, L, A, V, TH, True)
+        pg = _page_tile(prow, tail, L, A, V, TH, True, True, PSTREAM)
         sure, cand = _classify(x, j, L, lo, hi, f_lo, f_hi, True)
         n_s, n_c = _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, return_values,
-                          buf_key, buf_idx, req, offset, page_ptr, page_stride, RT, TRANSFORM, PACK)
+                          buf_key, buf_idx, req, offset, page_ptr, page_stride, RT, TRANSFORM, PACK, pg, PSTREAM)
     ok = (n_s <= k) & (n_s + n_c >= k) & (n_c <= cap)
     if ok & (n_s < k):
         tl.debug_barrier()  # candidates were written by other threads
@@ -147,7 +166,7 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
                 BISECT: tl.constexpr = True, LATE: tl.constexpr = False, LATE_KB: tl.constexpr = 0,
                 SB: tl.constexpr = 1, BB: tl.constexpr = 1, LAZY: tl.constexpr = False, BPB: tl.constexpr = 16,
                 GUESS: tl.constexpr = 0.0, AHEAD: tl.constexpr = 1, SRUN: tl.constexpr = 1,
-                SVEC: tl.constexpr = False, PACK: tl.constexpr = False):
+                SVEC: tl.constexpr = False, PACK: tl.constexpr = False, PSTREAM: tl.constexpr = False):
     """Row ``program_id(0)``: its k output slots. TRANSFORM: 0 none, 1 page_table, 2 ragged.
     ``stride_row`` is specialized (16-divisible strides keep the 16-byte loads); BLOCK is the
     lane count of the short-row fill and of the exact fallback. LATE (page table only): local
@@ -158,10 +177,13 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
     prefix bits (16; fewer: fewer bisection steps, a slightly wider bracket). GUESS: the bracket guessed from the
     sample's moments first (``WarpConfig.guess``). AHEAD: tiles of the stream in flight ahead of the one placed.
     SRUN: the bracket's sample in runs of that many adjacent columns (``WarpConfig.sample_run``); SVEC: loaded as
-    vectors (``WarpConfig.sample_vec``). PACK: candidates as one 64-bit word each (``WarpConfig.pack_cands``)."""
+    vectors (``WarpConfig.sample_vec``). PACK: candidates as one 64-bit word each (``WarpConfig.pack_cands``). PSTREAM
+    (page table, not LATE, no values; ``page_stride`` a multiple of 4 and the table 16-byte aligned): the row's
+    page-table entries streamed beside its scores (``WarpConfig.page_stream``)."""
     b = tl.program_id(0)
     # LATE: the fast path writes local columns; the page table goes over the k slots at the end.
-    FAST_T: tl.constexpr = 0 if LATE and TRANSFORM == 1 else TRANSFORM
+    tl.static_assert(not PSTREAM or (TRANSFORM == 1 and not LATE), "the page stream replaces the late page pass")
+    FAST_T: tl.constexpr = 0 if (LATE or PSTREAM) and TRANSFORM == 1 else TRANSFORM
     SETUP_T: tl.constexpr = FAST_T if LAZY else TRANSFORM
     lane, L, row_ptr, orow, req, offset = _select_row_setup(
         b, logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k, cu_ptr, has_cu, num_req,
@@ -174,12 +196,16 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
     else:
         buf_key = scratch_ptr + b.to(tl.int64) * (2 * cap)
         buf_idx = buf_key + cap
+        prow = page_ptr
+        if PSTREAM:
+            prow = page_ptr + tl.multiple_of(req.to(tl.int64) * page_stride, 4)
+            return_values = 0  # candidates carry page entries, not columns (``launch_warp`` never asks for values)
         ok = _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf_key, buf_idx, cap,
                         req, offset, page_ptr, page_stride, KEY_BITS, A, V, TH, SAMPLE, CBLOCK, FAST_T, BISECT,
-                        SB, BB, BPB, GUESS, AHEAD, SRUN, SVEC, PACK)
+                        SB, BB, BPB, GUESS, AHEAD, SRUN, SVEC, PACK, prow, PSTREAM)
         if SETUP_T != TRANSFORM:
             req, offset = _row_transform(b, lane, cu_ptr, has_cu, num_req, offsets_ptr, BLOCK, TRANSFORM)
-        if FAST_T != TRANSFORM:
+        if (FAST_T != TRANSFORM) and not PSTREAM:  # the late pass (the page stream wrote entries already)
             if ok:
                 tl.debug_barrier()  # slots were written by other threads
                 _late_page(out_idx_ptr, orow, k, req, page_ptr, page_stride, LATE_KB if LATE_KB > 0 else BLOCK)

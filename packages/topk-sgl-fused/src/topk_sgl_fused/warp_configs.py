@@ -62,6 +62,12 @@ class WarpConfig:
     # Each candidate written as one 64-bit scratch word (key << 32 | column) instead of two 32-bit ones (session 27;
     # the stream's stores per key 3 -> 2; needs bisect).
     pack_cands: bool = False
+    # Page table (instead of late): the row's page-table entries streamed beside its scores, tile for tile, so sure
+    # keys write their entries from registers and candidates carry them (session 28). No gather and no pass over the
+    # k slots at the end; the price is the table's whole window read, which a dense selection (k a large share of
+    # the row) reads most of anyway. Needs no values, a 16-byte aligned table and a stride divisible by 4
+    # (``launch_warp`` falls back to the late pass otherwise).
+    page_stream: bool = False
 
 
 #: The warp path's configs by rows per SM (H200, fp32, k=2048, NOTES.md 2026-11-30 session 10):
@@ -103,7 +109,11 @@ WARP_FEW_PAGE = replace(WARP_FEW, late=True, sbits=WARP_SELECT_SECANT, late_kb=L
 #: 68.9, 128x64K 42.5 -> 43.5); 4096x8K's page table even (172.4 -> 173.2). Rows of at most WARP_NARROW_BRACKET_MAX_N
 #: columns (not timed) keep 1.
 WARP_PAGE_AHEAD = 2
-WARP_MID_PAGE = replace(WARP_MID, late=True, sbits=WARP_SELECT_SECANT, late_kb=LATE_ALL_K, ahead=WARP_PAGE_AHEAD)
+#: Session 28 (``pickps``, µs page table, v2 in brackets): its table streamed beside the scores (``page_stream``;
+#: the late pass with ``late_kb`` where it cannot be streamed): 512x32K 76.1 -> 71.2 (71.6), 512x128K (with
+#: WARP_MID_LARGE_PAGE's sample) 189.8 -> 186.7 (183.4).
+WARP_MID_PAGE = replace(WARP_MID, sbits=WARP_SELECT_SECANT, late_kb=LATE_ALL_K, ahead=WARP_PAGE_AHEAD,
+                        page_stream=True)
 WARP_MANY_PAGE = replace(WARP_MANY, late=True)
 WARP_MID_PAGE_MANY = WARP_MANY_PAGE
 #: The bracket's sample by row length (session 17, shared/device/sgl10_bench.py ``x<S>``, k = 2048, µs none / page):
@@ -117,7 +127,11 @@ WARP_MID_PAGE_MANY = WARP_MANY_PAGE
 WARP_MANY_SMALL = replace(WARP_MANY, sample=1024, sbits=WARP_SELECT_SECANT)
 #: The page table's many short rows capped at 80 registers, 6 programs per SM not 5 (session 21, ``sgl10_bench.py``
 #: ``m80``, one round, µs: 4096x8K 179.9 -> 173.4; the identity transform's 152.4 -> 152.0 kept; 16K rows not timed).
-WARP_MANY_SMALL_PAGE = replace(WARP_MANY_PAGE, sample=1024, sbits=WARP_SELECT_SECANT, maxnreg=80)
+#: Session 28 (``sgl10_bench.py`` ``pickps`` / ``pickkb``, µs page table): the table's rows streamed beside the scores
+#: (``page_stream``; v2 148.5): 4096x8K 171.8 -> 155.1, 2048x8K 95.1 -> 87.1; the late pass over all k slots at once
+#: (the fallback where the table cannot be streamed): 4096x8K 172.7 -> 166.1 / 165.9, 2048x8K 95.1 -> 91.0.
+WARP_MANY_SMALL_PAGE = replace(WARP_MANY_PAGE, sample=1024, sbits=WARP_SELECT_SECANT, maxnreg=80, late=False,
+                               page_stream=True, late_kb=LATE_ALL_K)
 WARP_MANY_SMALL_N = 16384
 #: With the guessed bracket (session 22, below) its wider candidate set takes chunks of 2048, not 1024 (128x32K, one
 #: round, µs v2 / page: 27.65 / 29.75 -> 24.8 / 26.9; slack 1.5: 26.8 / 28.9; 4096 sampled keys: 24.4 / 26.7).
@@ -132,8 +146,10 @@ WARP_FEW_LARGE_SAMPLE = 4096
 #: 256x32K and 64x32K even.
 WARP_FEW_LARGE_PACK = True
 WARP_FEW_LARGE = replace(WARP_FEW, sample=WARP_FEW_LARGE_SAMPLE, cblock=2048, guess=2.5, pack_cands=WARP_FEW_LARGE_PACK)
+#: Its page table streamed beside the scores (session 28, ``pickps`` / ``pickpsah1``, µs, v2 22.1): 128x32K 24.5 ->
+#: 23.8 (twice), 23.2 with one tile ahead (the late pass's two measured slower without it, session 25).
 WARP_FEW_LARGE_PAGE = replace(WARP_FEW_PAGE, sample=WARP_FEW_LARGE_SAMPLE, sbits=1, cblock=2048, guess=2.5,
-                              ahead=WARP_PAGE_AHEAD, pack_cands=WARP_FEW_LARGE_PACK)
+                              pack_cands=WARP_FEW_LARGE_PACK, late=False, page_stream=True)
 WARP_FEW_LARGE_N = (16384, 32768)
 #: 2-12 rows per SM of at least WARP_MID_LARGE_N columns, v2 and ragged: a 4096-key bracket sample and the select by
 #: interpolation (session 19 call 9, two rounds, µs): 512x128K 243.0 / 242.2 -> 236.9 / 236.9, 1024x64K 226.8 / 227.4
@@ -149,8 +165,14 @@ WARP_MID_LARGE_N = 65536
 #: two rounds, µs v2 / page: 128x128K 72.7 / 75.9 -> 67.3 / 69.3 (chunks of 2048: 70.4 / 73.6, 8192: 69.8 / 71.9),
 #: 128x64K 47.0 / 50.2 -> 43.2 / 45.4, 64x128K 71.5 / 74.5 -> 60.8 / 62.8; 128x32K (WARP_FEW_LARGE) no gain).
 WARP_MID_LARGE_MANY = replace(WARP_MID_LARGE, maxnreg=80)
-#: (Its late pass keeps blocks of ``block``: all k at once measured even, session 23, 1024x64K page 214.2 -> 214.6.)
+#: (Its late pass keeps blocks of ``block``: all k at once measured even, session 23, 1024x64K page 214.2 -> 214.6,
+#: and session 28, 193.7 -> 193.5.) Session 28 (``pickps``): the table streamed beside the scores, 1024x64K page
+#: 193.7 -> 189.9 (v2 183.5), although the table's window is read whole where the gathers touched ~30% of its sectors.
 WARP_MID_LARGE_PAGE_MANY = replace(WARP_MID_PAGE, sample=4096, maxnreg=80, late_kb=0)
+#: 2-6 rows per SM of at least WARP_MID_LARGE_N columns with the page table: the 4096-key sample (session 28,
+#: ``pickrun8x4096``, µs page table, v2 in brackets): 512x128K 200.2 -> 189.9 and 201.0 -> 190.6 (183.0), 256x128K
+#: 109.9 -> 104.1 (98.8), 300x64K 92.6 -> 83.7 (74.9); session 19 had measured it slower (256x128K 141.0 -> 142.7).
+WARP_MID_LARGE_PAGE = replace(WARP_MID_PAGE, sample=4096)
 #: Session 22 (``sgl10_bench.py`` ``pickg<S>``, two rounds, µs v2 / page table): the bracket guessed from the sample's
 #: moments first (``WarpConfig.guess``, slack 2.5 / 1.5 square roots of the rank) on about one row per SM:
 #: 128x32K (WARP_FEW_LARGE) 29.4 / 31.6 -> 27.7 / 29.8 / 28.2 / 30.3; 128x64K (WARP_FEW_LONG) 42.9 / 45.4 -> 39.5 /
