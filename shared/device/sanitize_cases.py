@@ -72,7 +72,8 @@ CASES = [  # rows, n, k, dtype, kind, next_n, compress_ratio
 ]
 
 
-#: sgl_fused's page-table function on each warp-path config (late page pass), run first: rows, n, k
+#: sgl_fused's page-table function on each warp-path config (the late page pass or, session 28, the table streamed
+#: beside the scores), run first: rows, n, k
 #: (1x8192: the resident path (session 18; WARP_SHORT_PAGE before); 150 rows: WARP_FEW_LARGE_PAGE; 300:
 #: WARP_MID_PAGE; 1100: the 4-warp one; 1700 rows: WARP_MANY_SMALL_PAGE, on 132 SMs; session 23: 4x12000 the 16-warp
 #: resident path, 8x32768 and 2x131072 the two-launch select's page pass over all k slots at once; session 25: 8x131072
