@@ -47,8 +47,7 @@ else 8), on W warps, its register cap M (0: none; default SplitConfig's 128); a 
 "pickkb<KB>" (session 28) the warp picks' late page pass in blocks of KB slots; "picknolate" the warp picks with
 the page table applied as each slot is written (page table only); "pickps[ah1]" the warp picks with the page-table
 row streamed beside the scores (``WarpConfig.page_stream``) [one tile ahead], and the two-launch picks' too
-(``SplitConfig.page_stream``); "pickpssplit" the two-launch picks' alone; "pickpg" the two-launch picks with the
-kept keys' page entries gathered by the filter (``SplitConfig.page_gather``).
+(``SplitConfig.page_stream``); "pickpssplit" the two-launch picks' alone.
 "pickah2" / "pickah1" (session 25) the picks with the warp path's stream two tiles / one tile ahead
 (``WarpConfig.ahead``; the page-table configs of 2-12 rows per SM and WARP_FEW_LARGE_PAGE ship 2). "pickos"
 (session 25, prepared) the picks with the float32 resident path's one-scan placement (``ResidentConfig.one_scan``).
@@ -253,10 +252,6 @@ def _setup(name):
         launch.pick_warp = lambda *a, extra=extra: (
             replace(c, **extra) if isinstance(c := ORIG_WARP(*a), launch.WarpConfig) and c.late else c)
         launch.pick_split = lambda *a: replace(ORIG_SPLIT(*a), page_stream=True)
-        return
-    if name == "pickpg":  # session 28: the two-launch picks' page entries gathered for the kept keys in the filter
-        launch.WARP = True
-        launch.pick_split = lambda *a: replace(ORIG_SPLIT(*a), page_stream=True, page_gather=True)
         return
     if name == "pickpssplit":  # session 28: the two-launch picks' page table streamed (warp picks as shipped)
         launch.WARP = True

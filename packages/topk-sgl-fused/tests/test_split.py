@@ -263,8 +263,7 @@ def test_split_denormals_and_signed_zeros():
 def test_split_page_stream():
     """``page_stream`` (the filter streams the page table's row beside the scores and lists page entries; no values
     asked for): chunks of one tile (its first loaded early or not) and of several, both candidate selects, the
-    interpreter's pick (a tiny cap: the exact fallback, which gathers), and ``page_gather`` (the kept keys' entries
-    gathered after classifying) on both chunk paths; with values asked for it takes the late pass.
+    interpreter's pick (a tiny cap: the exact fallback, which gathers); with values asked for it takes the late pass.
     NaNs, -inf and a plateau at the threshold."""
     from topk_sgl_fused import launch
 
@@ -273,11 +272,10 @@ def test_split_page_stream():
     if launch.interpreting():
         fast = _fast_config()
         configs = [fast, replace(fast, chunk=256), replace(fast, chunk=256, early=True), replace(fast, bisect=True),
-                   replace(fast, bisect=True, sbits=0), None, replace(fast, page_gather=True),
-                   replace(fast, chunk=256, early=True, page_gather=True)]
+                   replace(fast, bisect=True, sbits=0), None]
         shapes = ((3, 3000, 100),)
     else:
-        configs = [None, "gather"]
+        configs = [None]
         shapes = ((8, 32768, 2048), (32, 131072, 2048), (1, 32768, 2048), (4, 70000, 1000))
     for rows, n, k in shapes:
         assert n % 4 == 0  # a table of n columns can be streamed
@@ -287,8 +285,6 @@ def test_split_page_stream():
         x[min(1, rows - 1), : n // 4] = 0.25
         seq = torch.randint(n // 2, n + 1, (rows,), dtype=torch.int32, device=dev)
         for config in configs:
-            pick = launch.pick_split(rows, n, k, launch.sm_count(dev))
-            config = replace(config, page_stream=True) if config not in (None, "gather") else replace(
-                pick, page_stream=True, page_gather=config == "gather")
+            config = replace(config or launch.pick_split(rows, n, k, launch.sm_count(dev)), page_stream=True)
             _run(x, seq, k, config, "page_table", with_values=False)
         _run(x, seq, k, config, "page_table", with_values=True)

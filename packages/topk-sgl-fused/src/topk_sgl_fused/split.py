@@ -164,9 +164,9 @@ def _load_tile(row_ptr, c0, end, A: tl.constexpr, V: tl.constexpr, TH: tl.conste
 @triton.jit
 def _page_tile(prow, c0, end, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, MASKED: tl.constexpr, whole,
                PSTREAM: tl.constexpr):
-    """PSTREAM 1: the page-table entries of the tile at column ``c0`` in list order (``_load_tile``'s layout and masks;
+    """PSTREAM: the page-table entries of the tile at column ``c0`` in list order (``_load_tile``'s layout and masks;
     lanes not read hold -1); else nothing is read (0)."""
-    if PSTREAM == 1:
+    if PSTREAM:
         off3 = _tile_offsets(A, V, TH)
         if MASKED:
             p3 = tl.load(prow + c0 + off3, mask=c0 + off3 < end, other=-1)
@@ -207,19 +207,16 @@ def _one_tile(row_ptr, c0, end, lo, hi, f_lo, f_hi, ctr, k, cap, row_lists, cand
     j, x = _load_tile(row_ptr, c0, end, A, V, TH, MASKED)
     pg = _page_tile(prow, c0, end, A, V, TH, MASKED, True, PSTREAM)
     _classify_write(j, x, end, lo, hi, f_lo, f_hi, ctr, k, cap, row_lists, cand_key, cand_col, A * V * TH,
-                    MASKED, pg, PSTREAM, prow)
+                    MASKED, pg, PSTREAM)
 
 
 @triton.jit
 def _classify_write(j, x, end, lo, hi, f_lo, f_hi, ctr, k, cap, row_lists, cand_key, cand_col,
-                    N: tl.constexpr, MASKED: tl.constexpr, pg=0, PSTREAM: tl.constexpr = 0, prow=0):
-    """A loaded tile: classify, reserve list space, write. PSTREAM 2: the page-table entries of the kept keys only,
-    gathered before the reservation's atomic, whose round trip hides theirs."""
+                    N: tl.constexpr, MASKED: tl.constexpr, pg=0, PSTREAM: tl.constexpr = False):
+    """A loaded tile: classify, reserve list space, write."""
     sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, MASKED)
-    if PSTREAM == 2:
-        pg = tl.load(prow + j, mask=(sure | cand) != 0, other=-1)
     sp, cp = _reserve(tl.sum(sure + (cand << 16), axis=0), ctr)
-    _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, N, pg, PSTREAM != 0)
+    _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, N, pg, PSTREAM)
 
 
 @triton.jit
@@ -240,16 +237,15 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
                   KEY_BITS: tl.constexpr, CHUNK: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr,
                   SAMPLE: tl.constexpr, HAS_STARTS: tl.constexpr, EARLY: tl.constexpr = False,
                   BPB: tl.constexpr = 0, GUESS: tl.constexpr = 0.0, SRUN: tl.constexpr = 1,
-                  SVEC: tl.constexpr = False, PSTREAM: tl.constexpr = 0):
+                  SVEC: tl.constexpr = False, PSTREAM: tl.constexpr = False):
     """Chunk ``c`` of row ``b``: sure columns and bracket candidates into the row's lists.
     EARLY: the chunk's first full tile is loaded before the bracket, so the two latencies overlap.
     BPB: 0 the bracket by two histograms (``kernel._bracket``), else by bisection on BPB key prefix bits
     (``bisect_select._bracket_bisect``: the same bounds at 16); GUESS: its bounds guessed from the sample's moments
     first (``SplitConfig.guess``); SRUN: with BPB, its sample in runs of that many adjacent columns (SVEC: loaded as
     vectors). PSTREAM (the page table's calls, ``SplitConfig.page_stream``): the row's page-table entries (row
-    ``req`` of ``page_ptr``; ``page_stride`` a multiple of 4) into the lists in place of the columns, 1 streamed beside
-    its scores, 2 gathered for the kept keys only (``SplitConfig.page_gather``); 0: the other calls, which never read
-    the page-table arguments.
+    ``req`` of ``page_ptr``; ``page_stride`` a multiple of 4) streamed beside its scores into the lists in place of
+    the columns; the other calls never read the page-table arguments.
 
     Tiles of ``A * V * TH`` columns (``_tile_offsets``), one list per thread, so list
     positions are an in-thread running count plus one block scan of the per-list counts.
@@ -287,7 +283,7 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
             if c0 + RT <= L:
                 if EARLY:
                     _classify_write(j_e, x_e, end, lo, hi, f_lo, f_hi, ctr, k, cap, row_lists, cand_key,
-                                    cand_col, A * V * TH, False, p_e, PSTREAM, prow)
+                                    cand_col, A * V * TH, False, p_e, PSTREAM)
                 else:
                     _one_tile(row_ptr, c0, end, lo, hi, f_lo, f_hi, ctr, k, cap, row_lists, cand_key,
                               cand_col, A, V, TH, False, prow, PSTREAM)
@@ -324,17 +320,13 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
                 _, x_next = _load_tile(row_ptr, c1, end, A, V, TH, False, i + 1 < n_full)
                 p_next = _page_tile(prow, c1, end, A, V, TH, False, i + 1 < n_full, PSTREAM)
                 sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, False)
-                if PSTREAM == 2:
-                    pg = tl.load(prow + j, mask=(sure | cand) != 0, other=-1)
                 sp, cp = _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, RT, pg,
-                                     PSTREAM != 0)
+                                     PSTREAM)
             if tail < end:
                 j, x = _load_tile(row_ptr, tail, end, A, V, TH, True)
                 pg = _page_tile(prow, tail, end, A, V, TH, True, True, PSTREAM)
                 sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, True)
-                if PSTREAM == 2:
-                    pg = tl.load(prow + j, mask=(sure | cand) != 0, other=-1)
-                _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, RT, pg, PSTREAM != 0)
+                _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, RT, pg, PSTREAM)
 
 
 @triton.jit
