@@ -47,7 +47,8 @@ else 8), on W warps, its register cap M (0: none; default SplitConfig's 128); a 
 "pickkb<KB>" (session 28) the warp picks' late page pass in blocks of KB slots; "picknolate" the warp picks with
 the page table applied as each slot is written (page table only); "pickps[ah1]" the warp picks with the page-table
 row streamed beside the scores (``WarpConfig.page_stream``) [one tile ahead], and the two-launch picks' too
-(``SplitConfig.page_stream``); "pickpssplit" the two-launch picks' alone.
+(``SplitConfig.page_stream``); "pickpssplit" the two-launch picks' alone ("pickpg", the filter gathering the kept
+keys' entries instead, was measured slower and removed after commit 34bb1e7).
 "pickah2" / "pickah1" (session 25) the picks with the warp path's stream two tiles / one tile ahead
 (``WarpConfig.ahead``; the page-table configs of 2-12 rows per SM and WARP_FEW_LARGE_PAGE ship 2). "pickos"
 (session 25, prepared) the picks with the float32 resident path's one-scan placement (``ResidentConfig.one_scan``).
