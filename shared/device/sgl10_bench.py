@@ -48,7 +48,8 @@ else 8), on W warps, its register cap M (0: none; default SplitConfig's 128); a 
 the page table applied as each slot is written (page table only); "pickps[ah1]" the warp picks with the page-table
 row streamed beside the scores (``WarpConfig.page_stream``) [one tile ahead], and the two-launch picks' too
 (``SplitConfig.page_stream``); "pickpssplit" the two-launch picks' alone ("pickpg", the filter gathering the kept
-keys' entries instead, was measured slower and removed after commit 34bb1e7).
+keys' entries instead, was measured slower and removed after commit 34bb1e7). "pickpsab" (session 29, prepared) as
+"pickpssplit" with the filter's page tile loaded after its bracket (``SplitConfig.page_after_bracket``).
 "pickah2" / "pickah1" (session 25) the picks with the warp path's stream two tiles / one tile ahead
 (``WarpConfig.ahead``; the page-table configs of 2-12 rows per SM and WARP_FEW_LARGE_PAGE ship 2). "pickos"
 (session 25, prepared) the picks with the float32 resident path's one-scan placement (``ResidentConfig.one_scan``).
@@ -254,9 +255,11 @@ def _setup(name):
             replace(c, **extra) if isinstance(c := ORIG_WARP(*a), launch.WarpConfig) and c.late else c)
         launch.pick_split = lambda *a: replace(ORIG_SPLIT(*a), page_stream=True)
         return
-    if name == "pickpssplit":  # session 28: the two-launch picks' page table streamed (warp picks as shipped)
+    if name in ("pickpssplit", "pickpsab"):  # session 28: the two-launch picks' page table streamed (warp picks as
+        # shipped); session 29 (prepared): "pickpsab" with the page tile loaded after the bracket
         launch.WARP = True
-        launch.pick_split = lambda *a: replace(ORIG_SPLIT(*a), page_stream=True)
+        extra = dict(page_stream=True, **({"page_after_bracket": True} if name == "pickpsab" else {}))
+        launch.pick_split = lambda *a, extra=extra: replace(ORIG_SPLIT(*a), **extra)
         return
     if name == "picknolate":  # session 28: the warp picks' page table applied as each slot is written (no late pass)
         launch.WARP = True

@@ -93,8 +93,10 @@ def split_configs():
     return _gpu_picks(launch.pick_split) + [one_wave]
 
 
-def compile_split(dtype, transform, config):
-    """Both kernels of the two-launch path (``split.py``) for one dtype, transform and config."""
+def compile_split(dtype, transform, config, aligned=False):
+    """Both kernels of the two-launch path (``split.py``) for one dtype, transform and config, with the config's
+    register caps (``aligned``: 16-byte aligned pointers and row stride, as a launch specializes them); returns the
+    filter's build."""
     import triton
     from triton.backends.compiler import GPUTarget
 
@@ -110,12 +112,49 @@ def compile_split(dtype, transform, config):
                   "page_ptr": "*i32", "page_stride": "i32", "cu_ptr": "*i32", "has_cu": "i32", "num_req": "i32",
                   "offsets_ptr": "*i32", **scratch}
     page = {"page_ptr": "*i32", "page_stride": "i32", "cu_ptr": "*i32", "has_cu": "i32", "num_req": "i32"}
-    for fn, sig, const, warps in ((split.filter_kernel, {**common, **scratch, **page}, filt, config.warps),
-                                  (split.select_kernel, select_sig, sel, config.select_warps)):
+    builds = []
+    for fn, sig, const, warps, maxnreg in (
+            (split.filter_kernel, {**common, **scratch, **page}, filt, config.warps, config.maxnreg),
+            (split.select_kernel, select_sig, sel, config.select_warps, config.select_maxnreg)):
         sig = {**sig, **{name: "constexpr" for name in const}}
-        compiled = triton.compile(triton.compiler.ASTSource(fn, sig, const), target=GPUTarget("cuda", 90, 32),
-                                  options={"num_warps": warps})
+        attrs = {(i,): [["tt.divisibility", 16]] for i, (name, ty) in enumerate(sig.items())
+                 if aligned and (ty.startswith("*") or name == "stride_row")}
+        options = {"num_warps": warps, **({"maxnreg": maxnreg} if maxnreg else {})}
+        compiled = triton.compile(triton.compiler.ASTSource(fn, sig, const, attrs=attrs),
+                                  target=GPUTarget("cuda", 90, 32), options=options)
         assert ".target sm_90" in compiled.asm["ptx"], "PTX is not for sm_90"
+        builds.append(compiled)
+    return builds[0]
+
+
+def ptxas_usage(compiled) -> tuple[int, int]:
+    """(registers, spill-store bytes) of a build, from ``ptxas -v`` (Triton's own) on its PTX (its ``.version`` set to
+    8.7, the newest that ptxas reads; these kernels use nothing newer)."""
+    import re
+    import tempfile
+
+    import triton
+
+    ptxas = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "ptxas")
+    with tempfile.TemporaryDirectory() as d:
+        src = os.path.join(d, "k.ptx")
+        with open(src, "w") as f:
+            f.write(re.sub(r"^\.version \d+\.\d+", ".version 8.7", compiled.asm["ptx"], flags=re.M))
+        rep = subprocess.run([ptxas, "-v", "-arch=sm_90a", src, "-o", os.path.join(d, "k.cubin")],
+                             capture_output=True, text=True, check=True)
+    text = rep.stdout + rep.stderr
+    return int(re.search(r"Used (\d+) registers", text)[1]), int(re.search(r"(\d+) bytes spill stores", text)[1])
+
+
+def page_after_bracket_usage() -> dict:
+    """ptxas usage of the 32x128K two-launch filter (8192 columns on 8 warps, 128 registers) streaming the page
+    table: both early tiles live across the bracket (as ``page_stream`` alone) and the page tile after it."""
+    from topk_sgl_fused import launch
+
+    config = replace(launch.pick_split(32, 131072, 2048, 132), page_stream=True)
+    assert (config.chunk, config.warps, config.early, config.maxnreg) == (8192, 8, True, 128), config
+    return {name: ptxas_usage(compile_split("fp32", 1, replace(config, page_after_bracket=after), aligned=True))
+            for name, after in (("early", False), ("after", True))}
 
 
 def warp_configs():
@@ -260,9 +299,24 @@ def compile_warp_part(which: str) -> None:
     print("compiled the warp kernels")
 
 
+@pytest.mark.slow(minutes=1)
+def test_split_page_after_bracket_spills_none():
+    """``SplitConfig.page_after_bracket`` exists to keep the page tile out of registers across the bracket: its
+    32x128K filter must fit 128 registers without spills (ptxas, session 29: 60 bytes with both tiles early)."""
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    proc = subprocess.run([sys.executable, __file__, "page_after"], env=env, capture_output=True, text=True,
+                          timeout=900)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-6000:]
+    usage = eval(proc.stdout.strip().splitlines()[-1])  # the child's repr of page_after_bracket_usage()
+    assert usage["after"][0] <= 128 and usage["after"][1] == 0, usage
+
+
 if __name__ == "__main__":
     os.environ.pop("TRITON_INTERPRET", None)
     which = sys.argv[1] if len(sys.argv) > 1 else "fast"
+    if which == "page_after":
+        print(repr(page_after_bracket_usage()))
+        sys.exit(0)
     parts = sys.argv[2].split(",") if len(sys.argv) > 2 else PARTS
     if "variants" in parts:
         cfgs = configs()

@@ -263,8 +263,8 @@ def test_split_denormals_and_signed_zeros():
 def test_split_page_stream():
     """``page_stream`` (the filter streams the page table's row beside the scores and lists page entries; no values
     asked for): chunks of one tile (its first loaded early or not) and of several, both candidate selects, the
-    interpreter's pick (a tiny cap: the exact fallback, which gathers); with values asked for it takes the late pass.
-    NaNs, -inf and a plateau at the threshold."""
+    interpreter's pick (a tiny cap: the exact fallback, which gathers); early tiles also with the page tile loaded after
+    the bracket; with values asked for it takes the late pass. NaNs, -inf and a plateau at the threshold."""
     from topk_sgl_fused import launch
 
     dev = triton_device()
@@ -287,4 +287,6 @@ def test_split_page_stream():
         for config in configs:
             config = replace(config or launch.pick_split(rows, n, k, launch.sm_count(dev)), page_stream=True)
             _run(x, seq, k, config, "page_table", with_values=False)
+            if config.early:  # the page tile after the bracket (``page_after_bracket``)
+                _run(x, seq, k, replace(config, page_after_bracket=True), "page_table", with_values=False)
         _run(x, seq, k, config, "page_table", with_values=True)

@@ -615,7 +615,8 @@ def test_page_stream_falls_back():
 
 def test_page_stream_with_requests():
     """``page_stream`` with ``cu_seqlens_q``: rows of a request stream that request's table row (requests 0, 2 and 3
-    empty), on the warp path and the two-launch path (``SplitConfig.page_stream``)."""
+    empty), on the warp path and the two-launch path (``SplitConfig.page_stream``; one-tile chunks also with the page
+    tile loaded after the bracket)."""
     from dataclasses import replace
 
     from topk_sgl_fused import launch
@@ -625,7 +626,8 @@ def test_page_stream_with_requests():
     x, lens, cu, table, req = paged_requests(triton_device())
     split = SplitConfig(chunk=128, warps=1, r=1, sample=64, select_warps=1, cblock=64, block=64, cap=512)
     for config in (WarpConfig(1, 1, 64, 64, 64, page_stream=True), replace(split, page_stream=True),
-                   replace(split, chunk=256, page_stream=True)):
+                   replace(split, chunk=256, page_stream=True),
+                   replace(split, chunk=256, early=True, page_stream=True, page_after_bracket=True)):
         call = poisoned_call(x, lens, k, values=False, transform="page_table", page_table=table, cu_seqlens_q=cu)
         assert launch._page_streamable(call)
         launch.launch(call, config=config)

@@ -335,6 +335,10 @@ class SplitConfig:
     # (no pass over the k slots at the end; ``WarpConfig.page_stream``, session 28). Needs no values, a 16-byte aligned
     # table and a stride divisible by 4 (``launch_split`` takes the late pass otherwise).
     page_stream: bool = False
+    # With page_stream and early: the page tile (and its row pointer) loaded after the bracket, not beside the early
+    # score tile (session 29, prepared, not timed: ptxas puts the 8192-column 8-warp filter at 128 registers with 60
+    # bytes of spills with both tiles live across the bracket, none with this; 32x128K / 64x128K / 16x128K).
+    page_after_bracket: bool = False
     sure_kb: int = 0  # the select's copy of the sure columns in blocks of this many slots (0: ``block``)
     # The select's register cap (None: ptxas's own, 128 at 8 warps, where the float32 select spills 36 bytes; with
     # 160 it takes 141 and spills none). Session 25 timed 160: no change (8x128K 19.9 -> 20.1, 32x128K 38.0 -> 38.1).
@@ -490,7 +494,9 @@ def split_constexprs(config: SplitConfig, key_bits: int, elem_bytes: int, transf
                    GUESS=float(config.guess) if config.bracket_bits else 0.0,
                    SRUN=config.sample_run if config.bracket_bits else 1,  # always given, as warp_constexprs' SRUN
                    SVEC=bool(config.bracket_bits) and config.sample_vec,
-                   PSTREAM=config.page_stream and transform == 1)
+                   PSTREAM=config.page_stream and transform == 1,
+                   **({"PAGE_AFTER": True} if config.page_after_bracket and config.page_stream and transform == 1
+                      else {}))
     s_const = dict(KEY_BITS=key_bits, BLOCK=config.block, CBLOCK=config.cblock, TRANSFORM=transform,
                    HAS_STARTS=has_starts, STREAM=stream, **({"BISECT": True} if config.bisect else {}),
                    **({"SB": 0} if config.bisect and config.sbits == 0 else {}),

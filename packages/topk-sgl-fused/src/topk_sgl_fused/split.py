@@ -237,7 +237,7 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
                   KEY_BITS: tl.constexpr, CHUNK: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr,
                   SAMPLE: tl.constexpr, HAS_STARTS: tl.constexpr, EARLY: tl.constexpr = False,
                   BPB: tl.constexpr = 0, GUESS: tl.constexpr = 0.0, SRUN: tl.constexpr = 1,
-                  SVEC: tl.constexpr = False, PSTREAM: tl.constexpr = False):
+                  SVEC: tl.constexpr = False, PSTREAM: tl.constexpr = False, PAGE_AFTER: tl.constexpr = False):
     """Chunk ``c`` of row ``b``: sure columns and bracket candidates into the row's lists.
     EARLY: the chunk's first full tile is loaded before the bracket, so the two latencies overlap.
     BPB: 0 the bracket by two histograms (``kernel._bracket``), else by bisection on BPB key prefix bits
@@ -245,7 +245,8 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
     first (``SplitConfig.guess``); SRUN: with BPB, its sample in runs of that many adjacent columns (SVEC: loaded as
     vectors). PSTREAM (the page table's calls, ``SplitConfig.page_stream``): the row's page-table entries (row
     ``req`` of ``page_ptr``; ``page_stride`` a multiple of 4) streamed beside its scores into the lists in place of
-    the columns; the other calls never read the page-table arguments.
+    the columns; the other calls never read the page-table arguments. PAGE_AFTER (``SplitConfig.page_after_bracket``):
+    the page tile and its row pointer only after the bracket, so they are not live across it.
 
     Tiles of ``A * V * TH`` columns (``_tile_offsets``), one list per thread, so list
     positions are an in-thread running count plus one block scan of the per-list counts.
@@ -261,17 +262,23 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
         end = tl.minimum(c0 + CHUNK, L)
         n_full = (end - c0) // RT
         prow = page_ptr
-        if PSTREAM:
+        if PSTREAM and not PAGE_AFTER:
             req, _ = _row_transform(b, tl.arange(0, TH), cu_ptr, has_cu, num_req, cu_ptr, TH, 1)
             prow = page_ptr + tl.multiple_of(req * page_stride, 4)
         if EARLY:  # the chunk's first full tile in flight while the bracket is found
             j_e, x_e = _load_tile(row_ptr, c0, end, A, V, TH, False, n_full > 0)
-            p_e = _page_tile(prow, c0, end, A, V, TH, False, n_full > 0, PSTREAM)
+            if not PAGE_AFTER:
+                p_e = _page_tile(prow, c0, end, A, V, TH, False, n_full > 0, PSTREAM)
         if BPB == 0:
             lo, hi = _bracket(row_ptr, L, k, KEY_BITS, SAMPLE)
         else:
             lo, hi = _bracket_bisect(row_ptr, L, k, KEY_BITS, SAMPLE, 1, BPB, GUESS, SRUN, SVEC)
         f_lo, f_hi = _fp32_bounds(lo, hi)  # used for float32 rows only
+        if PSTREAM and PAGE_AFTER:
+            req, _ = _row_transform(b, tl.arange(0, TH), cu_ptr, has_cu, num_req, cu_ptr, TH, 1)
+            prow = page_ptr + tl.multiple_of(req * page_stride, 4)
+        if EARLY and PAGE_AFTER:
+            p_e = _page_tile(prow, c0, end, A, V, TH, False, n_full > 0, PSTREAM)
         ctr = ctr_ptr + b.to(tl.int64) * CTR_WORDS
         if c == 0:
             tl.store(ctr + 2, lo.to(tl.int32, bitcast=True))
