@@ -49,7 +49,8 @@ the page table applied as each slot is written (page table only); "pickps[ah1]" 
 row streamed beside the scores (``WarpConfig.page_stream``) [one tile ahead], and the two-launch picks' too
 (``SplitConfig.page_stream``); "pickpssplit" the two-launch picks' alone ("pickpg", the filter gathering the kept
 keys' entries instead, was measured slower and removed after commit 34bb1e7). "pickpsab" (session 29, prepared) as
-"pickpssplit" with the filter's page tile loaded after its bracket (``SplitConfig.page_after_bracket``).
+"pickpssplit" with the filter's page tile loaded after its bracket (``SplitConfig.page_after_bracket``); "picknops"
+(session 29, prepared) the picks without the page stream (the late pass each config falls back to).
 "pickah2" / "pickah1" (session 25) the picks with the warp path's stream two tiles / one tile ahead
 (``WarpConfig.ahead``; the page-table configs of 2-12 rows per SM and WARP_FEW_LARGE_PAGE ship 2). "pickos"
 (session 25, prepared) the picks with the float32 resident path's one-scan placement (``ResidentConfig.one_scan``).
@@ -60,7 +61,8 @@ the select by interpolation; "picksrun<R>" the two-launch filter's sample in run
 and two-launch paths) / as single values ("pickdefer", the page entries of the sure columns stored a tile after their
 gather, was measured slower and removed after commit e41a4e2); "pickpack" the warp path's candidates as one 64-bit
 scratch word each (``WarpConfig.pack_cands``).
-A cell label ending in "bf16" / "fp16" ("1x8Kbf16") times 16-bit logits.
+A cell label ending in "bf16" / "fp16" ("1x8Kbf16") times 16-bit logits; one ending in "rs" ("16x128Krs", after
+the dtype) windows at runtime starts of 1-3 columns in a buffer of N + 4 (``row_starts``: unaligned scores; session 29).
 Usage: [SGL_PLAN="cell:variant,..;.."] python3 shared/device/sgl10_bench.py [budget_seconds]
 """
 
@@ -70,11 +72,12 @@ import os
 import re
 import sys
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import torch
 
-from topk_core.bench.candidates import SglTransform, make_inputs
+from topk_core import sgl
+from topk_core.bench.candidates import Prepared, SglTransform, make_inputs
 from topk_core.bench.grids import Shape
 from topk_core.bench.run import _check
 from topk_core.bench.timing import rotations, time_graph
@@ -140,14 +143,69 @@ def page_only(name):
     return "late" in name
 
 
+@dataclass(frozen=True)
+class WindowedShape(Shape):
+    """A cell whose rows are windows of a wider buffer at runtime starts of 1-3 columns (``row_starts``): the
+    scores are not 16-byte aligned, as in SGLang's shared score buffers (session 29: scalar loads, more registers)."""
+
+    @property
+    def label(self) -> str:
+        return super().label + " rs"
+
+
+def _inputs(shape, device="cuda"):
+    """The cell's rotating inputs and, for a WindowedShape, the wide buffers and starts its calls read (the inputs'
+    logits are then the windows' contents, which the checks compare against)."""
+    inputs = make_inputs(shape, rotations(shape.nbytes), device)
+    if not isinstance(shape, WindowedShape):
+        return inputs, None
+    g = torch.Generator(device=device).manual_seed(29)
+    starts = torch.randint(1, 4, (shape.rows,), generator=g, device=device, dtype=torch.int32)
+    cols = starts[:, None].long() + torch.arange(shape.n, device=device)[None, :]
+    wide = []
+    for x in inputs.logits:
+        w = torch.randn(shape.rows, shape.n + 4, generator=g, device=device).to(x.dtype)
+        wide.append(w.scatter(1, cols, x))
+    return inputs, (wide, starts)
+
+
+def _prepare(shape, transform, inputs, windows):
+    """``SglTransform`` of sgl_fused, or for a WindowedShape the same three SGL calls with ``row_starts`` (one
+    request per row, an identity table), so the results are window columns either way."""
+    if windows is None:
+        return SglTransform("sgl_fused", transform).prepare(shape, inputs)
+    wide, starts = windows
+    dev, rows = starts.device, shape.rows
+    table = torch.arange(wide[0].shape[1], dtype=torch.int32, device=dev).repeat(rows, 1)  # as wide as the scores
+    cu = torch.arange(rows + 1, dtype=torch.int32, device=dev)
+    zeros = torch.zeros(rows, dtype=torch.int32, device=dev)
+    results = {}
+
+    def step(i):
+        x, lens = wide[i], inputs.lengths[i]
+        if transform == "none":
+            results[i] = sgl.fast_topk_v2(x, lens, shape.k, row_starts=starts, backend="sgl_fused")
+        elif transform == "page_table":
+            results[i] = sgl.fast_topk_transform_fused(x, lens, table, cu, shape.k, row_starts=starts,
+                                                       backend="sgl_fused")
+        else:
+            results[i] = sgl.fast_topk_transform_ragged_fused(x, lens, zeros, shape.k, row_starts=starts,
+                                                              backend="sgl_fused")
+
+    return Prepared(step, lambda i: results[i])
+
+
 if os.environ.get("SGL_PLAN"):  # e.g. SGL_PLAN="128x32K:w16,w16late;1x8K:w16": cells and variants in this order
     PLAN = []
     for part in os.environ["SGL_PLAN"].split(";"):
         label, names = part.split(":")
         rows, n = label.split("x")
+        windowed = n.endswith("rs")  # "16x128Krs": windows at runtime starts (WindowedShape)
+        n = n[:-2] if windowed else n
         dtype = {"bf16": "bfloat16", "fp16": "float16"}.get(n[-4:], "float32")  # "1x8Kbf16": a 16-bit cell
         n = n[:-4] if dtype != "float32" else n
-        PLAN.append((Shape(int(rows), int(n.rstrip("K")) * K, dtype=dtype), names.split(",")))
+        PLAN.append(((WindowedShape if windowed else Shape)(int(rows), int(n.rstrip("K")) * K, dtype=dtype),
+                     names.split(",")))
 PLAN = [(shape, names if "noold" in names else ["old"] + names) for shape, names in PLAN]
 PLAN = [(shape, [n for n in names if n != "noold"]) for shape, names in PLAN]
 
@@ -159,8 +217,8 @@ def _warm(job):
     shape, name, transform = job
     try:
         _setup(name)
-        inputs = make_inputs(shape, rotations(shape.nbytes), "cuda")
-        prep = SglTransform("sgl_fused", transform).prepare(shape, inputs)
+        inputs, windows = _inputs(shape)
+        prep = _prepare(shape, transform, inputs, windows)
         for i in range(len(inputs.logits)):
             prep.step(i)
         torch.cuda.synchronize()
@@ -261,6 +319,13 @@ def _setup(name):
         extra = dict(page_stream=True, **({"page_after_bracket": True} if name == "pickpsab" else {}))
         launch.pick_split = lambda *a, extra=extra: replace(ORIG_SPLIT(*a), **extra)
         return
+    if name == "picknops":  # session 29 (prepared): the picks without the page stream (their fallback late pass)
+        launch.WARP = True
+        launch.pick_warp = lambda *a: (
+            replace(c, page_stream=False, late=True)
+            if isinstance(c := ORIG_WARP(*a), launch.WarpConfig) and c.page_stream else c)
+        launch.pick_split = lambda *a: replace(ORIG_SPLIT(*a), page_stream=False)
+        return
     if name == "picknolate":  # session 28: the warp picks' page table applied as each slot is written (no late pass)
         launch.WARP = True
         launch.pick_warp = lambda *a: (
@@ -350,7 +415,7 @@ def main():
                 print("budget spent; stopping", flush=True)
                 break
             torch.cuda.empty_cache()
-            inputs = make_inputs(shape, rotations(shape.nbytes), "cuda")
+            inputs, windows = _inputs(shape)
             count = len(inputs.logits)
             row = {}
             for name in names:
@@ -359,7 +424,7 @@ def main():
                     t1 = time.time()
                     built = set(toolchain.build_seconds)
                     try:
-                        prep = SglTransform("sgl_fused", transform).prepare(shape, inputs)
+                        prep = _prepare(shape, transform, inputs, windows)
                         for i in range(count):
                             prep.step(i)
                         torch.cuda.synchronize()
