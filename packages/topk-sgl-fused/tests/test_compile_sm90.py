@@ -307,7 +307,9 @@ def test_split_page_after_bracket_spills_none():
     proc = subprocess.run([sys.executable, __file__, "page_after"], env=env, capture_output=True, text=True,
                           timeout=900)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-6000:]
-    usage = eval(proc.stdout.strip().splitlines()[-1])  # the child's repr of page_after_bracket_usage()
+    import ast
+
+    usage = ast.literal_eval(proc.stdout.strip().splitlines()[-1])  # the child's repr of page_after_bracket_usage()
     assert usage["after"][0] <= 128 and usage["after"][1] == 0, usage
 
 
