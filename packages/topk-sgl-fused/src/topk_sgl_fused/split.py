@@ -162,6 +162,13 @@ def _load_tile(row_ptr, c0, end, A: tl.constexpr, V: tl.constexpr, TH: tl.conste
 
 
 @triton.jit
+def _page_row(page_ptr, page_stride, b, cu_ptr, has_cu, num_req, TH: tl.constexpr):
+    """Row ``req(b)`` of the page table (``page_stride`` a multiple of 4: the 16-byte loads of ``_page_tile``)."""
+    req, _ = _row_transform(b, tl.arange(0, TH), cu_ptr, has_cu, num_req, cu_ptr, TH, 1)
+    return page_ptr + tl.multiple_of(req * page_stride, 4)
+
+
+@triton.jit
 def _page_tile(prow, c0, end, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, MASKED: tl.constexpr, whole,
                PSTREAM: tl.constexpr):
     """PSTREAM: the page-table entries of the tile at column ``c0`` in list order (``_load_tile``'s layout and masks;
@@ -263,8 +270,7 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
         n_full = (end - c0) // RT
         prow = page_ptr
         if PSTREAM and not PAGE_AFTER:
-            req, _ = _row_transform(b, tl.arange(0, TH), cu_ptr, has_cu, num_req, cu_ptr, TH, 1)
-            prow = page_ptr + tl.multiple_of(req * page_stride, 4)
+            prow = _page_row(page_ptr, page_stride, b, cu_ptr, has_cu, num_req, TH)
         if EARLY:  # the chunk's first full tile in flight while the bracket is found
             j_e, x_e = _load_tile(row_ptr, c0, end, A, V, TH, False, n_full > 0)
             if not PAGE_AFTER:
@@ -275,8 +281,7 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
             lo, hi = _bracket_bisect(row_ptr, L, k, KEY_BITS, SAMPLE, 1, BPB, GUESS, SRUN, SVEC)
         f_lo, f_hi = _fp32_bounds(lo, hi)  # used for float32 rows only
         if PSTREAM and PAGE_AFTER:
-            req, _ = _row_transform(b, tl.arange(0, TH), cu_ptr, has_cu, num_req, cu_ptr, TH, 1)
-            prow = page_ptr + tl.multiple_of(req * page_stride, 4)
+            prow = _page_row(page_ptr, page_stride, b, cu_ptr, has_cu, num_req, TH)
         if EARLY and PAGE_AFTER:
             p_e = _page_tile(prow, c0, end, A, V, TH, False, n_full > 0, PSTREAM)
         ctr = ctr_ptr + b.to(tl.int64) * CTR_WORDS
