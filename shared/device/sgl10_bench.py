@@ -76,8 +76,7 @@ from dataclasses import dataclass, replace
 
 import torch
 
-from topk_core import sgl
-from topk_core.bench.candidates import Prepared, SglTransform, make_inputs
+from topk_core.bench.candidates import SglTransform, make_inputs
 from topk_core.bench.grids import Shape
 from topk_core.bench.run import _check
 from topk_core.bench.timing import rotations, time_graph
@@ -170,29 +169,8 @@ def _inputs(shape, device="cuda"):
 
 
 def _prepare(shape, transform, inputs, windows):
-    """``SglTransform`` of sgl_fused, or for a WindowedShape the same three SGL calls with ``row_starts`` (one
-    request per row, an identity table), so the results are window columns either way."""
-    if windows is None:
-        return SglTransform("sgl_fused", transform).prepare(shape, inputs)
-    wide, starts = windows
-    dev, rows = starts.device, shape.rows
-    table = torch.arange(wide[0].shape[1], dtype=torch.int32, device=dev).repeat(rows, 1)  # as wide as the scores
-    cu = torch.arange(rows + 1, dtype=torch.int32, device=dev)
-    zeros = torch.zeros(rows, dtype=torch.int32, device=dev)
-    results = {}
-
-    def step(i):
-        x, lens = wide[i], inputs.lengths[i]
-        if transform == "none":
-            results[i] = sgl.fast_topk_v2(x, lens, shape.k, row_starts=starts, backend="sgl_fused")
-        elif transform == "page_table":
-            results[i] = sgl.fast_topk_transform_fused(x, lens, table, cu, shape.k, row_starts=starts,
-                                                       backend="sgl_fused")
-        else:
-            results[i] = sgl.fast_topk_transform_ragged_fused(x, lens, zeros, shape.k, row_starts=starts,
-                                                              backend="sgl_fused")
-
-    return Prepared(step, lambda i: results[i])
+    """sgl_fused's ``SglTransform`` (for a WindowedShape with ``row_starts``; results are window columns either way)."""
+    return SglTransform("sgl_fused", transform, windows).prepare(shape, inputs)
 
 
 if os.environ.get("SGL_PLAN"):  # e.g. SGL_PLAN="128x32K:w16,w16late;1x8K:w16": cells and variants in this order

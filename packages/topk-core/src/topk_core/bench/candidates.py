@@ -69,12 +69,14 @@ class Ours(Candidate):
 
 
 class SglTransform(Candidate):
-    """``topk_core.sgl`` with a fused transform on one backend (identity offsets, so checkable)."""
+    """``topk_core.sgl`` with a fused transform on one backend (identity offsets, so checkable). ``windows``:
+    ``(buffers, row_starts)``, the calls read row b of input i at ``buffers[i][b, row_starts[b]:]`` (one request per
+    row), whose first columns hold the inputs' row; else they read the inputs' logits."""
 
     kind = "ours"
 
-    def __init__(self, backend: str, transform: str):
-        self.backend, self.transform = backend, transform
+    def __init__(self, backend: str, transform: str, windows: tuple | None = None):
+        self.backend, self.transform, self.windows = backend, transform, windows
         short = {"none": "v2", "page_table": "page", "ragged": "ragged"}[transform]
         self.name = f"{backend}:{short}"
 
@@ -87,20 +89,24 @@ class SglTransform(Candidate):
             if not verdict.usable:
                 return verdict.reason
         dev = logits.device
-        rows, n = shape.rows, shape.n
-        table = torch.arange(n, dtype=torch.int32, device=dev).repeat(rows, 1)
+        rows = shape.rows
+        scores, starts = self.windows or (inputs.logits, None)
+        # an identity table as wide as the scores; with row starts, requests by cu_seqlens_q, one row each
+        table = torch.arange(scores[0].shape[1], dtype=torch.int32, device=dev).repeat(rows, 1)
+        cu = None if starts is None else torch.arange(rows + 1, dtype=torch.int32, device=dev)
         zeros = torch.zeros(rows, dtype=torch.int32, device=dev)
         results: dict[int, torch.Tensor] = {}
 
         def step(i):
+            x, lens, k = scores[i], inputs.lengths[i], shape.k
             if self.transform == "none":
-                results[i] = sgl.fast_topk_v2(inputs.logits[i], inputs.lengths[i], shape.k, backend=self.backend)
+                results[i] = sgl.fast_topk_v2(x, lens, k, row_starts=starts, backend=self.backend)
             elif self.transform == "page_table":
-                results[i] = sgl.fast_topk_transform_fused(inputs.logits[i], inputs.lengths[i], table, None,
-                                                           shape.k, backend=self.backend)
+                results[i] = sgl.fast_topk_transform_fused(x, lens, table, cu, k, row_starts=starts,
+                                                           backend=self.backend)
             else:
-                results[i] = sgl.fast_topk_transform_ragged_fused(inputs.logits[i], inputs.lengths[i], zeros,
-                                                                  shape.k, backend=self.backend)
+                results[i] = sgl.fast_topk_transform_ragged_fused(x, lens, zeros, k, row_starts=starts,
+                                                                  backend=self.backend)
 
         return Prepared(step, lambda i: results[i])
 
