@@ -1,51 +1,34 @@
-"""Dev (CPU): SASS instruction counts of sgl_fused's split kernels for one config.
+"""Dev (CPU): SASS instruction counts, registers and spills of sgl_fused's two-launch filter for one call shape.
 
-Usage: python shared/dev/filter_sass.py ROWS N [dtype] [--dump]
-Builds filter_kernel / select_kernel for an sm_90a target exactly as launch_split would on
-an H200 (132 SMs), with the stride specialized as a real aligned call would be, then counts
-SASS instructions by opcode (static counts; loops are reported by their labels in --dump).
+Usage: python shared/dev/filter_sass.py ROWS N [dtype] [--page] [--dump]
+Builds ``filter_kernel`` for an sm_90a target as ``launch_split`` would on an H200 (132 SMs): the config of
+``pick_split``, its register cap, aligned rows (``test_compile_sm90.compile_split``); ``--page``: the page table's
+transform (streamed where the pick streams it). Static counts; loops are reported by their labels in --dump.
 """
 
 import os
 import sys
 
 os.environ.pop("TRITON_INTERPRET", None)
-import triton  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "packages", "topk-sgl-fused", "tests"))
 from sass_tools import counts, cubin_sass  # noqa: E402  (same folder)
-from triton.backends.compiler import GPUTarget  # noqa: E402
+from test_compile_sm90 import compile_split, ptxas_usage  # noqa: E402
 
-from topk_sgl_fused import launch, split  # noqa: E402
+from topk_sgl_fused import launch  # noqa: E402
 
-KEY_BITS = {"fp32": 32, "bf16": 16, "fp16": 16}
-
-
-def build(fn, sig, const, warps, maxnreg=None):
-    sig = {**sig, **{name: "constexpr" for name in const}}
-    # As a real call specializes: 16-byte aligned pointers, stride_row % 16 == 0.
-    attrs = {(i,): [["tt.divisibility", 16]] for i, (name, ty) in enumerate(sig.items())
-             if ty.startswith("*") or name == "stride_row"}
-    src = triton.compiler.ASTSource(fn, sig, const, attrs=attrs)
-    opts = {"num_warps": warps}
-    if maxnreg:
-        opts["maxnreg"] = maxnreg
-    return triton.compile(src, target=GPUTarget("cuda", 90, 32), options=opts)
+ELEM_BYTES = {"fp32": 4, "bf16": 2, "fp16": 2}
 
 
 def main():
     rows, n = int(sys.argv[1]), int(sys.argv[2])
     dtype = sys.argv[3] if len(sys.argv) > 3 and not sys.argv[3].startswith("-") else "fp32"
-    cfg = launch.pick_split(rows, n, 2048, 132)
-    a, v, th = launch.tile(cfg, KEY_BITS[dtype] // 8)
-    common = {"logits_ptr": f"*{dtype}", "stride_row": "i32", "n": "i32", "seq_lens_ptr": "*i32", "next_n": "i32",
-              "compress_ratio": "i32", "row_starts_ptr": "*i32", "k": "i32"}
-    scratch = {"ctr_ptr": "*i32", "lists_ptr": "*i32", "cap": "i32"}
-    filt = dict(KEY_BITS=KEY_BITS[dtype], CHUNK=cfg.chunk, A=a, V=v, TH=th, SAMPLE=cfg.sample, HAS_STARTS=False)
-    page = {"page_ptr": "*i32", "page_stride": "i32", "cu_ptr": "*i32", "has_cu": "i32", "num_req": "i32"}
-    c = build(split.filter_kernel, {**common, **scratch, **page}, filt, cfg.warps, cfg.maxnreg)
+    cfg = launch.pick_split(rows, n, 2048, 132, ELEM_BYTES[dtype])
+    c = compile_split(dtype, 1 if "--page" in sys.argv else 0, cfg, aligned=True)
     sass = cubin_sass(c.asm["cubin"])
     ops = counts(sass)
+    regs, spills = ptxas_usage(c)
     print(f"{rows}x{n} {dtype} {cfg}")
-    print(f"filter: instructions {sum(ops.values())}")
+    print(f"filter: instructions {sum(ops.values())}, registers {regs}, spill stores {spills} bytes")
     print("  " + " ".join(f"{k}:{v}" for k, v in ops.most_common(25)))
     if "--dump" in sys.argv:
         out = f"/tmp/filter_{rows}x{n}_{dtype}.sass"
