@@ -1,8 +1,10 @@
 """Dev (CPU): sha1 of the normalized sm_90 PTX of every warp-path build ``pick_warp`` can return (fp32, each
 transform), to show a refactor leaves the shipped kernels' code unchanged (the DWARF sections and debug lines
 dropped; session 27's changes reordered some address arithmetic, so a diff of the PTX itself is the next step).
+``--split``: the two-launch filter's builds instead, for the configs ``pick_split`` returns on a grid of shapes (fp32
+and bf16, each transform, aligned rows, without row_starts).
 
-Usage: python shared/dev/sgl_ptx_hashes.py > before.txt (then after the change; diff the two files)
+Usage: python shared/dev/sgl_ptx_hashes.py [--split] > before.txt (then after the change; diff the two files)
 """
 
 import hashlib
@@ -12,7 +14,11 @@ import sys
 
 os.environ.pop("TRITON_INTERPRET", None)
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "packages", "topk-sgl-fused", "tests"))
-from test_compile_sm90 import compile_warp, warp_configs  # noqa: E402
+from test_compile_sm90 import compile_split, compile_warp, warp_configs  # noqa: E402
+
+from topk_sgl_fused import launch  # noqa: E402
+
+SPLIT_SHAPES = ((1, 131072), (8, 32768), (16, 131072), (32, 131072), (64, 131072), (512, 131072), (1, 1 << 20))
 
 
 def norm(ptx: str) -> str:
@@ -21,7 +27,18 @@ def norm(ptx: str) -> str:
                      if not re.match(r"\s*(\.loc|\.file|//|\$L__)", line))
 
 
-for i, config in enumerate(warp_configs()):
-    for transform in (0, 1, 2):
-        ptx = norm(compile_warp("fp32", transform, config).asm["ptx"])
-        print(i, transform, hashlib.sha1(ptx.encode()).hexdigest()[:12], repr(config)[:60], flush=True)
+def digest(build) -> str:
+    return hashlib.sha1(norm(build.asm["ptx"]).encode()).hexdigest()[:12]
+
+
+if "--split" in sys.argv:
+    for rows, n in SPLIT_SHAPES:
+        for dtype, elem_bytes in (("fp32", 4), ("bf16", 2)):
+            config = launch.pick_split(rows, n, 2048, 132, elem_bytes)
+            for transform in (0, 1, 2):
+                print(f"{rows}x{n}", dtype, transform, digest(compile_split(dtype, transform, config, aligned=True)),
+                      flush=True)
+else:
+    for i, config in enumerate(warp_configs()):
+        for transform in (0, 1, 2):
+            print(i, transform, digest(compile_warp("fp32", transform, config)), repr(config)[:60], flush=True)

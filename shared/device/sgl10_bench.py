@@ -50,7 +50,9 @@ row streamed beside the scores (``WarpConfig.page_stream``) [one tile ahead], an
 (``SplitConfig.page_stream``); "pickpssplit" the two-launch picks' alone ("pickpg", the filter gathering the kept
 keys' entries instead, was measured slower and removed after commit 34bb1e7). "pickpsab" (session 29, prepared) as
 "pickpssplit" with the filter's page tile loaded after its bracket (``SplitConfig.page_after_bracket``); "picknops"
-(session 29, prepared) the picks without the page stream (the late pass each config falls back to).
+(session 29, prepared) the picks without the page stream (the late pass each config falls back to). "picknoaw"
+(session 30) the picks with row_starts windows streamed from their unaligned starts (``aligned_windows=False``);
+"picknosu" without the row stride's unit (``launch.stride_unit``); "pickold30" without either (as before session 30).
 "pickah2" / "pickah1" (session 25) the picks with the warp path's stream two tiles / one tile ahead
 (``WarpConfig.ahead``; the page-table configs of 2-12 rows per SM and WARP_FEW_LARGE_PAGE ship 2). "pickos"
 (session 25, prepared) the picks with the float32 resident path's one-scan placement (``ResidentConfig.one_scan``).
@@ -145,11 +147,14 @@ def page_only(name):
 @dataclass(frozen=True)
 class WindowedShape(Shape):
     """A cell whose rows are windows of a wider buffer at runtime starts of 1-3 columns (``row_starts``): the
-    scores are not 16-byte aligned, as in SGLang's shared score buffers (session 29: scalar loads, more registers)."""
+    scores are not 16-byte aligned, as in SGLang's shared score buffers (session 29: scalar loads, more registers).
+    The buffer has N + ``pad`` columns ("rs": 4 for fp32, 8 for 16-bit rows; "rs16": 16, a stride of 16 columns)."""
+
+    pad: int = 4
 
     @property
     def label(self) -> str:
-        return super().label + " rs"
+        return super().label + f" rs{self.pad}"
 
 
 def _inputs(shape, device="cuda"):
@@ -162,8 +167,8 @@ def _inputs(shape, device="cuda"):
     starts = torch.randint(1, 4, (shape.rows,), generator=g, device=device, dtype=torch.int32)
     cols = starts[:, None].long() + torch.arange(shape.n, device=device)[None, :]
     wide = []
-    for x in inputs.logits:
-        w = torch.randn(shape.rows, shape.n + 4, generator=g, device=device).to(x.dtype)
+    for x in inputs.logits:  # a stride of N + pad: 16 bytes' multiple, not 16 columns' with pad 4 (fp32) / 8
+        w = torch.randn(shape.rows, shape.n + shape.pad, generator=g, device=device).to(x.dtype)
         wide.append(w.scatter(1, cols, x))
     return inputs, (wide, starts)
 
@@ -178,12 +183,16 @@ if os.environ.get("SGL_PLAN"):  # e.g. SGL_PLAN="128x32K:w16,w16late;1x8K:w16": 
     for part in os.environ["SGL_PLAN"].split(";"):
         label, names = part.split(":")
         rows, n = label.split("x")
-        windowed = n.endswith("rs")  # "16x128Krs": windows at runtime starts (WindowedShape)
-        n = n[:-2] if windowed else n
+        m = re.search(r"rs(16)?$", n)  # "16x128Krs": windows at runtime starts (WindowedShape); "rs16" pad 16
+        windowed = m is not None
+        n = n[:m.start()] if windowed else n
         dtype = {"bf16": "bfloat16", "fp16": "float16"}.get(n[-4:], "float32")  # "1x8Kbf16": a 16-bit cell
         n = n[:-4] if dtype != "float32" else n
-        PLAN.append(((WindowedShape if windowed else Shape)(int(rows), int(n.rstrip("K")) * K, dtype=dtype),
-                     names.split(",")))
+        shape = Shape(int(rows), int(n.rstrip("K")) * K, dtype=dtype)
+        if windowed:
+            pad = 16 if m.group(1) else 4 if dtype == "float32" else 8
+            shape = WindowedShape(shape.rows, shape.n, dtype=dtype, pad=pad)
+        PLAN.append((shape, names.split(",")))
 PLAN = [(shape, names if "noold" in names else ["old"] + names) for shape, names in PLAN]
 PLAN = [(shape, [n for n in names if n != "noold"]) for shape, names in PLAN]
 
@@ -207,6 +216,7 @@ def _warm(job):
 
 ORIG_SPLIT = launch.pick_split
 ORIG_WARP = launch.pick_warp
+ORIG_UNIT = launch.stride_unit
 
 
 def _sec(config):
@@ -243,6 +253,7 @@ def _warp_picks_with(**change):
 def _setup(name):
     launch.pick_split = ORIG_SPLIT
     launch.pick_warp = ORIG_WARP
+    launch.stride_unit = ORIG_UNIT
     if name == "pickos":  # session 25 (prepared): the resident path's one-scan placement where the search ends on k
         launch.WARP = True
         launch.pick_warp = lambda *a: (
@@ -294,7 +305,7 @@ def _setup(name):
     if name in ("pickpssplit", "pickpsab"):  # session 28: the two-launch picks' page table streamed (warp picks as
         # shipped); session 29 (prepared): "pickpsab" with the page tile loaded after the bracket
         launch.WARP = True
-        extra = dict(page_stream=True, **({"page_after_bracket": True} if name == "pickpsab" else {}))
+        extra = dict(page_stream=True, page_after_bracket=name == "pickpsab")
         launch.pick_split = lambda *a, extra=extra: replace(ORIG_SPLIT(*a), **extra)
         return
     if name == "picknops":  # session 29 (prepared): the picks without the page stream (their fallback late pass)
@@ -303,6 +314,20 @@ def _setup(name):
             replace(c, page_stream=False, late=True)
             if isinstance(c := ORIG_WARP(*a), launch.WarpConfig) and c.page_stream else c)
         launch.pick_split = lambda *a: replace(ORIG_SPLIT(*a), page_stream=False)
+        return
+    if name in ("picknosu", "pickold30"):  # session 30: row strides of 16 bytes' multiple but not 16 columns' taken
+        # as they come (no ``stride_unit``: scalar loads); "pickold30" also without aligned windows (as before)
+        launch.WARP = True
+        launch.stride_unit = lambda logits: 1
+        if name == "pickold30":
+            launch.pick_warp = _warp_picks_with(aligned_windows=False)
+            launch.pick_split = lambda *a: replace(ORIG_SPLIT(*a), aligned_windows=False)
+        return
+    if name == "picknoaw":  # session 30: the picks with windows streamed from their unaligned starts, as before
+        launch.WARP = True
+        launch.pick_warp = lambda *a: (
+            replace(c, aligned_windows=False) if isinstance(c := ORIG_WARP(*a), launch.WarpConfig) else c)
+        launch.pick_split = lambda *a: replace(ORIG_SPLIT(*a), aligned_windows=False)
         return
     if name == "picknolate":  # session 28: the warp picks' page table applied as each slot is written (no late pass)
         launch.WARP = True

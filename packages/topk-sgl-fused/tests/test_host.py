@@ -418,10 +418,17 @@ def test_pick_split_page_stream(monkeypatch):
     read it (the flag is a constant of the page-table transform alone)."""
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
     pick = launch.pick_split
-    for rows, n in ((8, 32768), (32, 32768), (16, 131072), (1, 131072), (1, 1 << 20)):
+    for rows, n in ((8, 32768), (32, 32768), (16, 131072), (1, 131072), (1, 1 << 20), (32, 131072)):
         assert pick(rows, n, 2048, 132).page_stream, (rows, n)
-    for rows, n, eb in ((32, 131072, 4), (64, 131072, 4), (8, 32768, 2)):
+    for rows, n, eb in ((64, 131072, 4), (8, 32768, 2), (16, 1 << 20, 4)):
         assert not pick(rows, n, 2048, 132, eb).page_stream, (rows, n, eb)
+    # the page tile after the bracket exactly where the filter is 8192 columns on 8 warps (session 30), which lets
+    # such calls stream up to SPLIT_PAGE_AFTER_MAX_COLUMNS
+    for rows, n in ((16, 131072), (32, 131072), (1, 131072), (8, 32768), (32, 32768)):
+        config = pick(rows, n, 2048, 132)
+        assert config.page_after_bracket == ((config.chunk, config.warps) == (8192, 8)), (rows, n, config)
+    assert pick(32, 131072, 2048, 132).page_after_bracket and not pick(8, 32768, 2048, 132).page_after_bracket
+    assert 32 * 131072 > launch.SPLIT_PAGE_STREAM_MAX_COLUMNS and 64 * 131072 > launch.SPLIT_PAGE_AFTER_MAX_COLUMNS
     config = pick(8, 32768, 2048, 132)
     for transform, want in ((0, False), (1, True), (2, False)):
         f_const, s_const = launch.split_constexprs(config, 32, 4, transform, False, True)

@@ -337,8 +337,12 @@ class SplitConfig:
     page_stream: bool = False
     # With page_stream and early: the page tile (and its row pointer) loaded after the bracket, not beside the early
     # score tile (session 29, prepared, not timed: ptxas puts the 8192-column 8-warp filter at 128 registers with 60
-    # bytes of spills with both tiles live across the bracket, none with this; 32x128K / 64x128K / 16x128K).
+    # bytes of spills with both tiles live across the bracket, none with this; timed in session 30:
+    # SPLIT_PAGE_AFTER_MAX_COLUMNS).
     page_after_bracket: bool = False
+    # With row_starts (not the page stream): the filter's tiles from the window's start rounded down to 16 bytes
+    # (``WarpConfig.aligned_windows``).
+    aligned_windows: bool = True
     sure_kb: int = 0  # the select's copy of the sure columns in blocks of this many slots (0: ``block``)
     # The select's register cap (None: ptxas's own, 128 at 8 warps, where the float32 select spills 36 bytes; with
     # 160 it takes 141 and spills none). Session 25 timed 160: no change (8x128K 19.9 -> 20.1, 32x128K 38.0 -> 38.1).
@@ -422,6 +426,13 @@ SPLIT_SAMPLE_VEC = True
 #: -> 24.3 / 24.2 (23.5), 1x128K 14.0 -> 12.6 (12.4). Larger calls lose: 32x128K 32.5 -> 33.1 (three rounds; with
 #: chunks of 4096 on 4 / 8 warps 41.8 / 33.6, of 8192 on 16 warps 36.7), 64x128K 44.9 -> 48.2.
 SPLIT_PAGE_STREAM_MAX_COLUMNS = 1 << 21
+#: ... and up to this many with chunks of 8192 columns on 8 warps (the 128-register cap), whose page tile is loaded
+#: after the bracket (``SplitConfig.page_after_bracket``; ptxas: 60 bytes of spills with both early tiles live across
+#: the bracket, none after). Session 30 (``sgl10_bench.py`` ``pickpsab``, µs page table; late pass / early page tile /
+#: after the bracket; v2 in brackets): 32x128K 32.5, 32.5 / 33.1 / 31.4, 31.4 (30.4), 16x128K (streamed early
+#: before) 24.2 -> 23.7 (23.4). 64x128K loses (44.9 / 48.2 / 45.7): it keeps the late pass. Shorter rows (early tile
+#: streamed on other configs) lose slightly: 8x32K 14.3 -> 14.4, 1x128K 12.9 -> 13.1.
+SPLIT_PAGE_AFTER_MAX_COLUMNS = 1 << 22
 
 
 def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) -> SplitConfig:
@@ -473,8 +484,11 @@ def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) ->
     config = SplitConfig(chunk=chunk, warps=warps, r=r, sample=sample, cblock=cblock, cap=cap,
                          maxnreg=128, select_warps=4 if few_warps else 8, bisect=secant, early=secant,
                          sbits=0 if secant else 1, guess=guess, sample_run=run,
-                         sample_vec=SPLIT_SAMPLE_VEC and run > 1,
-                         page_stream=elem_bytes == 4 and rows * n <= SPLIT_PAGE_STREAM_MAX_COLUMNS)
+                         sample_vec=SPLIT_SAMPLE_VEC and run > 1)
+    capped = chunk == 8192 and warps == 8 and secant  # early tile, 128 registers: the page tile after the bracket
+    limit = SPLIT_PAGE_AFTER_MAX_COLUMNS if capped else SPLIT_PAGE_STREAM_MAX_COLUMNS
+    if elem_bytes == 4 and rows * n <= limit:
+        config = replace(config, page_stream=True, page_after_bracket=capped)
     # The select's copy of the sure columns and its page-table pass over all k slots at once (session 23,
     # ``sgl10_bench.py`` ``pickks``, µs v2 / page table, blocks of ``block`` -> all k): 8x32K 17.4 / 19.2 -> 17.1 /
     # 18.5, 32x32K 19.4 / 21.6 -> 19.2 / 20.7, 1x32K 15.4 / 17.3 -> 15.2 / 16.5, 1x128K 17.2 / 19.2 -> 17.1 / 18.8,
@@ -496,13 +510,15 @@ def split_constexprs(config: SplitConfig, key_bits: int, elem_bytes: int, transf
                    SVEC=bool(config.bracket_bits) and config.sample_vec,
                    PSTREAM=config.page_stream and transform == 1,
                    **({"PAGE_AFTER": True} if config.page_after_bracket and config.page_stream and transform == 1
-                      else {}))
+                      else {}),
+                   **({"HEAD": True} if has_starts and config.aligned_windows
+                      and not (config.page_stream and transform == 1) else {}), SU=1)
     s_const = dict(KEY_BITS=key_bits, BLOCK=config.block, CBLOCK=config.cblock, TRANSFORM=transform,
                    HAS_STARTS=has_starts, STREAM=stream, **({"BISECT": True} if config.bisect else {}),
                    **({"SB": 0} if config.bisect and config.sbits == 0 else {}),
                    **({"PAGE_KB": config.page_kb} if config.page_kb and transform == 1 else {}),
                    **({"SURE_KB": config.sure_kb} if config.sure_kb else {}),
-                   PSTREAM=config.page_stream and transform == 1)
+                   PSTREAM=config.page_stream and transform == 1, SU=1)
     return f_const, s_const
 
 
@@ -539,9 +555,11 @@ def launch_split(call: Call, config: SplitConfig | None = None) -> None:
     key_bits = KEY_BITS[logits.dtype]
     n_chunks = -(-n // config.chunk)
     f_const, s_const = split_constexprs(config, key_bits, logits.element_size(), transform, has_starts, stream)
-    f_args = (logits, logits.stride(0), n, call.seq_lens, call.next_n, call.compress_ratio, starts, k, ctr, lists,
+    stride, su = _stride_args(logits)
+    f_const, s_const = {**f_const, **su}, {**s_const, **su}
+    f_args = (logits, stride, n, call.seq_lens, call.next_n, call.compress_ratio, starts, k, ctr, lists,
               config.cap, *outputs[3:8])  # the page table, its stride, cu, has_cu, requests
-    s_args = (logits, logits.stride(0), n, rows, call.seq_lens, call.next_n, call.compress_ratio, starts, k,
+    s_args = (logits, stride, n, rows, call.seq_lens, call.next_n, call.compress_ratio, starts, k,
               *outputs, ctr, lists, config.cap)
     f_fn = split.filter_kernel[(rows, n_chunks)]
     s_fn = split.select_kernel[(rows,)]
@@ -621,7 +639,9 @@ def warp_constexprs(config: WarpConfig, key_bits: int, transform: int, has_start
                 BB=config.bbits, **({"LAZY": True} if late and config.lazy else {}),
                 BPB=config.bracket_bits, GUESS=float(config.guess), **({"AHEAD": 2} if config.ahead == 2 else {}),
                 SRUN=config.sample_run, SVEC=config.sample_vec, PACK=config.pack_cands,
-                PSTREAM=config.page_stream and transform == 1)
+                PSTREAM=config.page_stream and transform == 1,
+                **({"HEAD": True} if has_starts and config.aligned_windows
+                   and not (config.page_stream and transform == 1) else {}), SU=1)
 
 
 def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
@@ -650,11 +670,28 @@ def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
     scratch = ws.scratch(OWNER + ".warp", device, nbytes, call.workspace)[:nbytes].view(torch.int32)
     transform, starts, outputs = _transform_operands(call)
     const = warp_constexprs(config, KEY_BITS[logits.dtype], transform, call.row_starts is not None, k)
+    stride, su = _stride_args(logits)
+    const = {**const, **su}
     opts = _options(config.warps, config.maxnreg)
-    args = (logits, logits.stride(0), n, call.seq_lens, call.next_n, call.compress_ratio, starts, k, *outputs,
+    args = (logits, stride, n, call.seq_lens, call.next_n, call.compress_ratio, starts, k, *outputs,
             scratch, cap)
     _run_cached(_cache_key(("warp",), logits.dtype, const, opts, device), warp.warp_kernel[(rows,)], args,
                 {**const, **opts})
+
+
+def stride_unit(logits) -> int:
+    """The row stride's unit for the kernels' ``SU``: 16 bytes' worth of columns where the stride is a multiple of
+    them but not of 16 columns (which Triton specializes by itself), else 1. The kernels take ``stride / SU`` and
+    multiply it back, so that such rows keep their 16-byte loads (session 30)."""
+    vec = 16 // logits.element_size()
+    stride = logits.stride(0)
+    return vec if stride % 16 and stride % vec == 0 else 1
+
+
+def _stride_args(logits) -> tuple[int, dict]:
+    """``(stride argument, {"SU": unit})`` of the row kernels (``stride_unit``; the constexpr builders give 1)."""
+    unit = stride_unit(logits)
+    return logits.stride(0) // unit, {"SU": unit}
 
 
 def _page_streamable(call: Call) -> bool:
@@ -688,7 +725,7 @@ def resident_constexprs(config: ResidentConfig, n: int, key_bits: int, transform
                 HAS_STARTS=has_starts, **({"SB": 2} if config.sbits == 2 else {}),
                 **({"REREAD": True} if config.reread else {}), **({"SECANT": True} if config.secant else {}),
                 **({"GUESS": True} if config.secant and config.guess else {}),
-                **({"ONE_SCAN": True} if config.secant and config.one_scan and not config.reread else {}))
+                **({"ONE_SCAN": True} if config.secant and config.one_scan and not config.reread else {}), SU=1)
 
 
 def launch_resident(call: Call, config: ResidentConfig) -> None:
@@ -700,7 +737,9 @@ def launch_resident(call: Call, config: ResidentConfig) -> None:
     logits, rows, n, k, device = _facts(call)
     transform, starts, outputs = _transform_operands(call)
     const = resident_constexprs(config, n, KEY_BITS[logits.dtype], transform, call.row_starts is not None)
+    stride, su = _stride_args(logits)
+    const = {**const, **su}
     opts = _options(config.warps, None)
-    args = (logits, logits.stride(0), n, call.seq_lens, call.next_n, call.compress_ratio, starts, k, *outputs)
+    args = (logits, stride, n, call.seq_lens, call.next_n, call.compress_ratio, starts, k, *outputs)
     _run_cached(_cache_key(("resident",), logits.dtype, const, opts, device), resident.resident_kernel[(rows,)], args,
                 {**const, **opts})

@@ -167,7 +167,7 @@ def resident_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ra
                     KEY_BITS: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr,
                     BLOCK: tl.constexpr, TRANSFORM: tl.constexpr, HAS_STARTS: tl.constexpr, SB: tl.constexpr = 1,
                     REREAD: tl.constexpr = False, SECANT: tl.constexpr = False, GUESS: tl.constexpr = False,
-                    ONE_SCAN: tl.constexpr = False):
+                    ONE_SCAN: tl.constexpr = False, SU: tl.constexpr = 1):
     """Row ``program_id(0)``: its k output slots. TRANSFORM: 0 none, 1 page_table, 2 ragged. The window must
     fit the program (``L <= A x V x TH``, which ``launch`` guarantees by ``n``); BLOCK is the short-row fill's
     lane count. SB: key bits per bisection step (1 or 2); SECANT: the k-th key by interpolation
@@ -177,9 +177,9 @@ def resident_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ra
     not REREAD): where the search ends with exactly k keys at or above its bound (no ties to split, the usual end),
     the slots come from one scan of those keys, without the count of the keys above the bound."""
     b = tl.program_id(0)
-    lane, L, row_ptr, orow, req, offset = _select_row_setup(
+    lane, L, row_ptr, orow, req, offset, _ = _select_row_setup(
         b, logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k, cu_ptr, has_cu, num_req,
-        offsets_ptr, BLOCK, TRANSFORM, HAS_STARTS)
+        offsets_ptr, BLOCK, TRANSFORM, HAS_STARTS, SU)
     if L <= k:
         _fill_short_row(L, k, orow, row_ptr, lane, req, offset, page_ptr, page_stride, out_idx_ptr, out_val_ptr,
                         return_values, BLOCK, TRANSFORM)

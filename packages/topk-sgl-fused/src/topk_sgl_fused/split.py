@@ -54,18 +54,34 @@ def _row_window(b, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, HAS_
 
 
 @triton.jit
+def _stream_base(logits_ptr, stride_row, b, start, row_ptr, V: tl.constexpr, HEAD: tl.constexpr,
+                 SU: tl.constexpr = 1):
+    """``(base, shift)`` of a row's stream. HEAD (a window at a runtime start): the base is the window's start
+    rounded down to ``V`` columns (16 bytes), ``shift`` the columns before the window, so that full tiles keep their
+    16-byte loads at any start (the ``shift`` columns read before the window are in the row: ``start >= shift``;
+    they are masked out of the first tile, ``_classify``'s ``low``). Else the window ``row_ptr`` and 0. SU: the row
+    stride's unit (``_select_row_setup``)."""
+    if HEAD:
+        return logits_ptr + b.to(tl.int64) * (stride_row * SU) + (start // V) * V, start % V
+    else:
+        return row_ptr, 0
+
+
+@triton.jit
 def _select_row_setup(b, logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k, cu_ptr,
                       has_cu, num_req, offsets_ptr, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr,
-                      HAS_STARTS: tl.constexpr):
+                      HAS_STARTS: tl.constexpr, SU: tl.constexpr = 1):
     """What a row's k-slot writer needs first (``select_kernel``, ``warp.warp_kernel``):
-    ``(lane, L, row_ptr, orow, req, offset)``: lanes of BLOCK, the window, the row's first
-    logit, its first output slot, and the transform's request / offset."""
+    ``(lane, L, row_ptr, orow, req, offset, start)``: lanes of BLOCK, the window, the row's first
+    logit, its first output slot, the transform's request / offset, and the window's start. SU: the row stride's
+    unit (the launch passes ``stride / SU``, so that a stride divisible by 16 bytes but not 16 columns keeps its
+    16-byte alignment in the compiler's eyes; ``launch.stride_unit``)."""
     lane = tl.arange(0, BLOCK)
     L, start = _row_window(b, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, HAS_STARTS)
-    row_ptr = logits_ptr + b.to(tl.int64) * stride_row + start
+    row_ptr = logits_ptr + b.to(tl.int64) * (stride_row * SU) + start
     orow = b.to(tl.int64) * k
     req, offset = _row_transform(b, lane, cu_ptr, has_cu, num_req, offsets_ptr, BLOCK, TRANSFORM)
-    return lane, L, row_ptr, orow, req, offset
+    return lane, L, row_ptr, orow, req, offset, start
 
 
 @triton.jit
@@ -95,7 +111,7 @@ def _fp32_bounds(lo, hi):
 
 
 @triton.jit
-def _classify(x, j, end, lo, hi, f_lo, f_hi, MASKED: tl.constexpr):
+def _classify(x, j, end, lo, hi, f_lo, f_hi, MASKED: tl.constexpr, HEAD: tl.constexpr = False, low=0):
     """One tile (with MASKED, lanes past ``end`` are out): (sure, cand) as int32 masks.
     float32 by float compares against ``_fp32_bounds`` (a third of the instructions of
     building every key), 16-bit dtypes by their keys.
@@ -105,9 +121,12 @@ def _classify(x, j, end, lo, hi, f_lo, f_hi, MASKED: tl.constexpr):
     exact because they place all sure keys only when ``sure <= k`` (more than k NaNs take the exact
     path). So no candidate is a NaN (its key: ``order_key(x, NAN_FREE=True)``) and a key costs two compares
     (session 21: 8x32K 18.3 -> 17.6 µs, 512x128K 237 -> 200 with the NaN-free keys; NOTES.md).
-    (f_lo is a NaN when lo is above +inf's key: no value is a candidate then.)"""
+    (f_lo is a NaN when lo is above +inf's key: no value is a candidate then.)
+    HEAD (with MASKED): lanes below ``low`` are out too (``_stream_base``'s columns before the window)."""
     if MASKED:
         m = j < end
+        if HEAD:
+            m = m & (j >= low)
     else:
         m = tl.full(j.shape, 1, tl.int1)
     if x.dtype == tl.float32:
@@ -209,21 +228,23 @@ def _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col,
 @triton.jit
 def _one_tile(row_ptr, c0, end, lo, hi, f_lo, f_hi, ctr, k, cap, row_lists, cand_key, cand_col,
               A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, MASKED: tl.constexpr, prow=0,
-              PSTREAM: tl.constexpr = False):
+              PSTREAM: tl.constexpr = False, HEAD: tl.constexpr = False, shift=0):
     """A chunk of one tile: classify it once and keep it in registers for the writes."""
     j, x = _load_tile(row_ptr, c0, end, A, V, TH, MASKED)
     pg = _page_tile(prow, c0, end, A, V, TH, MASKED, True, PSTREAM)
     _classify_write(j, x, end, lo, hi, f_lo, f_hi, ctr, k, cap, row_lists, cand_key, cand_col, A * V * TH,
-                    MASKED, pg, PSTREAM)
+                    MASKED, pg, PSTREAM, HEAD, shift)
 
 
 @triton.jit
 def _classify_write(j, x, end, lo, hi, f_lo, f_hi, ctr, k, cap, row_lists, cand_key, cand_col,
-                    N: tl.constexpr, MASKED: tl.constexpr, pg=0, PSTREAM: tl.constexpr = False):
-    """A loaded tile: classify, reserve list space, write."""
-    sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, MASKED)
+                    N: tl.constexpr, MASKED: tl.constexpr, pg=0, PSTREAM: tl.constexpr = False,
+                    HEAD: tl.constexpr = False, shift=0):
+    """A loaded tile: classify, reserve list space, write. HEAD: ``j`` counts from ``_stream_base``'s base, whose
+    first ``shift`` columns are before the window (out with MASKED; the lists get window columns)."""
+    sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, MASKED, HEAD, shift)
     sp, cp = _reserve(tl.sum(sure + (cand << 16), axis=0), ctr)
-    _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, N, pg, PSTREAM)
+    _write_tile(j - shift, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, N, pg, PSTREAM)
 
 
 @triton.jit
@@ -244,7 +265,8 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
                   KEY_BITS: tl.constexpr, CHUNK: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr,
                   SAMPLE: tl.constexpr, HAS_STARTS: tl.constexpr, EARLY: tl.constexpr = False,
                   BPB: tl.constexpr = 0, GUESS: tl.constexpr = 0.0, SRUN: tl.constexpr = 1,
-                  SVEC: tl.constexpr = False, PSTREAM: tl.constexpr = False, PAGE_AFTER: tl.constexpr = False):
+                  SVEC: tl.constexpr = False, PSTREAM: tl.constexpr = False, PAGE_AFTER: tl.constexpr = False,
+                  HEAD: tl.constexpr = False, SU: tl.constexpr = 1):
     """Chunk ``c`` of row ``b``: sure columns and bracket candidates into the row's lists.
     EARLY: the chunk's first full tile is loaded before the bracket, so the two latencies overlap.
     BPB: 0 the bracket by two histograms (``kernel._bracket``), else by bisection on BPB key prefix bits
@@ -253,7 +275,10 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
     vectors). PSTREAM (the page table's calls, ``SplitConfig.page_stream``): the row's page-table entries (row
     ``req`` of ``page_ptr``; ``page_stride`` a multiple of 4) streamed beside its scores into the lists in place of
     the columns; the other calls never read the page-table arguments. PAGE_AFTER (``SplitConfig.page_after_bracket``):
-    the page tile and its row pointer only after the bracket, so they are not live across it.
+    the page tile and its row pointer only after the bracket, so they are not live across it. HEAD (with row_starts,
+    not PSTREAM; ``SplitConfig.aligned_windows``): the tiles from the window's start rounded down to 16 bytes
+    (``_stream_base``), chunk columns counted from there, the columns before the window masked out of chunk 0's
+    first tile, so that full tiles load 16 bytes at a time at any start.
 
     Tiles of ``A * V * TH`` columns (``_tile_offsets``), one list per thread, so list
     positions are an in-thread running count plus one block scan of the per-list counts.
@@ -262,17 +287,22 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
     RT: tl.constexpr = A * V * TH
     b = tl.program_id(0)
     c = tl.program_id(1)
+    tl.static_assert(not (HEAD and PSTREAM), "the page stream reads the table at window columns")
     L, start = _row_window(b, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, HAS_STARTS)
-    c0 = c * CHUNK
-    if (L > k) & (c0 < L):
-        row_ptr = logits_ptr + b.to(tl.int64) * stride_row + start
-        end = tl.minimum(c0 + CHUNK, L)
+    c0 = c * CHUNK  # j: window columns + shift
+    lead = 0
+    if HEAD:
+        lead = start % V  # _stream_base's shift
+    if (L > k) & (c0 < L + lead):
+        row_ptr = logits_ptr + b.to(tl.int64) * (stride_row * SU) + start  # the window, for the bracket
+        base, shift = _stream_base(logits_ptr, stride_row, b, start, row_ptr, V, HEAD, SU)  # tiles read from base
+        end = tl.minimum(c0 + CHUNK, L + shift)
         n_full = (end - c0) // RT
         prow = page_ptr
         if PSTREAM and not PAGE_AFTER:
             prow = _page_row(page_ptr, page_stride, b, cu_ptr, has_cu, num_req, TH)
         if EARLY:  # the chunk's first full tile in flight while the bracket is found
-            j_e, x_e = _load_tile(row_ptr, c0, end, A, V, TH, False, n_full > 0)
+            j_e, x_e = _load_tile(base, c0, end, A, V, TH, False, n_full > 0)
             if not PAGE_AFTER:
                 p_e = _page_tile(prow, c0, end, A, V, TH, False, n_full > 0, PSTREAM)
         if BPB == 0:
@@ -292,16 +322,19 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
         cand_key = row_lists + k
         cand_col = cand_key + cap
         if CHUNK == RT:  # one tile; each branch runs to its end (tiles merged after an `if` get re-laid out)
-            if c0 + RT <= L:
+            full = c0 + RT <= L + shift
+            if HEAD:
+                full = full & (c > 0)  # chunk 0's tile holds the columns before the window: masked
+            if full:
                 if EARLY:
                     _classify_write(j_e, x_e, end, lo, hi, f_lo, f_hi, ctr, k, cap, row_lists, cand_key,
-                                    cand_col, A * V * TH, False, p_e, PSTREAM)
+                                    cand_col, A * V * TH, False, p_e, PSTREAM, HEAD, shift)
                 else:
-                    _one_tile(row_ptr, c0, end, lo, hi, f_lo, f_hi, ctr, k, cap, row_lists, cand_key,
-                              cand_col, A, V, TH, False, prow, PSTREAM)
+                    _one_tile(base, c0, end, lo, hi, f_lo, f_hi, ctr, k, cap, row_lists, cand_key,
+                              cand_col, A, V, TH, False, prow, PSTREAM, HEAD, shift)
             else:
-                _one_tile(row_ptr, c0, end, lo, hi, f_lo, f_hi, ctr, k, cap, row_lists, cand_key,
-                          cand_col, A, V, TH, True, prow, PSTREAM)
+                _one_tile(base, c0, end, lo, hi, f_lo, f_hi, ctr, k, cap, row_lists, cand_key,
+                          cand_col, A, V, TH, True, prow, PSTREAM, HEAD, shift)
         else:  # count, reserve, then re-read (L2) and write: full tiles, then one masked tail
             j0 = _as_lists(_tile_offsets(A, V, TH), A, V, TH)
             tail = c0 + n_full * RT
@@ -309,36 +342,52 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
             if EARLY:
                 x_next = x_e
             else:
-                _, x_next = _load_tile(row_ptr, c0, end, A, V, TH, False, n_full > 0)
-            for i in range(0, n_full):  # the next tile's load is issued before this one is used
+                _, x_next = _load_tile(base, c0, end, A, V, TH, False, n_full > 0)
+            first = 0
+            if HEAD:  # chunk 0's first tile holds the columns before the window: classified masked, before the loop
+                first = ((c == 0) & (n_full > 0)).to(tl.int32)
+                if first > 0:
+                    x = x_next
+                    _, x_next = _load_tile(base, c0 + RT, end, A, V, TH, False, n_full > 1)
+                    sure, cand = _classify(x, c0 + j0, end, lo, hi, f_lo, f_hi, True, HEAD, shift)
+                    cnt += tl.sum(sure + (cand << 16), axis=0)
+            for i in range(first, n_full):  # the next tile's load is issued before this one is used
                 x = x_next
                 j = c0 + i * RT + j0
-                _, x_next = _load_tile(row_ptr, tl.multiple_of(c0 + (i + 1) * RT, RT), end, A, V, TH, False,
+                _, x_next = _load_tile(base, tl.multiple_of(c0 + (i + 1) * RT, RT), end, A, V, TH, False,
                                        i + 1 < n_full)
                 sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, False)
                 cnt += tl.sum(sure + (cand << 16), axis=0)
             if tail < end:
-                j, x = _load_tile(row_ptr, tail, end, A, V, TH, True)
-                sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, True)
+                j, x = _load_tile(base, tail, end, A, V, TH, True)
+                sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, True, HEAD, shift)
                 cnt += tl.sum(sure + (cand << 16), axis=0)
             sp, cp = _reserve(cnt, ctr)
-            _, x_next = _load_tile(row_ptr, c0, end, A, V, TH, False, n_full > 0)
+            _, x_next = _load_tile(base, c0, end, A, V, TH, False, n_full > 0)
             p_next = _page_tile(prow, c0, end, A, V, TH, False, n_full > 0, PSTREAM)  # the write pass only
-            for i in range(0, n_full):
+            if HEAD:
+                if first > 0:
+                    x = x_next
+                    _, x_next = _load_tile(base, c0 + RT, end, A, V, TH, False, n_full > 1)
+                    sure, cand = _classify(x, c0 + j0, end, lo, hi, f_lo, f_hi, True, HEAD, shift)
+                    sp, cp = _write_tile(c0 + j0 - shift, x, sure, cand, sp, cp, k, cap, row_lists, cand_key,
+                                         cand_col, RT)
+            for i in range(first, n_full):
                 x = x_next
                 pg = p_next
                 j = c0 + i * RT + j0
                 c1 = tl.multiple_of(c0 + (i + 1) * RT, RT)
-                _, x_next = _load_tile(row_ptr, c1, end, A, V, TH, False, i + 1 < n_full)
+                _, x_next = _load_tile(base, c1, end, A, V, TH, False, i + 1 < n_full)
                 p_next = _page_tile(prow, c1, end, A, V, TH, False, i + 1 < n_full, PSTREAM)
                 sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, False)
-                sp, cp = _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, RT, pg,
-                                     PSTREAM)
+                sp, cp = _write_tile(j - shift, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, RT,
+                                     pg, PSTREAM)
             if tail < end:
-                j, x = _load_tile(row_ptr, tail, end, A, V, TH, True)
+                j, x = _load_tile(base, tail, end, A, V, TH, True)
                 pg = _page_tile(prow, tail, end, A, V, TH, True, True, PSTREAM)
-                sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, True)
-                _write_tile(j, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, RT, pg, PSTREAM)
+                sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, True, HEAD, shift)
+                _write_tile(j - shift, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col, RT, pg,
+                            PSTREAM)
 
 
 @triton.jit
@@ -362,7 +411,7 @@ def select_kernel(logits_ptr, stride_row, n, rows, seq_lens_ptr, next_n, compres
                   KEY_BITS: tl.constexpr, BLOCK: tl.constexpr, CBLOCK: tl.constexpr, TRANSFORM: tl.constexpr,
                   HAS_STARTS: tl.constexpr, STREAM: tl.constexpr, BISECT: tl.constexpr = False,
                   SB: tl.constexpr = 1, PAGE_KB: tl.constexpr = None,
-                  SURE_KB: tl.constexpr = None, PSTREAM: tl.constexpr = False):
+                  SURE_KB: tl.constexpr = None, PSTREAM: tl.constexpr = False, SU: tl.constexpr = 1):
     """Row ``b``: the k output slots, from the filter's lists or, if they cannot hold the
     answer, from the exact path. TRANSFORM: 0 none, 1 page_table, 2 ragged. BISECT: the candidates
     by ``bisect_select._select_bisect`` (else 8-bit digit histograms, ``kernel._select_cands``), SB its mode
@@ -373,9 +422,9 @@ def select_kernel(logits_ptr, stride_row, n, rows, seq_lens_ptr, next_n, compres
     b = tl.program_id(0)
     if PSTREAM:
         return_values = 0  # the lists hold page entries (``launch_split`` never asks for values with them)
-    lane, L, row_ptr, orow, req, offset = _select_row_setup(
+    lane, L, row_ptr, orow, req, offset, _ = _select_row_setup(
         b, logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k, cu_ptr, has_cu, num_req,
-        offsets_ptr, BLOCK, TRANSFORM, HAS_STARTS)
+        offsets_ptr, BLOCK, TRANSFORM, HAS_STARTS, SU)
     if L <= k:
         _fill_short_row(L, k, orow, row_ptr, lane, req, offset, page_ptr, page_stride, out_idx_ptr, out_val_ptr,
                         return_values, BLOCK, TRANSFORM)

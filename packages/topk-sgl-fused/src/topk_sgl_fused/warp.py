@@ -45,6 +45,7 @@ from .split import (
     _page_tile,
     _raw_bits,
     _select_row_setup,
+    _stream_base,
     _tile_offsets,
 )
 
@@ -100,26 +101,44 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
                CBLOCK: tl.constexpr, TRANSFORM: tl.constexpr, BISECT: tl.constexpr = True, SB: tl.constexpr = 1,
                BB: tl.constexpr = 1, BPB: tl.constexpr = 16, GUESS: tl.constexpr = 0.0, AHEAD: tl.constexpr = 1,
                SRUN: tl.constexpr = 1, SVEC: tl.constexpr = False, PACK: tl.constexpr = False, prow=None,
-               PSTREAM: tl.constexpr = False):
+               PSTREAM: tl.constexpr = False, base=None, shift=0, HEAD: tl.constexpr = False):
     """Steps 2-4 of the module docstring for a row with ``L > k``; False (having settled
     nothing: the caller's exact path rewrites every slot) when the counts show a miss. AHEAD: tiles in flight
     ahead of the one being placed (1 or 2). SVEC: the sample's runs loaded as vectors. PACK (with BISECT): each
     candidate as one 64-bit scratch word (``_place``). PSTREAM: the page-table row ``prow`` streamed beside the
-    scores, tile for tile (``_place``; TRANSFORM is then the identity: the candidates carry page entries)."""
+    scores, tile for tile (``_place``; TRANSFORM is then the identity: the candidates carry page entries). HEAD
+    (not PSTREAM): the stream reads from ``base`` (``split._stream_base``), ``shift`` columns before the window
+    (16-byte loads at any window start); its first tile is placed before the loop with those columns masked out."""
     tl.static_assert(not PACK or BISECT, "packed candidates are read by the bisection select only")
+    tl.static_assert(not (HEAD and PSTREAM), "the page stream reads the table at window columns")
     RT: tl.constexpr = A * V * TH
-    n_full = L // RT
+    end = L + shift  # stream columns j: window columns + shift
+    n_full = end // RT
     j0 = _as_lists(_tile_offsets(A, V, TH), A, V, TH)
-    _, x_next = _load_tile(row_ptr, 0, L, A, V, TH, False, n_full > 0)  # in flight during the bracket
+    _, x_next = _load_tile(base, 0, end, A, V, TH, False, n_full > 0)  # in flight during the bracket
     p_next = _page_tile(prow, 0, L, A, V, TH, False, n_full > 0, PSTREAM)
     if AHEAD == 2:
-        _, x_after = _load_tile(row_ptr, RT, L, A, V, TH, False, n_full > 1)
+        _, x_after = _load_tile(base, RT, end, A, V, TH, False, n_full > 1)
         p_after = _page_tile(prow, RT, L, A, V, TH, False, n_full > 1, PSTREAM)
     lo, hi = _bracket_bisect(row_ptr, L, k, KEY_BITS, SAMPLE, BB, BPB, GUESS, SRUN, SVEC)
     f_lo, f_hi = _fp32_bounds(lo, hi)  # used for float32 rows only
     n_s = tl.zeros([], dtype=tl.int32)
     n_c = tl.zeros([], dtype=tl.int32)
-    for i in range(0, n_full):  # the next tile's load (AHEAD 2: the one after it) is issued before this one is used
+    first = 0
+    if HEAD:  # the first tile holds the columns before the window
+        first = (n_full > 0).to(tl.int32)
+        if first > 0:
+            x = x_next
+            if AHEAD == 2:
+                x_next = x_after
+                _, x_after = _load_tile(base, 2 * RT, end, A, V, TH, False, n_full > 2)
+            else:
+                _, x_next = _load_tile(base, RT, end, A, V, TH, False, n_full > 1)
+            sure, cand = _classify(x, j0, end, lo, hi, f_lo, f_hi, True, HEAD, shift)
+            n_s, n_c = _place(j0 - shift, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr,
+                              return_values, buf_key, buf_idx, req, offset, page_ptr, page_stride, RT, TRANSFORM,
+                              PACK)
+    for i in range(first, n_full):  # the next tile's load (AHEAD 2: the one after it) is issued before this one is used
         x = x_next
         pg = p_next
         c0 = i * RT
@@ -128,22 +147,24 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
             x_next = x_after
             p_next = p_after
             c2 = tl.multiple_of(c0 + 2 * RT, RT)
-            _, x_after = _load_tile(row_ptr, c2, L, A, V, TH, False, i + 2 < n_full)
+            _, x_after = _load_tile(base, c2, end, A, V, TH, False, i + 2 < n_full)
             p_after = _page_tile(prow, c2, L, A, V, TH, False, i + 2 < n_full, PSTREAM)
         else:
             c1 = tl.multiple_of(c0 + RT, RT)
-            _, x_next = _load_tile(row_ptr, c1, L, A, V, TH, False, i + 1 < n_full)
+            _, x_next = _load_tile(base, c1, end, A, V, TH, False, i + 1 < n_full)
             p_next = _page_tile(prow, c1, L, A, V, TH, False, i + 1 < n_full, PSTREAM)
-        sure, cand = _classify(x, j, L, lo, hi, f_lo, f_hi, False)
-        n_s, n_c = _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, return_values,
-                          buf_key, buf_idx, req, offset, page_ptr, page_stride, RT, TRANSFORM, PACK, pg, PSTREAM)
+        sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, False)
+        n_s, n_c = _place(j - shift, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr,
+                          return_values, buf_key, buf_idx, req, offset, page_ptr, page_stride, RT, TRANSFORM, PACK,
+                          pg, PSTREAM)
     tail = n_full * RT
-    if tail < L:
-        j, x = _load_tile(row_ptr, tail, L, A, V, TH, True)
+    if tail < end:
+        j, x = _load_tile(base, tail, end, A, V, TH, True)
         pg = _page_tile(prow, tail, L, A, V, TH, True, True, PSTREAM)
-        sure, cand = _classify(x, j, L, lo, hi, f_lo, f_hi, True)
-        n_s, n_c = _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, return_values,
-                          buf_key, buf_idx, req, offset, page_ptr, page_stride, RT, TRANSFORM, PACK, pg, PSTREAM)
+        sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, True, HEAD, shift)
+        n_s, n_c = _place(j - shift, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr,
+                          return_values, buf_key, buf_idx, req, offset, page_ptr, page_stride, RT, TRANSFORM, PACK,
+                          pg, PSTREAM)
     ok = (n_s <= k) & (n_s + n_c >= k) & (n_c <= cap)
     if ok & (n_s < k):
         tl.debug_barrier()  # candidates were written by other threads
@@ -166,7 +187,8 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
                 BISECT: tl.constexpr = True, LATE: tl.constexpr = False, LATE_KB: tl.constexpr = 0,
                 SB: tl.constexpr = 1, BB: tl.constexpr = 1, LAZY: tl.constexpr = False, BPB: tl.constexpr = 16,
                 GUESS: tl.constexpr = 0.0, AHEAD: tl.constexpr = 1, SRUN: tl.constexpr = 1,
-                SVEC: tl.constexpr = False, PACK: tl.constexpr = False, PSTREAM: tl.constexpr = False):
+                SVEC: tl.constexpr = False, PACK: tl.constexpr = False, PSTREAM: tl.constexpr = False,
+                HEAD: tl.constexpr = False, SU: tl.constexpr = 1):
     """Row ``program_id(0)``: its k output slots. TRANSFORM: 0 none, 1 page_table, 2 ragged.
     ``stride_row`` is specialized (16-divisible strides keep the 16-byte loads); BLOCK is the
     lane count of the short-row fill and of the exact fallback. LATE (page table only): local
@@ -179,15 +201,17 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
     SRUN: the bracket's sample in runs of that many adjacent columns (``WarpConfig.sample_run``); SVEC: loaded as
     vectors (``WarpConfig.sample_vec``). PACK: candidates as one 64-bit word each (``WarpConfig.pack_cands``). PSTREAM
     (page table, not LATE, no values; ``page_stride`` a multiple of 4 and the table 16-byte aligned): the row's
-    page-table entries streamed beside its scores (``WarpConfig.page_stream``)."""
+    page-table entries streamed beside its scores (``WarpConfig.page_stream``). HEAD (row_starts, not PSTREAM;
+    ``WarpConfig.aligned_windows``): the stream's full tiles load 16 bytes at a time at any window start
+    (``split._stream_base``)."""
     b = tl.program_id(0)
     # LATE: the fast path writes local columns; the page table goes over the k slots at the end.
     tl.static_assert(not PSTREAM or (TRANSFORM == 1 and not LATE), "the page stream replaces the late page pass")
     FAST_T: tl.constexpr = 0 if (LATE or PSTREAM) and TRANSFORM == 1 else TRANSFORM
     SETUP_T: tl.constexpr = FAST_T if LAZY else TRANSFORM
-    lane, L, row_ptr, orow, req, offset = _select_row_setup(
+    lane, L, row_ptr, orow, req, offset, start = _select_row_setup(
         b, logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k, cu_ptr, has_cu, num_req,
-        offsets_ptr, BLOCK, SETUP_T, HAS_STARTS)
+        offsets_ptr, BLOCK, SETUP_T, HAS_STARTS, SU)
     if L <= k:
         if SETUP_T != TRANSFORM:
             req, offset = _row_transform(b, lane, cu_ptr, has_cu, num_req, offsets_ptr, BLOCK, TRANSFORM)
@@ -200,9 +224,10 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
         if PSTREAM:
             prow = page_ptr + tl.multiple_of(req.to(tl.int64) * page_stride, 4)
             return_values = 0  # candidates carry page entries, not columns (``launch_warp`` never asks for values)
+        base, shift = _stream_base(logits_ptr, stride_row, b, start, row_ptr, V, HEAD, SU)
         ok = _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf_key, buf_idx, cap,
                         req, offset, page_ptr, page_stride, KEY_BITS, A, V, TH, SAMPLE, CBLOCK, FAST_T, BISECT,
-                        SB, BB, BPB, GUESS, AHEAD, SRUN, SVEC, PACK, prow, PSTREAM)
+                        SB, BB, BPB, GUESS, AHEAD, SRUN, SVEC, PACK, prow, PSTREAM, base, shift, HEAD)
         if SETUP_T != TRANSFORM:
             req, offset = _row_transform(b, lane, cu_ptr, has_cu, num_req, offsets_ptr, BLOCK, TRANSFORM)
         if (FAST_T != TRANSFORM) and not PSTREAM:  # the late pass (the page stream wrote entries already)

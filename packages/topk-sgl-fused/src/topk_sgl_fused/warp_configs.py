@@ -68,6 +68,10 @@ class WarpConfig:
     # the row) reads most of anyway. Needs no values, a 16-byte aligned table and a stride divisible by 4
     # (``launch_warp`` falls back to the late pass otherwise).
     page_stream: bool = False
+    # With row_starts (and not the page stream, which reads the table at window columns): the stream's tiles from the
+    # window's start rounded down to 16 bytes, so that full tiles load 16 bytes at a time at any start
+    # (``split._stream_base``; session 30).
+    aligned_windows: bool = True
 
 
 #: The warp path's configs by rows per SM (H200, fp32, k=2048, NOTES.md 2026-11-30 session 10):
