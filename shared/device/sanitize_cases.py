@@ -103,12 +103,55 @@ def page_cases() -> int:
     return failures
 
 
+#: sgl_fused's windows at runtime starts of 0-7 columns in buffers of N + 4 (float32) / N + 8 columns (session 30:
+#: the stream from the window's start rounded down to 16 bytes, the row stride's unit): rows, n, dtype. 600x20000 and
+#: 1700x9000 on the warp path, 8x32768 / 16x131072 / 64x32768 bf16 on the two-launch filter (one-tile and multi-tile
+#: chunks); each through fast_topk_v2, the ragged offsets and the page table (its stream keeps unaligned scores).
+WINDOW_CASES = [(600, 20000, "float32"), (1700, 9000, "float32"), (8, 32768, "float32"), (16, 131072, "float32"),
+                (64, 32768, "bfloat16")]
+
+
+def window_cases() -> int:
+    from topk_core import sgl
+
+    failures = 0
+    k = 2048
+    for rows, n, dtype in WINDOW_CASES:
+        pad = 4 if dtype == "float32" else 8
+        g = torch.Generator(device="cuda").manual_seed(rows + n)
+        wide = torch.randn(rows, n + pad, generator=g, device="cuda").to(getattr(torch, dtype))
+        starts = torch.randint(0, 8, (rows,), generator=g, device="cuda", dtype=torch.int32).clamp(max=pad)
+        lens = make_seq_lens(rows, n, seed=n, mode="uniform", device="cuda")
+        table = (torch.arange(n + pad, dtype=torch.int32, device="cuda") + PAGE_OFFSET).repeat(rows, 1)
+        cu = torch.arange(rows + 1, dtype=torch.int32, device="cuda")
+        offsets = torch.full((rows,), PAGE_OFFSET, dtype=torch.int32, device="cuda")
+        for fn in ("v2", "ragged", "page_table"):
+            label = f"sgl_fused windows {fn} {rows}x{n} k={k} {dtype} stride {n + pad}"
+            try:
+                if fn == "v2":
+                    out = sgl.fast_topk_v2(wide, lens, k, row_starts=starts, backend="sgl_fused")
+                elif fn == "ragged":
+                    out = sgl.fast_topk_transform_ragged_fused(wide, lens, offsets, k, row_starts=starts,
+                                                               backend="sgl_fused")
+                else:
+                    out = sgl.fast_topk_transform_fused(wide, lens, table, cu, k, row_starts=starts,
+                                                        backend="sgl_fused")
+                torch.cuda.synchronize()
+                local = out if fn == "v2" else torch.where(out >= 0, out - PAGE_OFFSET, out)
+                check_topk(wide, lens, k, local, row_starts=starts)
+                print("ok     ", label, flush=True)
+            except Exception as exc:
+                failures += 1
+                print("FAIL   ", label, type(exc).__name__, str(exc)[:300], flush=True)
+    return failures
+
+
 def main(names):
     names = names or [n for n in topk_core.available_backends() if n != "reference"]
     failures = 0
     for name in names:
         if name == "sgl_fused":
-            failures += page_cases()
+            failures += page_cases() + window_cases()
         for rows, n, k, dtype, kind, next_n, ratio in CASES:
             if os.environ.get("SAN_CASES") and f"{rows}x{n}" not in os.environ["SAN_CASES"].split(","):
                 continue  # SAN_CASES=ROWSxN,...: only those cases
