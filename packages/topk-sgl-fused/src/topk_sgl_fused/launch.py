@@ -336,8 +336,8 @@ class SplitConfig:
     # table and a stride divisible by 4 (``launch_split`` takes the late pass otherwise).
     page_stream: bool = False
     # With page_stream and early: the page tile (and its row pointer) loaded after the bracket, not beside the early
-    # score tile (session 29, prepared, not timed: ptxas puts the 8192-column 8-warp filter at 128 registers with 60
-    # bytes of spills with both tiles live across the bracket, none with this; timed in session 30:
+    # score tile (session 29: ptxas puts the 8192-column 8-warp filter at 128 registers with 60 bytes of spills with
+    # both tiles live across the bracket, none with this; shipped on those filters in session 30:
     # SPLIT_PAGE_AFTER_MAX_COLUMNS).
     page_after_bracket: bool = False
     # With row_starts (not the page stream): the filter's tiles from the window's start rounded down to 16 bytes
