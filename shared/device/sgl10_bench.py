@@ -325,8 +325,7 @@ def _setup(name):
         return
     if name == "picknoaw":  # session 30: the picks with windows streamed from their unaligned starts, as before
         launch.WARP = True
-        launch.pick_warp = lambda *a: (
-            replace(c, aligned_windows=False) if isinstance(c := ORIG_WARP(*a), launch.WarpConfig) else c)
+        launch.pick_warp = _warp_picks_with(aligned_windows=False)
         launch.pick_split = lambda *a: replace(ORIG_SPLIT(*a), aligned_windows=False)
         return
     if name == "picknolate":  # session 28: the warp picks' page table applied as each slot is written (no late pass)

@@ -79,8 +79,9 @@ def _fast_probe(x_ptr, stride, lens_ptr, k, out_idx, out_val, scratch, cap, ok_p
     b = tl.program_id(0)
     L = tl.load(lens_ptr + b)
     buf = scratch + b.to(tl.int64) * (2 * cap)
-    ok = _warp_fast(x_ptr + b.to(tl.int64) * stride, L, k, b.to(tl.int64) * k, out_idx, out_val, 1, buf, buf + cap,
-                    cap, b.to(tl.int64), 0, out_idx, 0, KEY_BITS, A, V, TH, SAMPLE, CBLOCK, 0, True, SB, BB)
+    row = x_ptr + b.to(tl.int64) * stride
+    ok = _warp_fast(row, L, k, b.to(tl.int64) * k, out_idx, out_val, 1, buf, buf + cap, cap, b.to(tl.int64), 0,
+                    out_idx, 0, KEY_BITS, A, V, TH, SAMPLE, CBLOCK, 0, True, SB, BB, base=row)
     tl.store(ok_ptr + b, ok.to(tl.int32))
 
 

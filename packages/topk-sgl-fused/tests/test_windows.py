@@ -21,13 +21,14 @@ WIDTH = 1408  # a multiple of 8: 16-byte aligned rows in either dtype
 
 def _windows(dtype, k, dev, seed, width=WIDTH, tile=128, pad=0):
     """``(buffer, starts, lens)``: three rows per start residue of the dtype's 16 bytes, then rows of at most k and
-    an empty one; the columns outside each window poisoned as above. ``pad``: the buffer a view of ``width`` columns
+    an empty one; the columns outside each window poisoned as above, its first and last columns large. ``pad``: the buffer a view of ``width`` columns
     of a wider one (a row stride of 16 bytes' multiple but not of 16 columns: ``launch.stride_unit``)."""
     vec = 16 // torch.empty((), dtype=dtype).element_size()
     g = torch.Generator().manual_seed(seed)
     starts, lens = [], []
-    for shift in range(vec):  # within the first tile, to its edge, and long (past a chunk)
-        for base, length in ((0, tile // 2 - shift), (vec, tile - shift), (vec * (5 + shift), width)):
+    for shift in range(vec):  # within the first tile, to its edge, just past the second's edge, and long
+        for base, length in ((0, tile // 2 - shift), (vec, tile - shift), (0, 2 * tile - 1),
+                             (vec * (5 + shift), width)):
             starts.append(base + shift)
             lens.append(max(length, k + 1))
     starts += [3, width - k + 1, width - 2, width]  # the window past the row: empty
@@ -38,6 +39,9 @@ def _windows(dtype, k, dev, seed, width=WIDTH, tile=128, pad=0):
     for r, (s, n) in enumerate(zip(starts, lens)):
         x[r, :s] = float("nan") if r % 2 else float("inf")
         x[r, s + n:] = float("inf")
+        if 0 < n and s + n <= width:  # the window's first and last columns among its largest: each must be kept
+            x[r, s] = 40.0
+            x[r, s + n - 1] = 50.0
     as_int = lambda v: torch.tensor(v, dtype=torch.int32, device=dev)  # noqa: E731
     x = wide.to(dev)[:, :width]  # (a copy of the view itself would be dense)
     assert x.stride(0) == width + pad

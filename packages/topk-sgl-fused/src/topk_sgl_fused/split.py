@@ -54,6 +54,21 @@ def _row_window(b, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, HAS_
 
 
 @triton.jit
+def _row_ptr(logits_ptr, stride_row, b, SU: tl.constexpr):
+    """Row ``b``'s first logit (``stride_row * SU``: ``_select_row_setup``'s stride unit)."""
+    return logits_ptr + b.to(tl.int64) * (stride_row * SU)
+
+
+@triton.jit
+def _window_shift(start, V: tl.constexpr, HEAD: tl.constexpr):
+    """HEAD: the window's columns past the 16-byte boundary at or before its start (``_stream_base``); else 0."""
+    if HEAD:
+        return start % V
+    else:
+        return 0
+
+
+@triton.jit
 def _stream_base(logits_ptr, stride_row, b, start, row_ptr, V: tl.constexpr, HEAD: tl.constexpr,
                  SU: tl.constexpr = 1):
     """``(base, shift)`` of a row's stream. HEAD (a window at a runtime start): the base is the window's start
@@ -62,7 +77,7 @@ def _stream_base(logits_ptr, stride_row, b, start, row_ptr, V: tl.constexpr, HEA
     they are masked out of the first tile, ``_classify``'s ``low``). Else the window ``row_ptr`` and 0. SU: the row
     stride's unit (``_select_row_setup``)."""
     if HEAD:
-        return logits_ptr + b.to(tl.int64) * (stride_row * SU) + (start // V) * V, start % V
+        return _row_ptr(logits_ptr, stride_row, b, SU) + (start // V) * V, _window_shift(start, V, HEAD)
     else:
         return row_ptr, 0
 
@@ -78,7 +93,7 @@ def _select_row_setup(b, logits_ptr, stride_row, n, seq_lens_ptr, next_n, compre
     16-byte alignment in the compiler's eyes; ``launch.stride_unit``)."""
     lane = tl.arange(0, BLOCK)
     L, start = _row_window(b, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, HAS_STARTS)
-    row_ptr = logits_ptr + b.to(tl.int64) * (stride_row * SU) + start
+    row_ptr = _row_ptr(logits_ptr, stride_row, b, SU) + start
     orow = b.to(tl.int64) * k
     req, offset = _row_transform(b, lane, cu_ptr, has_cu, num_req, offsets_ptr, BLOCK, TRANSFORM)
     return lane, L, row_ptr, orow, req, offset, start
@@ -248,6 +263,16 @@ def _classify_write(j, x, end, lo, hi, f_lo, f_hi, ctr, k, cap, row_lists, cand_
 
 
 @triton.jit
+def _head_tile(base, x_next, j0, end, n_full, lo, hi, f_lo, f_hi, shift, A: tl.constexpr, V: tl.constexpr,
+               TH: tl.constexpr):
+    """Chunk 0's first tile (``x_next``, columns ``j0``) with the ``shift`` columns before the window masked, and
+    the next tile's load issued: ``(x, x_next, sure, cand)`` (the filter's count and write passes alike)."""
+    _, after = _load_tile(base, A * V * TH, end, A, V, TH, False, n_full > 1)
+    sure, cand = _classify(x_next, j0, end, lo, hi, f_lo, f_hi, True, True, shift)
+    return x_next, after, sure, cand
+
+
+@triton.jit
 def _reserve(cnt, ctr):
     """Per-list start positions ``(sp, cp)`` for packed per-list counts (sure + cand << 16):
     one block scan, one 64-bit atomic on the row's counter."""
@@ -290,11 +315,8 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
     tl.static_assert(not (HEAD and PSTREAM), "the page stream reads the table at window columns")
     L, start = _row_window(b, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, HAS_STARTS)
     c0 = c * CHUNK  # j: window columns + shift
-    lead = 0
-    if HEAD:
-        lead = start % V  # _stream_base's shift
-    if (L > k) & (c0 < L + lead):
-        row_ptr = logits_ptr + b.to(tl.int64) * (stride_row * SU) + start  # the window, for the bracket
+    if (L > k) & (c0 < L + _window_shift(start, V, HEAD)):
+        row_ptr = _row_ptr(logits_ptr, stride_row, b, SU) + start  # the window, for the bracket
         base, shift = _stream_base(logits_ptr, stride_row, b, start, row_ptr, V, HEAD, SU)  # tiles read from base
         end = tl.minimum(c0 + CHUNK, L + shift)
         n_full = (end - c0) // RT
@@ -347,9 +369,8 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
             if HEAD:  # chunk 0's first tile holds the columns before the window: classified masked, before the loop
                 first = ((c == 0) & (n_full > 0)).to(tl.int32)
                 if first > 0:
-                    x = x_next
-                    _, x_next = _load_tile(base, c0 + RT, end, A, V, TH, False, n_full > 1)
-                    sure, cand = _classify(x, c0 + j0, end, lo, hi, f_lo, f_hi, True, HEAD, shift)
+                    x, x_next, sure, cand = _head_tile(base, x_next, j0, end, n_full, lo, hi, f_lo, f_hi, shift,
+                                                       A, V, TH)
                     cnt += tl.sum(sure + (cand << 16), axis=0)
             for i in range(first, n_full):  # the next tile's load is issued before this one is used
                 x = x_next
@@ -367,11 +388,10 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
             p_next = _page_tile(prow, c0, end, A, V, TH, False, n_full > 0, PSTREAM)  # the write pass only
             if HEAD:
                 if first > 0:
-                    x = x_next
-                    _, x_next = _load_tile(base, c0 + RT, end, A, V, TH, False, n_full > 1)
-                    sure, cand = _classify(x, c0 + j0, end, lo, hi, f_lo, f_hi, True, HEAD, shift)
-                    sp, cp = _write_tile(c0 + j0 - shift, x, sure, cand, sp, cp, k, cap, row_lists, cand_key,
-                                         cand_col, RT)
+                    x, x_next, sure, cand = _head_tile(base, x_next, j0, end, n_full, lo, hi, f_lo, f_hi, shift,
+                                                       A, V, TH)
+                    sp, cp = _write_tile(j0 - shift, x, sure, cand, sp, cp, k, cap, row_lists, cand_key, cand_col,
+                                         RT)
             for i in range(first, n_full):
                 x = x_next
                 pg = p_next

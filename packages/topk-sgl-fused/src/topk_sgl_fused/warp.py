@@ -112,8 +112,6 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
     tl.static_assert(not PACK or BISECT, "packed candidates are read by the bisection select only")
     tl.static_assert(not (HEAD and PSTREAM), "the page stream reads the table at window columns")
     RT: tl.constexpr = A * V * TH
-    if base is None:  # callers without a stream base (tests' probes): the window itself
-        base = row_ptr
     end = L + shift  # stream columns j: window columns + shift
     n_full = end // RT
     j0 = _as_lists(_tile_offsets(A, V, TH), A, V, TH)
