@@ -20,9 +20,10 @@ WIDTH = 1408  # a multiple of 8: 16-byte aligned rows in either dtype
 
 
 def _windows(dtype, k, dev, seed, width=WIDTH, tile=128, pad=0):
-    """``(buffer, starts, lens)``: three rows per start residue of the dtype's 16 bytes, then rows of at most k and
-    an empty one; the columns outside each window poisoned as above, its first and last columns large. ``pad``: the buffer a view of ``width`` columns
-    of a wider one (a row stride of 16 bytes' multiple but not of 16 columns: ``launch.stride_unit``)."""
+    """``(buffer, starts, lens)``: four rows per start residue of the dtype's 16 bytes, then rows of at most k and
+    an empty one; the columns outside each window poisoned as above, its first and last columns large. ``pad``: the
+    buffer a view of ``width`` columns of a wider one (a row stride of 16 bytes' multiple but not of 16 columns:
+    ``launch.stride_unit``)."""
     vec = 16 // torch.empty((), dtype=dtype).element_size()
     g = torch.Generator().manual_seed(seed)
     starts, lens = [], []
