@@ -16,13 +16,11 @@ from test_compile_sm90 import compile_split, ptxas_usage  # noqa: E402
 
 from topk_sgl_fused import launch  # noqa: E402
 
-ELEM_BYTES = {"fp32": 4, "bf16": 2, "fp16": 2}
-
 
 def main():
     rows, n = int(sys.argv[1]), int(sys.argv[2])
     dtype = sys.argv[3] if len(sys.argv) > 3 and not sys.argv[3].startswith("-") else "fp32"
-    cfg = launch.pick_split(rows, n, 2048, 132, ELEM_BYTES[dtype])
+    cfg = launch.pick_split(rows, n, 2048, 132)
     c = compile_split(dtype, 1 if "--page" in sys.argv else 0, cfg, aligned=True)
     sass = cubin_sass(c.asm["cubin"])
     ops = counts(sass)

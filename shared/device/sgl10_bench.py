@@ -63,7 +63,11 @@ the select by interpolation; "picksrun<R>" the two-launch filter's sample in run
 and two-launch paths) / as single values ("pickdefer", the page entries of the sure columns stored a tile after their
 gather, was measured slower and removed after commit e41a4e2); "pickpack" the warp path's candidates as one 64-bit
 scratch word each (``WarpConfig.pack_cands``).
-A cell label ending in "bf16" / "fp16" ("1x8Kbf16") times 16-bit logits; one ending in "rs" ("16x128Krs", after
+"pick16w" / "pick16s" / "pick16sh" (session 31) timed 16-bit rows on float32's warp picks (half the 16-byte runs per
+tile) and two-launch picks (with / without the select by interpolation), "pick16a2" the 16-warp ones with float32's
+runs per tile; shipped, then removed (NOTES.md, session 31).
+A cell label "k<K>" after N ("1x128Kk512") times that k; one ending in "bf16" / "fp16" ("1x8Kbf16") times 16-bit
+logits; one ending in "rs" ("16x128Krs", after
 the dtype) windows at runtime starts of 1-3 columns in a buffer of N + 4 (``row_starts``: unaligned scores; session 29).
 Usage: [SGL_PLAN="cell:variant,..;.."] python3 shared/device/sgl10_bench.py [budget_seconds]
 """
@@ -188,10 +192,11 @@ if os.environ.get("SGL_PLAN"):  # e.g. SGL_PLAN="128x32K:w16,w16late;1x8K:w16": 
         n = n[:m.start()] if windowed else n
         dtype = {"bf16": "bfloat16", "fp16": "float16"}.get(n[-4:], "float32")  # "1x8Kbf16": a 16-bit cell
         n = n[:-4] if dtype != "float32" else n
-        shape = Shape(int(rows), int(n.rstrip("K")) * K, dtype=dtype)
+        n, _, k = n.partition("k")  # "1x128Kk512": k = 512 (session 31)
+        shape = Shape(int(rows), int(n.rstrip("K")) * K, k=int(k or 2048), dtype=dtype)
         if windowed:
             pad = 16 if m.group(1) else 4 if dtype == "float32" else 8
-            shape = WindowedShape(shape.rows, shape.n, dtype=dtype, pad=pad)
+            shape = WindowedShape(shape.rows, shape.n, k=shape.k, dtype=dtype, pad=pad)
         PLAN.append((shape, names.split(",")))
 PLAN = [(shape, names if "noold" in names else ["old"] + names) for shape, names in PLAN]
 PLAN = [(shape, [n for n in names if n != "noold"]) for shape, names in PLAN]

@@ -289,13 +289,17 @@ def compile_warp_part(which: str) -> None:
     if which != "all":
         compile_warp("bf16", 0, warp_cfgs[0], has_starts=True)
     if which == "all":
-        from topk_sgl_fused.launch import WarpConfig
+        from topk_sgl_fused.launch import WarpConfig, pick_warp
 
         compile_warp("fp32", 1, WarpConfig(4, 2, 2048, 512, 512, late=True, sbits=4, bbits=4), k=4096)
         compile_warp("bf16", 0, WarpConfig(8, 2, 2048, 1024, 1024, sbits=2, bbits=2))
         # the late pass's request found after the stream (``lazy``), with and without the register cap
         compile_warp("fp32", 1, WarpConfig(8, 2, 2048, 1024, 1024, late=True, lazy=True), has_starts=True)
         compile_warp("fp32", 1, WarpConfig(4, 2, 2048, 512, 512, late=True, lazy=True, maxnreg=80))
+        # 16-bit rows' own picks (session 31: below 16 warps half the runs per tile) with the page table and without
+        for rows, n in ((4096, 8192), (300, 20000), (512, 131072), (1024, 65536), (128, 131072)):
+            for i, transform in enumerate(("none", "page_table")):
+                compile_warp(("bf16", "fp16")[i], i, pick_warp(rows, n, 2048, 132, transform, 2))
     print("compiled the warp kernels")
 
 

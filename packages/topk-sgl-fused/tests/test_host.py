@@ -144,23 +144,23 @@ def test_pick_split_shapes(rows, n, monkeypatch):
 
 
 def test_pick_split_small_chunks(monkeypatch):
-    """float32 calls of 16K+ columns whose 8192-column chunks would leave SMs idle take chunks of 1024 (at most one
-    program per SM) or 2048 (at most two; session 24); calls with a program per SM already, shorter rows and 16-bit
-    rows keep theirs."""
+    """Calls of 16K+ columns whose 8192-column chunks would leave SMs idle take chunks of 1024 (at most one program
+    per SM) or 2048 (at most two; session 24; 16-bit rows too since session 31, in tiles of as many columns); calls
+    with a program per SM already and shorter rows keep theirs."""
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
     from topk_sgl_fused import launch
 
     def chunk(rows, n, elem_bytes=4, sms=132):
-        c = launch.pick_split(rows, n, 2048, sms, elem_bytes)
+        c = launch.pick_split(rows, n, 2048, sms)
         a, v, th = launch.tile(c, elem_bytes)
-        one_wave = elem_bytes == 4 and rows * -(-n // c.chunk) <= sms  # SPLIT_ONE_WAVE_WARPS (session 25)
+        one_wave = rows * -(-n // c.chunk) <= sms  # SPLIT_ONE_WAVE_WARPS (session 25)
         assert c.chunk == a * v * th and c.warps == (4 if c.chunk < 8192 else 16 if one_wave else 8)
         return c.chunk
 
     assert chunk(1, 32768) == chunk(4, 32768) == chunk(1, 131072) == chunk(1, 20000) == 1024
     assert chunk(8, 32768) == chunk(16, 32768) == chunk(2, 131072) == chunk(1, 262144) == 2048
     assert chunk(32, 32768) == chunk(8, 131072) == chunk(16, 65536) == chunk(32, 131072) == 8192
-    assert chunk(8, 32768, 2) == chunk(1, 131072, 2) == 8192  # 16-bit: not timed
+    assert chunk(8, 32768, 2) == 2048 and chunk(1, 131072, 2) == 1024
     assert chunk(4, 3000) == chunk(2, 16384) == 4096  # up to 16K columns: not timed
     assert chunk(8, 32768, sms=264) == 1024 and chunk(8, 32768, sms=64) == 2048 and chunk(8, 32768, sms=32) == 8192
     for rows, n in ((1, 32768), (8, 32768), (2, 131072), (5, 20000)):  # at most 1 (1024) / 2 (2048) per SM
@@ -169,20 +169,19 @@ def test_pick_split_small_chunks(monkeypatch):
 
 
 def test_pick_split_one_wave_warps(monkeypatch):
-    """float32 filters in chunks of 8192 take 16 warps where the call has at most one program per SM (session 25),
-    8 where it has more, and 16-bit rows keep 8."""
+    """Filters in chunks of 8192 take 16 warps where the call has at most one program per SM (session 25), 8 where
+    it has more."""
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
     from topk_sgl_fused import launch
 
-    def warps(rows, n, elem_bytes=4, sms=132):
-        c = launch.pick_split(rows, n, 2048, sms, elem_bytes)
+    def warps(rows, n, sms=132):
+        c = launch.pick_split(rows, n, 2048, sms)
         assert c.chunk == 8192 and c.chunk == 256 * c.r * c.warps
         return c.warps
 
     assert warps(8, 131072) == warps(16, 65536) == warps(32, 32768) == launch.SPLIT_ONE_WAVE_WARPS == 16
     assert warps(16, 131072) == warps(32, 131072) == warps(64, 32768) == warps(34, 32768) == 8
     assert warps(33, 32768) == 16  # 132 programs on 132 SMs
-    assert warps(8, 131072, 2) == warps(32, 32768, 2) == 8
     assert warps(32, 32768, sms=128) == 16 and warps(32, 32768, sms=127) == 8
 
 
@@ -206,35 +205,30 @@ def test_pick_warp_page_two_tiles_ahead(monkeypatch):
 
 
 def test_pick_split_select_by_interpolation(monkeypatch):
-    """The select by interpolation (``sbits=0``, with ``bisect``, 8 select warps) and the early filter tile on
-    float32 rows of SPLIT_SECANT_MIN_N+ columns (not many short rows), where they were timed faster; 16-bit rows
-    keep the histogram select."""
+    """The select by interpolation (``sbits=0``, with ``bisect``, 8 select warps) and the early filter tile on rows
+    of SPLIT_SECANT_MIN_N+ columns (not many short rows), where they were timed faster (16-bit rows: session 31)."""
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
     from topk_sgl_fused import launch
 
-    def secant(rows, n, elem_bytes=4):
-        c = launch.pick_split(rows, n, 2048, 132, elem_bytes)
+    def secant(rows, n):
+        c = launch.pick_split(rows, n, 2048, 132)
         assert (c.sbits == 0) == c.bisect == c.early and c.select_warps in (4, 8)
         return c.sbits == 0
 
     lo = launch.SPLIT_SECANT_MIN_N
     assert secant(1, lo) and secant(8, 131072) and secant(32, 131072) and secant(100, lo) and secant(1, 1 << 20)
-    assert not secant(32, lo - 1) and not secant(32, 131072, 2) and not secant(8, lo, 2)
-    assert not launch.pick_split(32, 131072, 2048, 132, 2).bisect
+    assert not secant(32, lo - 1) and not launch.pick_split(32, lo - 1, 2048, 132).bisect
 
 
 def test_pick_split_sample(monkeypatch):
-    """float32 rows over SPLIT_LARGE_SAMPLE_MIN_N columns sample 4096 keys (timed faster at 128K), others 1024 or
-    2048; the chunks and the candidate cap do not depend on it."""
+    """Rows over SPLIT_LARGE_SAMPLE_MIN_N columns sample 4096 keys (timed faster at 128K), others 1024 or 2048."""
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
     from topk_sgl_fused import launch
 
     pick = launch.pick_split
     assert pick(32, 131072, 2048, 132).sample == pick(8, 65537, 2048, 132).sample == 4096
     assert pick(32, 65536, 2048, 132).sample == pick(1, 32768, 2048, 132).sample == 2048
-    assert pick(32, 131072, 2048, 132, 2).sample == 2048 and pick(32, 16384, 2048, 132).sample == 1024
-    big, small = pick(32, 131072, 2048, 132), pick(32, 131072, 2048, 132, 2)
-    assert (big.chunk, big.cap) == (small.chunk, small.cap)
+    assert pick(32, 16384, 2048, 132).sample == 1024
 
 
 def test_pick_split_one_block(monkeypatch):
@@ -253,9 +247,9 @@ def test_pick_split_one_block(monkeypatch):
 
 
 def test_pick_split_guess(monkeypatch):
-    """The filter's bracket is guessed first (``guess``), with candidate chunks of 4096, on float32 rows of 32K-128K
-    columns that select by interpolation (timed faster at 32K and 128K), not on longer rows (1x256K slower, 1x1M
-    even), shorter ones or 16-bit rows (not timed)."""
+    """The filter's bracket is guessed first (``guess``), with candidate chunks of 4096, on rows of 32K-128K columns
+    that select by interpolation (timed faster at 32K and 128K), not on longer rows (1x256K slower, 1x1M even) or
+    shorter ones (not timed)."""
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
     from topk_sgl_fused import launch
 
@@ -263,9 +257,33 @@ def test_pick_split_guess(monkeypatch):
     for rows, n in ((32, 131072), (1, 65537), (8, 32768), (32, 65536)):
         c = pick(rows, n, 2048, 132)
         assert c.guess == launch.SPLIT_GUESS > 0 and c.cblock == 4096 and c.sbits == 0, c
-    assert pick(8, 32767, 2048, 132).guess == pick(8, 32768, 2048, 132, 2).guess == 0
-    assert pick(32, 131072, 2048, 132, 2).guess == pick(1, 131073, 2048, 132).guess == 0
+    assert pick(8, 32767, 2048, 132).guess == pick(1, 131073, 2048, 132).guess == 0
     assert pick(1, 1 << 20, 2048, 132).guess == 0
+
+
+def test_pick_warp_16bit(monkeypatch):
+    """16-bit rows take float32's warp configs, below 16 warps with half the 16-byte runs per tile, so that a tile
+    holds as many keys (session 31); the resident picks keep their 16-bit config, and RESIDENT_WIDE is float32's
+    alone."""
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    from topk_sgl_fused import launch
+
+    seen = 0
+    for rows in (1, 128, 512, 1024, 4096):
+        for n in (8192, 12288, 16384, 32768, 65536, 131072):
+            for t in ("none", "page_table", "ragged"):
+                wide, half = launch.pick_warp(rows, n, 2048, 132, t), launch.pick_warp(rows, n, 2048, 132, t, 2)
+                if isinstance(wide, launch.WarpConfig):
+                    same = wide.warps == 16
+                    assert half == (wide if same else replace(wide, a=wide.a // 2)) and wide.a % 2 == 0, (rows, n, t)
+                    seen += 1
+                elif wide == launch.RESIDENT:
+                    assert half == launch.RESIDENT_16
+                elif wide == launch.RESIDENT_WIDE:  # 16-bit: the warp path from 0.9 rows per SM, else two launches
+                    assert isinstance(half, launch.WarpConfig) == (rows >= 0.9 * 132), (rows, n, t, half)
+                else:
+                    assert half is None, (rows, n, t, wide, half)
+    assert seen > 40
 
 
 def test_pick_warp_guess(monkeypatch):
@@ -352,7 +370,7 @@ def test_pick_warp(monkeypatch):
             assert pick(rows, n, 1, 132) == pick(rows, n, 16384, 132) == launch.RESIDENT
         assert pick(rows, lo, 1024, 132) is None
         assert pick(rows, hi + 1024, 2048, 132) == pick(rows, 16384, 2048, 132, "page_table") == launch.RESIDENT_WIDE
-        assert pick(rows, hi + 1024, 2048, 132, "none", 2) is None  # 16-bit: the two-launch path
+        assert (pick(rows, hi + 1024, 2048, 132, "none", 2) is None) == (rows < 0.9 * 132)  # 16-bit: not resident
         assert (pick(rows, 16385, 2048, 132) is None) == (rows < 0.9 * 132)  # the two-launch path
     assert pick(133, hi, 2048, 132) == narrow(launch.WARP_FEW)
     assert launch.RESIDENT.warps == 16 and launch.RESIDENT_16.warps == 8  # session 24: float32 on 16 warps
@@ -362,7 +380,6 @@ def test_pick_warp(monkeypatch):
     assert launch.RESIDENT_WIDE.warps == 16 and launch.resident_constexprs(launch.RESIDENT_WIDE, 16384, 32, 0,
                                                                                False)["A"] == 8
     for rows, n, k, elem in ((32, 131072, 2048, 4), (8, 32768, 2048, 4), (1, 16385, 4096, 4),  # few long rows
-                             (4096, 8192, 2048, 2), (200, 8192, 2048, 2),  # 16-bit, > 1 row per SM: not timed
                              (4096, 4096, 2048, 4), (4096, 65536, 8192, 4),  # N < 4k, k above WARP_MAX_K
                              (65536, 8192, 2048, 4)):  # candidate scratch above 1 GiB
         assert pick(rows, n, k, 132, elem_bytes=elem) is None
@@ -413,15 +430,15 @@ def test_late_block():
 
 
 def test_pick_split_page_stream(monkeypatch):
-    """float32 two-launch calls of at most SPLIT_PAGE_STREAM_MAX_COLUMNS columns in all stream the page table beside
-    the scores (session 28); larger calls and 16-bit rows keep the select's late pass; only the page table's builds
+    """Two-launch calls of at most SPLIT_PAGE_STREAM_MAX_COLUMNS columns in all stream the page table beside the
+    scores (session 28); larger calls keep the select's late pass; only the page table's builds
     read it (the flag is a constant of the page-table transform alone)."""
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
     pick = launch.pick_split
     for rows, n in ((8, 32768), (32, 32768), (16, 131072), (1, 131072), (1, 1 << 20), (32, 131072)):
         assert pick(rows, n, 2048, 132).page_stream, (rows, n)
-    for rows, n, eb in ((64, 131072, 4), (8, 32768, 2), (16, 1 << 20, 4)):
-        assert not pick(rows, n, 2048, 132, eb).page_stream, (rows, n, eb)
+    for rows, n in ((64, 131072), (16, 1 << 20)):
+        assert not pick(rows, n, 2048, 132).page_stream, (rows, n)
     # the page tile after the bracket exactly where the filter is 8192 columns on 8 warps (session 30), which lets
     # such calls stream up to SPLIT_PAGE_AFTER_MAX_COLUMNS
     for rows, n in ((16, 131072), (32, 131072), (1, 131072), (8, 32768), (32, 32768)):

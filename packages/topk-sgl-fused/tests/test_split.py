@@ -146,13 +146,17 @@ def test_split_exact(dtype, transform):
             _run(x, seq, k, config, transform)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16", "float16"])
 @pytest.mark.parametrize("transform", ["none", "page_table", "ragged"])
-def test_split_few_long_rows(transform):
-    """The pick for float32 rows of 32K+ columns (the select by interpolation, early filter tile), GPU sizes only."""
+def test_split_few_long_rows(transform, dtype):
+    """The pick for rows of 32K+ columns (the select by interpolation, early filter tile; 16-bit rows since session
+    31), GPU sizes only."""
     from topk_sgl_fused import launch
 
     if launch.interpreting():
         pytest.skip("GPU sizes")
+    if dtype == "float16" and transform != "ragged":
+        pytest.skip("16-bit rows: bfloat16 with each transform, float16 with one")
     dev = triton_device()
     torch.manual_seed(5)
     for rows, n, k in ((1, 32768, 2048), (4, 40000, 2048), (8, 131072, 1000), (3, 70001, 4096), (12, 50000, 2048),
@@ -167,7 +171,7 @@ def test_split_few_long_rows(transform):
             x[2, ::2] = float("nan")
         x[-1, : n // 3] = 0.5  # a plateau around the threshold
         seq = torch.randint(n // 2, n + 1, (rows,), dtype=torch.int32, device=dev)
-        _run(x, seq, k, None, transform)
+        _run(x.to(getattr(torch, dtype)), seq, k, None, transform)
 
 
 @pytest.mark.parametrize("transform", ["none", "page_table"])
@@ -290,3 +294,4 @@ def test_split_page_stream():
             if config.early:  # the page tile after the bracket (``page_after_bracket``)
                 _run(x, seq, k, replace(config, page_after_bracket=True), "page_table", with_values=False)
         _run(x, seq, k, config, "page_table", with_values=True)
+        _run(x.to(torch.bfloat16), seq, k, config, "page_table", with_values=False)  # 16-bit rows (session 31)

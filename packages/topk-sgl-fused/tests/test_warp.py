@@ -283,13 +283,31 @@ def test_narrow_bracket_gpu_sizes(rows, transform):
     _check_gpu_sized(config, 24, 8192)
 
 
+@pytest.mark.parametrize("rows,n", [(128, 131072), (128, 32768), (512, 131072), (1024, 65536), (4096, 8192),
+                                    (300, 20000)])
+@pytest.mark.parametrize("transform", ["none", "page_table"])
+def test_16bit_picks_gpu_sizes(rows, n, transform):
+    """What ``pick_warp`` ships for 16-bit rows (session 31: float32's configs, below 16 warps with half the 16-byte
+    runs per tile),
+    forced on rows of their size in bfloat16 (float16 with the page table): NaN, a plateau around the threshold, a
+    constant row (ties everywhere), a row shorter than k."""
+    from topk_sgl_fused import launch
+
+    if launch.interpreting():
+        pytest.skip("GPU sizes")
+    config = launch.pick_warp(rows, n, 2048, 132, transform, 2)
+    assert isinstance(config, launch.WarpConfig) and config.a == (2 if config.warps == 16 else 1)
+    dtype = torch.bfloat16 if transform == "none" else torch.float16
+    _check_gpu_sized(config, *_rows_of_its_size(config), dtype)
+
+
 def _rows_of_its_size(config):
     """``(rows, n)`` of the size a shipped config serves, by its warps (4: many short rows, 16: ~1 row per SM,
     8: 2-12 rows per SM)."""
     return {4: (40, 12000), 16: (6, 30000)}.get(config.warps, (12, 70000))
 
 
-def _check_gpu_sized(config, rows, n):
+def _check_gpu_sized(config, rows, n, dtype=torch.float32):
     dev = triton_device()
     x = make_logits("randn", rows, n, torch.float32, dev, seed=17)
     x[0, ::101] = float("nan")
@@ -297,6 +315,7 @@ def _check_gpu_sized(config, rows, n):
     x[4, ::2] = float("nan")  # more NaNs than k: the exact path
     x[-1, : n // 3] = 0.5
     x[2] = 1.0 + 1e-3 * x[2]  # one tight cluster: a 12-bit bracket holds the whole row (the candidates overflow)
+    x = x.to(dtype)  # 16-bit: the cluster rounds to one value
     lens = torch.randint(n // 2, n + 1, (rows,), dtype=torch.int32, device=dev)
     lens[1] = 1000  # shorter than k: the fill
     if not (config.late or config.page_stream):

@@ -154,7 +154,7 @@ def _bracket_bisect(row_ptr, L, k, KEY_BITS: tl.constexpr, SAMPLE: tl.constexpr,
         lo = tl.full([], 0, tl.uint32)
         hi = tl.full([], (1 << KEY_BITS) - 1, tl.uint32)
         ok = r_lo < 0  # False, as a tensor
-        if (r_hi >= 1) & (r_lo <= SAMPLE):
+        if (r_lo >= 1) & (r_lo <= SAMPLE):  # r_lo within the sample (any r_hi since session 31)
             ok, lo, hi = _bracket_guess(xs, key, tl.load(row_ptr).to(tl.float32), r_lo, r_hi, SAMPLE, GUESS)
         if not ok:
             lo, hi = _bracket_search(k16, r_lo, r_hi, KEY_BITS, SAMPLE, BB, PB)
@@ -242,20 +242,27 @@ def _bracket_guess(xs, key, x0, r_lo, r_hi, SAMPLE: tl.constexpr, SLACK: tl.cons
     differences to ``x0``; Cornish-Fisher to the skew), then one packed count of the sample checks them: ``ok``
     when at least ``r_lo`` sample keys are ``>= lo``, fewer than ``r_hi`` are ``> hi`` (what the bisection's
     bounds give) and the bracket holds at most twice the bisection's ranks. Non-finite moments (NaN, inf, overflow)
-    give bounds the check rejects. Only speed depends on it, like the rest of the bracket."""
+    give bounds the check rejects. Only speed depends on it, like the rest of the bracket.
+    ``r_hi < 1`` (k a small share of the row: no sure keys): ``hi`` is the top key, as the bisection gives it, and
+    only ``lo`` is checked (session 31; before, such rows were always rejected and bisected too)."""
     s1, s2, s3 = secant.moment_sums(xs, x0)
     inv = 1.0 / SAMPLE
     m, sd, skew = secant.fit(s1, s2, s3, inv)
     f_lo = r_lo.to(tl.float32)
-    f_hi = r_hi.to(tl.float32)
+    f_hi = tl.maximum(r_hi, 1).to(tl.float32)
     z_lo = secant.upper_z((f_lo + SLACK * tl.sqrt(f_lo)) * inv)
     z_hi = secant.upper_z(tl.maximum(f_hi - SLACK * tl.sqrt(f_hi), 0.5) * inv)
     z_lo = secant.skew_correct(z_lo, skew)  # after both quantiles: the statement order of the measured build
     z_hi = secant.skew_correct(z_hi, skew)
     lo = order_key((x0 + m + sd * z_lo).to(xs.dtype))
     hi = order_key((x0 + m + sd * z_hi).to(xs.dtype))
+    if xs.dtype == tl.float32:
+        top = tl.full([], 0xFFFFFFFF, tl.uint32)
+    else:
+        top = tl.full([], 0xFFFF, tl.uint32)
+    hi = tl.where(r_hi < 1, top, hi)  # no key is above it: the check below holds with max(r_hi, 1)
     cnt = tl.sum((key >= lo).to(tl.int32) + ((key > hi).to(tl.int32) << 16), axis=0)  # SAMPLE < 2**16
     c_lo = cnt & 0xFFFF
     c_hi = cnt >> 16
-    ok = (c_lo >= r_lo) & (c_hi < r_hi) & (c_lo - c_hi <= 2 * (r_lo - r_hi))
+    ok = (c_lo >= r_lo) & (c_hi < tl.maximum(r_hi, 1)) & (c_lo - c_hi <= 2 * (r_lo - r_hi))
     return ok, lo, hi

@@ -368,7 +368,8 @@ SPLIT_LARGE_SAMPLE_MIN_N = 65536
 #: 91.0, 100x128K 96.0 / 100.9 -> 87.8 / 90.7, 16x128K 40.0 / 43.3 -> 34.2 / 37.3, 100x32K 42.2 / 44.7 -> 41.1 /
 #: 43.9, 2x64K 24.1 / 25.7 -> 22.9 / 24.6; the few long rows' 16-warp bisection -> interpolation: 1x128K 26.0 / 27.8
 #: -> 24.2 / 26.0, 8x128K 28.7 / 31.1 -> 27.2 / 29.5, 8x32K 22.3 / 23.7 -> 22.1 / 23.7, 1x32K 20.0 / 21.3 -> 19.4 /
-#: 20.9. bfloat16 rows lose (32x128K 50.8 -> 55.3, 8x32K 20.6 -> 20.8): they keep the histogram select. Then (call 9,
+#: 20.9. bfloat16 rows lost then (32x128K 50.8 -> 55.3, 8x32K 20.6 -> 20.8; with the rules below they win, session 31:
+#: see SPLIT_PAGE_AFTER_MAX_COLUMNS). Then (call 9,
 #: two rounds where repeated) 8 select warps, not 16, for the few long rows: 1x32K 19.5 / 21.1 -> 18.6 / 20.3, 8x32K
 #: 22.0 / 23.5 -> 20.7 / 22.6, 1x128K 24.2 / 26.0 -> 23.6 / 25.6, 8x128K 26.9 / 29.3 -> 26.1 / 28.6, 4x64K 23.6 / 25.3
 #: -> 22.6 / 24.6; and the early tile for the others: 32x128K 55.4 / 58.5 -> 54.6 / 57.5, 64x128K 87.4 / 90.6 -> 84.9
@@ -395,7 +396,7 @@ SPLIT_GUESS_MAX_N = 131072
 #: 1x128K 17.1 / 18.8 (16) -> 14.7 / 16.4 / 13.6 / 15.2, 1x20K 16.0 / 16.8 -> 13.6 / 14.5 / 13.1 / 13.9. Where the
 #: rule gives a program per SM already, smaller chunks lose: 32x32K 19.1 -> 20.1 (2048), 8x128K 19.9 -> 25.3, 32x128K
 #: 37.9 -> 59.3, 16x64K 19.8 -> 21.6; chunks of 4096 (4 warps) lost everywhere (8x32K 17.4, 16x32K 18.7, 2x128K 18.8,
-#: 16x128K 26.5 -> 31.3). 16-bit rows and rows of at most SPLIT_SMALL_CHUNKS_MIN_N columns: not timed.
+#: 16x128K 26.5 -> 31.3). Rows of at most SPLIT_SMALL_CHUNKS_MIN_N columns: not timed.
 SPLIT_SMALL_CHUNKS = (1024, 2048)
 SPLIT_SMALL_CHUNKS_MIN_N = 16384
 #: float32 filter chunks of 8192 columns on 16 warps (2 runs per thread, 96 registers, no spills; 8 warps: 8 runs,
@@ -412,7 +413,7 @@ SPLIT_ONE_WAVE_WARPS = 16
 #: 40.2, 38.1 / 40.3 -> 30.8 / 33.1, 30.9 / 33.1; 16x128K 26.7 / 28.6 -> 23.4 / 25.4; 8x128K 19.2 / 20.9 -> 17.7 /
 #: 19.7; 1x128K 13.7 / 15.3 -> 12.7 / 14.3; 32x32K 19.0 / 20.6 -> 18.4 / 19.8; 8x32K 14.5 / 15.8, 14.5 / 15.9 -> 14.1 /
 #: 15.4, 14.2 / 15.6; 1x256K 21.1 / 22.9 -> 20.6 / 22.3; 16x64K 19.3 / 20.9 -> 19.0 / 20.6; 1x32K 12.1 / 13.4 -> 11.9 /
-#: 13.2. Shorter and 16-bit rows: not timed.
+#: 13.2. Shorter rows: not timed.
 SPLIT_SAMPLE_RUN = 8
 SPLIT_SAMPLE_RUN_MIN_N = 32768
 #: ... and its runs loaded as vectors (``sample_vec``; session 27, ``sgl10_bench.py`` ``pickvec``, two rounds, µs v2 /
@@ -432,10 +433,14 @@ SPLIT_PAGE_STREAM_MAX_COLUMNS = 1 << 21
 #: after the bracket; v2 in brackets): 32x128K 32.5, 32.5 / 33.1 / 31.4, 31.4 (30.4), 16x128K (streamed early
 #: before) 24.2 -> 23.7 (23.4). 64x128K loses (44.9 / 48.2 / 45.7): it keeps the late pass. Shorter rows (early tile
 #: streamed on other configs) lose slightly: 8x32K 14.3 -> 14.4, 1x128K 12.9 -> 13.1.
+#: 16-bit rows take all of the rules above since session 31; before, they kept session 15's config (none of the
+#: rules marked float32). ``sgl10_bench.py`` ``pick16s`` / ``pick16sh`` (the same without the select by
+#: interpolation), one round, µs v2 / page table, bf16: 32x128K 43.0 / 45.1 -> 31.7 / 33.0 (40.7 / 41.7), 8x32K
+#: 17.5 / 19.0 -> 13.5 / 14.1 (16.8 / 17.0), 1x128K 21.9 / 23.4 -> 12.6 / 13.1 (18.5 / 19.0).
 SPLIT_PAGE_AFTER_MAX_COLUMNS = 1 << 22
 
 
-def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) -> SplitConfig:
+def pick_split(rows: int, n: int, k: int, sm_count: int) -> SplitConfig:
     """About 4 filter programs per SM, with chunks of at least 4 samples' worth of columns
     (each program gathers the row's sample again for its bracket). A chunk of up to 8192
     columns is one tile, read once; longer ones are read twice (the second time from L2)."""
@@ -445,7 +450,7 @@ def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) ->
     want = max(1, -(-4 * sm_count // max(rows, 1)))
     s = min(1 << (want - 1).bit_length(), max(1, n // max(4 * sample, 4096)))
     s = max(s, -(-n // (1 << 20)))  # chunks <= 2**20 columns: per-list counts (chunk / threads) < 2**16
-    if elem_bytes == 4 and n > SPLIT_SMALL_CHUNKS_MIN_N:  # SMs left idle: chunks of 1024 / 2048 (SPLIT_SMALL_CHUNKS)
+    if n > SPLIT_SMALL_CHUNKS_MIN_N:  # SMs left idle: chunks of 1024 / 2048 (SPLIT_SMALL_CHUNKS)
         for small in SPLIT_SMALL_CHUNKS:
             if -(-n // small) > s and rows * -(-n // small) <= small // 1024 * sm_count:
                 s = -(-n // small)
@@ -454,7 +459,7 @@ def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) ->
     if per <= 8192:
         chunk = max(1024, 1 << (per - 1).bit_length())
         warps = 8 if chunk == 8192 else 4
-        if chunk == 8192 and elem_bytes == 4 and rows * s <= sm_count:  # one wave (SPLIT_ONE_WAVE_WARPS)
+        if chunk == 8192 and rows * s <= sm_count:  # one wave (SPLIT_ONE_WAVE_WARPS)
             warps = SPLIT_ONE_WAVE_WARPS
         r = chunk // (256 * warps)
     else:
@@ -472,22 +477,22 @@ def pick_split(rows: int, n: int, k: int, sm_count: int, elem_bytes: int = 4) ->
     # 8x128K 32.7 / 34.7 -> 28.7 / 31.2, 32x128K 62.6 / 66.7 -> 60.2 / 63.9, 1x128K 26.2 / 28.0 -> 26.1 / 28.0; 32K
     # rows lose: 8x32K 22.2 -> 24.1, 1x32K 20.0 -> 22.7, 32x32K 25.6 -> 26.8; 8192 keys: 32x128K 79.3): fewer
     # candidates for the select, which is half the time on few rows.
-    if n > SPLIT_LARGE_SAMPLE_MIN_N and elem_bytes == 4:  # 16-bit rows: not timed
+    if n > SPLIT_LARGE_SAMPLE_MIN_N:
         sample = 4096
-    # float32 rows of 32K+ columns (not many short ones): the select by interpolation and the filter's first tile
+    # Rows of 32K+ columns (not many short ones): the select by interpolation and the filter's first tile
     # before its bracket (session 19, ``oldsec`` / ``oldsecearly``).
-    secant = elem_bytes == 4 and n >= SPLIT_SECANT_MIN_N and not few_warps
+    secant = n >= SPLIT_SECANT_MIN_N and not few_warps
     guess = SPLIT_GUESS if secant and n <= SPLIT_GUESS_MAX_N else 0.0
     if guess:  # its wider candidate set in chunks of 4096 (32K rows)
         cblock = 4096
-    run = SPLIT_SAMPLE_RUN if elem_bytes == 4 and n >= SPLIT_SAMPLE_RUN_MIN_N else 1
+    run = SPLIT_SAMPLE_RUN if n >= SPLIT_SAMPLE_RUN_MIN_N else 1
     config = SplitConfig(chunk=chunk, warps=warps, r=r, sample=sample, cblock=cblock, cap=cap,
                          maxnreg=128, select_warps=4 if few_warps else 8, bisect=secant, early=secant,
                          sbits=0 if secant else 1, guess=guess, sample_run=run,
                          sample_vec=SPLIT_SAMPLE_VEC and run > 1)
     capped = chunk == 8192 and warps == 8 and secant  # early tile, 128 registers: the page tile after the bracket
     limit = SPLIT_PAGE_AFTER_MAX_COLUMNS if capped else SPLIT_PAGE_STREAM_MAX_COLUMNS
-    if elem_bytes == 4 and rows * n <= limit:
+    if rows * n <= limit:
         config = replace(config, page_stream=True, page_after_bracket=capped)
     # The select's copy of the sure columns and its page-table pass over all k slots at once (session 23,
     # ``sgl10_bench.py`` ``pickks``, µs v2 / page table, blocks of ``block`` -> all k): 8x32K 17.4 / 19.2 -> 17.1 /
@@ -535,7 +540,7 @@ def launch_split(call: Call, config: SplitConfig | None = None) -> None:
     if _settle_empty(call):
         return
     logits, rows, n, k, device = _facts(call)
-    config = config or pick_split(rows, n, k, sm_count(device), logits.element_size())
+    config = config or pick_split(rows, n, k, sm_count(device))
     _check_sample_run(config)
     if config.page_stream and call.transform == "page_table" and not _page_streamable(call):
         config = replace(config, page_stream=False)
@@ -579,7 +584,7 @@ def pick_warp(rows: int, n: int, k: int, sm_count: int, transform: str = "none",
         return resident_config(elem_bytes)
     if elem_bytes == 4 and RESIDENT_N[1] < n <= RESIDENT_WIDE_MAX_N and per_sm <= RESIDENT_MAX_ROWS_PER_SM:
         return RESIDENT_WIDE
-    if elem_bytes != 4 or k > WARP_MAX_K or n < max(WARP_MIN_N, WARP_MIN_RATIO * k):
+    if k > WARP_MAX_K or n < max(WARP_MIN_N, WARP_MIN_RATIO * k):
         return None
     page = transform == "page_table"
     if per_sm < WARP_MIN_ROWS_PER_SM:
@@ -608,6 +613,8 @@ def pick_warp(rows: int, n: int, k: int, sm_count: int, transform: str = "none",
         config = WARP_MANY_PAGE if page else WARP_MANY
     if n <= WARP_NARROW_BRACKET_MAX_N:
         config = _NARROW_BRACKET[config]
+    if elem_bytes == 2 and config.warps < 16:  # float32's keys per tile (see WARP_MIN_ROWS_PER_SM)
+        config = replace(config, a=max(1, config.a // 2))
     return config if rows * 8 * warp_cap(config, n, k) <= WARP_MAX_SCRATCH else None
 
 

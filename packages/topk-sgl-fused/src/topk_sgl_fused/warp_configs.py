@@ -247,9 +247,17 @@ RESIDENT_N = (4096, 8192)
 RESIDENT_WIDE = ResidentConfig(16, secant=True, guess=True)
 RESIDENT_WIDE_MAX_N = 16384
 RESIDENT_MAX_ROWS_PER_SM = 1.0
-#: Where the warp path is the default (else the two-launch path): float32, k <= WARP_MAX_K, N >= WARP_MIN_N
-#: and N >= WARP_MIN_RATIO x k, and rows >= WARP_MIN_ROWS_PER_SM x SMs (fewer rows of N <= RESIDENT_N[1]
-#: are resident). Outside these nothing was timed (16-bit dtypes; other k).
+#: Where the warp path is the default (else the two-launch path): k <= WARP_MAX_K, N >= WARP_MIN_N and
+#: N >= WARP_MIN_RATIO x k, and rows >= WARP_MIN_ROWS_PER_SM x SMs (fewer rows of N <= RESIDENT_N[1] are
+#: resident). Other k: not timed. 16-bit rows since session 31 (before: the two-launch path), on float32's configs;
+#: below 16 warps with half the 16-byte runs per tile (``a``), so that a tile holds as many keys (with float32's ``a``
+#: ptxas took 166-187 registers or spilled 80-192 bytes; with half, 80-108 and at most 8 bytes; 16 warps keep theirs:
+#: 126-128 registers, at most 16 bytes of spills, one program per SM either way). ``sgl10_bench.py`` ``pick16w``
+#: (``a`` halved everywhere), one round, µs v2 / page table, bf16 two-launch -> warp: 128x128K 83.5 / 91.3 -> 61.6 /
+#: 64.6, 512x128K 252.2 / 267.3 -> 197.5 / 204.3, 4096x8K 292.8 / 306.7 -> 162.2 / 161.1, 1024x64K 251.3 / 274.3 ->
+#: 197.9 / 206.2, 128x32K 35.5 / 37.5 -> 23.1 / 22.7; fp16 128x128K 89.7 / 97.3 -> 61.9 / 64.4. Then 16 warps with
+#: float32's ``a`` (``pick16a2``): bf16 128x128K 61.7 / 64.6 -> 60.6 / 62.7 (twice: 61.6 / 64.4 -> 60.6 / 62.5),
+#: 128x32K 23.1 / 22.8 -> 22.5 / 22.5; fp16 128x128K 61.7 / 64.4 -> 60.9 / 62.7.
 WARP_MIN_ROWS_PER_SM = 0.9
 WARP_MAX_K = 4096
 WARP_MIN_RATIO = 4
