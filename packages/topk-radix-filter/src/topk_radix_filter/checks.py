@@ -19,12 +19,12 @@ MAX_N = (1 << 31) - 1
 
 #: Speedup over torch.topk (masked), measured: {(rows, n): speedup}. H200, fp32, k=2048,
 #: next_n=1; torch.topk us / radix_filter us (0.10.0, session 14 code) from the committed one-process runs of
-#: 2026-12-02 (session 30), benchmarks/results/2026-12-02-cuda-decode-session30.json and -dsa-session30.json (the DSA
+#: 2026-12-02 (session 31), benchmarks/results/2026-12-02-cuda-decode-session31.json and -dsa-session31.json (the DSA
 #: run wins where cells repeat; written by shared/device/update_scores.py).
 MEASURED: dict[tuple[int, int], float] = {
-    (1, 8192): 9.51, (1, 32768): 6.99, (1, 131072): 5.69, (1, 262144): 5.68, (1, 1048576): 4.84, (8, 32768): 7.36,
-    (8, 131072): 6.52, (32, 32768): 9.11, (32, 131072): 9.56, (128, 32768): 13.26, (128, 131072): 17.87,
-    (512, 32768): 13.69, (512, 131072): 18.94, (1024, 65536): 17.85, (4096, 8192): 12.64,
+    (1, 8192): 9.51, (1, 32768): 6.99, (1, 131072): 5.69, (1, 262144): 5.68, (1, 1048576): 4.83, (8, 32768): 7.35,
+    (8, 131072): 6.55, (32, 32768): 9.11, (32, 131072): 9.6, (128, 32768): 13.31, (128, 131072): 18.14,
+    (512, 32768): 13.85, (512, 131072): 19.12, (1024, 65536): 17.4, (4096, 8192): 12.75,
 }
 #: Only used if MEASURED is emptied: positive (above ``reference``), below the measured
 #: backends, more for batches, which this design targets.
