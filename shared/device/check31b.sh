@@ -6,9 +6,7 @@
 tests=packages/topk-sgl-fused/tests
 timeout ${TEST_S:-150} python3 -m pytest -q -p no:cacheprovider -n 8 -rA $tests/test_windows.py > "$OUT/pytest-31b.log" 2>&1
 echo "=== test_windows.py on the GPU: rc $?"
-grep -E "^(PASSED|FAILED|ERROR)" "$OUT/pytest-31b.log" | sed 's/ - .*//' | sort | uniq -c | sort -rn | head -20
-grep -E "passed|failed" "$OUT/pytest-31b.log" | tail -1
-grep -E "^E " "$OUT/pytest-31b.log" | head -8
+bash shared/device/pytest_summary.sh "$OUT/pytest-31b.log"
 echo "=== A/B ($(date +%T))"
 SGL_PLAN=${SGL_PLAN:-"128x128Kbf16:noold,pick,pick16w,pick16s,pick16sh;512x128Kbf16:noold,pick,pick16w,pick16s;\
 4096x8Kbf16:noold,pick,pick16w;1024x64Kbf16:noold,pick,pick16w,pick16s;128x32Kbf16:noold,pick,pick16w,pick16s,pick16sh;\

@@ -7,9 +7,7 @@ tests=packages/topk-sgl-fused/tests
 timeout ${TEST_S:-200} python3 -m pytest -q -p no:cacheprovider -n 8 -rA $tests/test_warp.py $tests/test_split.py \
   -k "16bit or few_long_rows or page_stream" > "$OUT/pytest-31c.log" 2>&1
 echo "=== GPU tests: rc $?"
-grep -E "^(PASSED|FAILED|ERROR)" "$OUT/pytest-31c.log" | sed 's/ - .*//' | sort | uniq -c | sort -rn | head -40
-grep -E "passed|failed" "$OUT/pytest-31c.log" | tail -1
-grep -E "^E " "$OUT/pytest-31c.log" | head -8
+bash shared/device/pytest_summary.sh "$OUT/pytest-31c.log"
 echo "=== A/B ($(date +%T))"
 SGL_PLAN=${SGL_PLAN:-"128x128Kbf16:noold,pick,pick16a2;128x32Kbf16:noold,pick,pick16a2;128x128Kfp16:noold,pick,pick16a2;\
 128x128Kbf16:noold,pick,pick16a2"} timeout ${AB_S:-150} python3 shared/device/sgl10_bench.py ${AB_BUDGET:-130}

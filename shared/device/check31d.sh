@@ -11,7 +11,5 @@ SGL_PLAN=${SGL_PLAN:-"128x128Kk512:noold,pick,pickg0;1x128Kk512:noold,pick,pickg
 timeout ${TEST_S:-150} python3 -m pytest -q -p no:cacheprovider -n 8 -rA $tests/test_bracket_guess.py $tests/test_warp.py \
   -k "guess or 16bit" > "$OUT/pytest-31d.log" 2>&1
 echo "=== GPU tests: rc $?"
-grep -E "^(PASSED|FAILED|ERROR)" "$OUT/pytest-31d.log" | sed 's/ - .*//' | sort | uniq -c | sort -rn | head -40
-grep -E "passed|failed" "$OUT/pytest-31d.log" | tail -1
-grep -E "^E " "$OUT/pytest-31d.log" | head -8
+bash shared/device/pytest_summary.sh "$OUT/pytest-31d.log"
 echo "=== done ($(date +%T))"

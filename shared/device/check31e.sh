@@ -20,9 +20,7 @@ timeout ${FILES_S:-200} python3 -m pytest -q -p no:cacheprovider -n 6 -rA $tests
   $tests/test_bracket_guess.py -k "windows or stride_unit or aligned or few_long_rows or guess" \
   > "$OUT/pytest-files.log" 2>&1
 echo "=== test_windows.py, test_split.py few long rows, test_bracket_guess.py: rc $?"
-grep -E "^(PASSED|FAILED|ERROR)" "$OUT/pytest-files.log" | sed 's/ - .*//' | sort | uniq -c | sort -rn | head -20
-grep -E "passed|failed" "$OUT/pytest-files.log" | tail -1
-grep -E "^E " "$OUT/pytest-files.log" | head -8
+bash shared/device/pytest_summary.sh "$OUT/pytest-files.log"
 wait
 for tool in memcheck racecheck; do
   echo "=== $tool"; grep -E "^ok |FAIL|refused|ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/san-$tool.log" | tail -40
