@@ -154,7 +154,9 @@ def _bracket_bisect(row_ptr, L, k, KEY_BITS: tl.constexpr, SAMPLE: tl.constexpr,
         lo = tl.full([], 0, tl.uint32)
         hi = tl.full([], (1 << KEY_BITS) - 1, tl.uint32)
         ok = r_lo < 0  # False, as a tensor
-        if (r_lo >= 1) & (r_lo <= SAMPLE):  # r_lo within the sample (any r_hi since session 31)
+        # r_lo within the sample, any r_hi (session 31); r_lo >= 1 always holds, but this form of the guard leaves
+        # the 32x128K filter without spills at its 128-register cap (NOTES.md, session 31)
+        if (r_lo >= 1) & (r_lo <= SAMPLE):
             ok, lo, hi = _bracket_guess(xs, key, tl.load(row_ptr).to(tl.float32), r_lo, r_hi, SAMPLE, GUESS)
         if not ok:
             lo, hi = _bracket_search(k16, r_lo, r_hi, KEY_BITS, SAMPLE, BB, PB)
