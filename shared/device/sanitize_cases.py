@@ -156,12 +156,12 @@ def window_cases() -> int:
 def main(names):
     names = names or [n for n in topk_core.available_backends() if n != "reference"]
     failures = 0
+    picked = set(os.environ["SAN_CASES"].split(",")) if os.environ.get("SAN_CASES") else set()
     for name in names:
-        picked = set(os.environ.get("SAN_CASES", "").split(","))
         if name == "sgl_fused":  # SAN_CASES=windows[,page][,ROWSxN..]: the windowed cases, without the page cases
             failures += (page_cases() if "windows" not in picked or "page" in picked else 0) + window_cases()
         for rows, n, k, dtype, kind, next_n, ratio in CASES:
-            if os.environ.get("SAN_CASES") and f"{rows}x{n}" not in os.environ["SAN_CASES"].split(","):
+            if picked and f"{rows}x{n}" not in picked:
                 continue  # SAN_CASES=ROWSxN,...: only those cases
             logits = make_logits(kind, rows, n, dtype, "cuda", seed=rows * n, k=k)
             lens = make_seq_lens(rows // next_n, n, next_n=next_n, compress_ratio=ratio, seed=n, device="cuda")

@@ -221,7 +221,8 @@ def test_pick_split_select_by_interpolation(monkeypatch):
 
 
 def test_pick_split_sample(monkeypatch):
-    """Rows over SPLIT_LARGE_SAMPLE_MIN_N columns sample 4096 keys (timed faster at 128K), others 1024 or 2048."""
+    """Rows over SPLIT_LARGE_SAMPLE_MIN_N columns sample 4096 keys (timed faster at 128K), others 1024 or 2048; the
+    chunks and the candidate cap do not depend on the larger sample."""
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
     from topk_sgl_fused import launch
 
@@ -229,6 +230,10 @@ def test_pick_split_sample(monkeypatch):
     assert pick(32, 131072, 2048, 132).sample == pick(8, 65537, 2048, 132).sample == 4096
     assert pick(32, 65536, 2048, 132).sample == pick(1, 32768, 2048, 132).sample == 2048
     assert pick(32, 16384, 2048, 132).sample == 1024
+    big = pick(32, 131072, 2048, 132)
+    monkeypatch.setattr(launch, "SPLIT_LARGE_SAMPLE_MIN_N", 1 << 30)
+    small = pick(32, 131072, 2048, 132)
+    assert small.sample == 2048 and (big.chunk, big.cap) == (small.chunk, small.cap)
 
 
 def test_pick_split_one_block(monkeypatch):
