@@ -73,6 +73,13 @@ CASES = [  # rows, n, k, dtype, kind, next_n, compress_ratio
     # the warp path (WARP_FEW_LONG) and the two-launch path (16-bit rows there take float32's rules now)
     (130, 70000, 300, torch.float32, "randn", 1, 1),
     (8, 100000, 256, torch.bfloat16, "randn", 1, 1),
+    # session 32: sgl_fused's all_cands picks (every key above the bracket's low bound a candidate): ~1 row per SM of
+    # long rows at k <= 1024 and in 16-bit (chunks of 4096 / 8192), float32 2-12 rows per SM (WARP_MID_LARGE_MANY,
+    # WARP_MID); the packed two-bit select steps of WARP_FEW_LARGE run on 130x24000 above
+    (120, 70000, 512, torch.float32, "randn", 1, 1),
+    (120, 70000, 2048, torch.bfloat16, "plateau", 1, 1),
+    (800, 66000, 2048, torch.float32, "int_ties", 1, 1),
+    (300, 33000, 2048, torch.float32, "nan", 1, 1),
 ]
 
 
@@ -85,7 +92,8 @@ CASES = [  # rows, n, k, dtype, kind, next_n, compress_ratio
 #: the two-launch page stream)
 PAGE_CASES = [(1, 8192, 2048), (150, 20000, 2048), (300, 17000, 1024), (1100, 9000, 2048), (1700, 9000, 2048),
               (4, 12000, 2048), (8, 32768, 2048), (2, 131072, 600), (8, 131072, 2048),
-              (300, 20000, 2048, torch.bfloat16), (8, 32768, 2048, torch.float16)]
+              (300, 20000, 2048, torch.bfloat16), (8, 32768, 2048, torch.float16), (300, 70000, 2048),
+              (130, 30000, 2048)]
 PAGE_OFFSET = 7  # table[r, j] = j + 7, so the output minus 7 must be an exact top-k
 
 

@@ -62,7 +62,10 @@ the select by interpolation; "picksrun<R>" the two-launch filter's sample in run
 "pickvec" / "pickvecoff" (session 27) the picks with the bracket sample's runs loaded as vectors (``sample_vec``, warp
 and two-launch paths) / as single values ("pickdefer", the page entries of the sure columns stored a tile after their
 gather, was measured slower and removed after commit e41a4e2); "pickpack" the warp path's candidates as one 64-bit
-scratch word each (``WarpConfig.pack_cands``).
+scratch word each (``WarpConfig.pack_cands``). "pickallc[c<C>][sec]" (session 32) the warp picks with every key
+above the bracket's low bound a packed candidate (``WarpConfig.all_cands``), candidate chunks of C, the select by
+interpolation; "pickq[s2][e][a][c<C>]" the warp picks [whose select bisects one bit a step: two a step, the
+three counts packed into one reduction] [``emit_done``] [``all_cands``] [candidate chunks of C].
 "pick16w" / "pick16s" / "pick16sh" (session 31) timed 16-bit rows on float32's warp picks (half the 16-byte runs per
 tile) and two-launch picks (with / without the select by interpolation), "pick16a2" the 16-warp ones with float32's
 runs per tile; shipped, then removed (NOTES.md, session 31).
@@ -284,6 +287,35 @@ def _setup(name):
         launch.WARP = True
         launch.pick_warp = lambda *a: (replace(c, pack_cands=True) if isinstance(c := ORIG_WARP(*a), launch.WarpConfig)
                                        and c.bisect else c)
+        return
+    m = re.fullmatch(r"pickq(s2)?(e)?(a)?(?:c(\d+))?", name)
+    if m:  # session 32: the warp picks [whose select bisects one bit a step: two bits a step, packed counts] [emit
+        # a search that ended on exactly the keys needed without counting the keys above] [all_cands] [chunks of C]
+        launch.WARP = True
+
+        def q(*a, m=m):
+            c = ORIG_WARP(*a)
+            if not (isinstance(c, launch.WarpConfig) and c.bisect):
+                return c
+            ch = dict(**({"sbits": 2} if m.group(1) and c.sbits == 1 else {}),
+                      **({"emit_done": True} if m.group(2) else {}),
+                      **({"all_cands": True, "pack_cands": True} if m.group(3) else {}),
+                      **({"cblock": int(m.group(4))} if m.group(4) else {}))
+            return replace(c, **ch)
+        launch.pick_warp = q
+        return
+    m = re.fullmatch(r"pickallc(?:c(\d+))?(sec)?", name)
+    if m:  # session 32: the warp picks with every key above the bracket's low bound a candidate (``all_cands``,
+        # packed), candidate chunks of C (default: 4096 on 16 warps, else at least 2048) [the select by interpolation]
+        launch.WARP = True
+
+        def allc(*a, m=m):
+            c = ORIG_WARP(*a)
+            if not (isinstance(c, launch.WarpConfig) and c.bisect):
+                return c
+            cb = int(m.group(1)) if m.group(1) else max(c.cblock, 4096 if c.warps >= 16 else 2048)
+            return replace(c, all_cands=True, pack_cands=True, cblock=cb, **({"sbits": 0} if m.group(2) else {}))
+        launch.pick_warp = allc
         return
     if name in ("pickvec", "pickvecoff"):  # session 27: the sample's runs loaded as vectors (both paths) / as single
         # values (as before session 27; the two-launch path ships vectors)

@@ -5,6 +5,7 @@ Copies of ``warp.py`` and ``resident.py`` are patched with a barrier and a ``%cl
 through ``topk_core.sgl`` on the bench's inputs (``make_inputs``: seq_lens uniform in [N/2, N]) with L2 flushed
 before each call. Prints, per cell and transform, the median and max over programs of each phase in cycles
 (and in µs at 1.98 GHz), and whether the result was exact.
+The candidate select's parts (session 32) are stamped too (slots 11-14 of the patched bisect_select.py).
 Usage: python3 shared/device/sgl_stamps.py [cells ...]   (cells like 128x32768 or 1x8192:page)
 SGL_STAMP_PICK=pickos: ``sgl10_bench._setup``'s variant name first (e.g. the resident one-scan placement).
 """
@@ -44,14 +45,18 @@ WARP = dict(
         ("    return ok\n", "    _stamp(sp, 4)\n", ""),
         ("        if not ok:\n            tl.debug_barrier()  # scratch is reused", "        _stamp(sp, 5)\n", ""),
         ("ok = _warp_fast(row_ptr,", "", ""),
+        ("            _exact_row(row_ptr, L, k, orow,", "            _stamp(sp, 15)\n", ""),
     ],
     replace=[("def _warp_fast(row_ptr,", "def _warp_fast(sp, row_ptr,"),
              ("ok = _warp_fast(row_ptr,", "ok = _warp_fast(sp, row_ptr,"),
              ("lo, hi = _bracket_bisect(row_ptr,", "lo, hi = _bracket_bisect(sp, row_ptr,"),
+             ("settled = _select_bisect(n_s,", "settled = _select_bisect(sp, n_s,"),
              ("from .bisect_select import", "from topk_sgl_fused._stamped_bisect_select import")],
     names=["setup (length, window)", "bracket (sample)", "stream (classify, place)", "candidate select",
            "late page pass"],
 )
+EMIT_START = "    n_tie = 0\n    for off in range(0, n_cand"
+EMIT_END = " " * 35 + "row_ptr, req, offset, page_ptr, page_stride, return_values, TRANSFORM)\n"
 #: The bracket's own phases (slots 8-10), stamped in a patched bisect_select.py that the patched warp.py imports.
 BRACKET = dict(
     file="bisect_select.py", kernel="_bracket_bisect",
@@ -64,7 +69,14 @@ BRACKET = dict(
          "            _stamp(sp, 10)\n"),
     ],
     replace=[("def _bracket_bisect(row_ptr,", "def _bracket_bisect(sp, row_ptr,"),
-             ("    key = order_key(xs)\n    k16", "    key = order_key(xs)\n    _stamp(sp, 8)\n    k16")],
+             ("    key = order_key(xs)\n    k16", "    key = order_key(xs)\n    _stamp(sp, 8)\n    k16"),
+             # the candidate select's parts (session 32): slots 11-14
+             ("def _select_bisect(n_out,", "def _select_bisect(sp, n_out,"),
+             ("_select_from(n_out,", "_select_from(sp, n_out,"),
+             ("    if ok:\n        _select_from(", "    _stamp(sp, 11)\n    if ok:\n        _select_from("),
+             ("    # t is the rem-th largest", "    _stamp(sp, 12)\n    # t is the rem-th largest"),
+             (EMIT_START, "    _stamp(sp, 13)\n" + EMIT_START),
+             (EMIT_END, EMIT_END + "    _stamp(sp, 14)\n")],
     names=[],
 )
 RESIDENT = dict(
@@ -172,6 +184,15 @@ def main():
                 bd = (br[good, 1:] - br[good, :-1]).double().median(dim=0).values.tolist()
                 print(f"   bracket parts (median over {int(good.sum())} programs that guessed): sample loaded "
                       f"{bd[0]:.0f}, guess {bd[1]:.0f}, rest (bisection if rejected) {bd[2]:.0f} cyc")
+            sel = buf[:rows, [3, 11, 12, 13, 14, 4]].cpu()
+            good = (sel != 0).all(dim=1)
+            if good.any():
+                sd = (sel[good, 1:] - sel[good, :-1]).double()
+                med = sd.median(dim=0).values.tolist()
+                print(f"   select parts (median over {int(good.sum())} programs): first chunk + sure count "
+                      f"{med[0]:.0f}, search {med[1]:.0f}, count above {med[2]:.0f}, emit {med[3]:.0f}, "
+                      f"rest {med[4]:.0f} cyc")
+            print(f"   programs on the exact path: {int((buf[:rows, 15] != 0).sum())}/{rows}")
             print(f"   programs whose guess ran: {int((br[:, 2] != 0).sum())}/{rows}, rejected (bisected): "
                   f"{int((buf[:rows, 10] != 0).sum())}")
         tot = d.sum(1)

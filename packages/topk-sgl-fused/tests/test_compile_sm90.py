@@ -288,6 +288,15 @@ def compile_warp_part(which: str) -> None:
         compile_warp("fp16", 1, [c for c in warp_cfgs if c.late][0])
     if which != "all":
         compile_warp("bf16", 0, warp_cfgs[0], has_starts=True)
+    # the picks with every key above the bracket a candidate (``all_cands``, session 32): fast lane one of them
+    from topk_sgl_fused.launch import pick_warp as _pick
+
+    allc = [(512, 131072, 2048, "none", 4), (512, 131072, 2048, "page_table", 4), (1024, 65536, 2048, "none", 4),
+            (256, 32768, 2048, "ragged", 4), (128, 131072, 512, "none", 4), (128, 131072, 2048, "page_table", 2)]
+    for rows, n, k, transform, eb in allc if which == "all" else allc[:1]:
+        c = _pick(rows, n, k, 132, transform, eb)
+        assert c.all_cands, (rows, n, k, transform, eb)
+        compile_warp("fp32" if eb == 4 else "bf16", ("none", "page_table", "ragged").index(transform), c, k=k)
     if which == "all":
         from topk_sgl_fused.launch import WarpConfig, pick_warp
 

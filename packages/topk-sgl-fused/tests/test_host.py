@@ -269,10 +269,11 @@ def test_pick_split_guess(monkeypatch):
 def test_pick_warp_16bit(monkeypatch):
     """16-bit rows take float32's warp configs, below 16 warps with half the 16-byte runs per tile, so that a tile
     holds as many keys (session 31); the resident picks keep their 16-bit config, and RESIDENT_WIDE is float32's
-    alone."""
+    alone. (``all_cands`` depends on the dtype on its own: ``test_pick_warp_all_cands``.)"""
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
     from topk_sgl_fused import launch
 
+    monkeypatch.setattr(launch, "all_cands_config", lambda config, *a: config)
     seen = 0
     for rows in (1, 128, 512, 1024, 4096):
         for n in (8192, 12288, 16384, 32768, 65536, 131072):
@@ -291,6 +292,34 @@ def test_pick_warp_16bit(monkeypatch):
     assert seen > 40
 
 
+def test_pick_warp_all_cands(monkeypatch):
+    """Every key above the bracket a candidate (``all_cands``, session 32) where it was timed faster: float32 rows of
+    2-12 per SM of at least 16 k columns (not the page table's 6-12 or its shorter rows) with chunks of 2048; about
+    one row per SM of long rows in 16-bit or at k <= 1024 (chunks of 8192 / 4096). Never on short rows, 128x32K or
+    float32 128x128K at k = 2048; its caps hold a tile of slack and k more."""
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    from topk_sgl_fused import launch
+
+    def pick(rows, n, k=2048, t="none", eb=4):
+        return launch.pick_warp(rows, n, k, 132, t, eb)
+
+    for rows, n, t in ((512, 131072, "none"), (512, 131072, "ragged"), (512, 131072, "page_table"),
+                       (1024, 65536, "none"), (256, 32768, "none")):
+        c = pick(rows, n, t=t)
+        assert c.all_cands and c.pack_cands and c.cblock == 2048, (rows, n, t, c)
+        assert not pick(rows, n, t=t, eb=2).all_cands
+    assert pick(128, 131072, k=512).cblock == 4096 and pick(128, 131072, k=512, t="page_table").all_cands
+    assert pick(128, 131072, eb=2).all_cands and pick(128, 131072, eb=2, t="page_table").cblock == 8192
+    for rows, n, k, t in ((1024, 65536, 2048, "page_table"), (256, 32768, 2048, "page_table"),
+                          (4096, 8192, 2048, "none"), (2048, 16384, 2048, "none"), (128, 32768, 2048, "none"),
+                          (128, 131072, 2048, "none"), (1024, 16384, 2048, "none"), (1024, 8192, 256, "none")):
+        assert not pick(rows, n, k, t).all_cands, (rows, n, k, t)
+    c = pick(512, 131072)
+    assert launch.warp_cap(c, 131072, 2048) >= launch.warp_cap(replace(c, all_cands=False), 131072, 2048) + 2048 + \
+        c.a * 8 * 32 * c.warps - 32
+    assert launch.warp_cap(launch.WarpConfig(), 1 << 26, 4096) <= launch.WARP_MAX_CAP
+
+
 def test_pick_warp_guess(monkeypatch):
     """The warp path guesses its bracket only on about one row per SM of 16K+ columns, where it was timed faster."""
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
@@ -306,8 +335,10 @@ def test_pick_warp_guess(monkeypatch):
 def test_pick_warp(monkeypatch):
     """The warp path where it was timed faster (float32, ~1+ rows per SM), with the measured configs, the page
     table always late; the resident path for at most one row per SM of (4096, 8192] columns; the two-launch path
-    elsewhere and under the interpreter."""
+    elsewhere and under the interpreter. (The configs before ``all_cands``, which ``test_pick_warp_all_cands``
+    checks.)"""
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    monkeypatch.setattr(launch, "all_cands_config", lambda config, *a: config)
     pick = launch.pick_warp
     narrow = functools.partial(replace, bracket_bits=launch.WARP_NARROW_BRACKET_BITS)
     assert pick(2048, 16384, 2048, 132) == launch.WARP_MANY_SMALL and launch.WARP_MANY_SMALL.bracket_bits == 16
@@ -363,7 +394,10 @@ def test_pick_warp(monkeypatch):
     assert pick(1024, 65536, 2048, 132, "ragged") == launch.WARP_MID_LARGE_MANY
     assert launch.WARP_MID_LARGE.sample == 4096
     assert pick(512, 131072, 2048, 132, "page_table") == launch.WARP_MID_LARGE_PAGE
-    assert pick(128, 32768, 2048, 132, "page_table").sbits == pick(1024, 32768, 2048, 132, "page_table").sbits == 1
+    assert pick(1024, 32768, 2048, 132, "page_table").sbits == 1
+    # session 32: 128x32K's select two key bits a step (packed counts), a search that ends on k emitted at once
+    assert pick(128, 32768, 2048, 132, "page_table").sbits == pick(128, 32768, 2048, 132).sbits == 2
+    assert pick(128, 32768, 2048, 132, "page_table").emit_done and pick(128, 32768, 2048, 132).emit_done
     # at most one row per SM of (4096, 8192] columns, any dtype, k and transform: resident; longer rows not
     lo, hi = launch.RESIDENT_N
     for rows in (1, 8, 118, 132):

@@ -75,13 +75,14 @@ def _run(logits, seq_lens, k, config, **fields):
 @triton.jit
 def _fast_probe(x_ptr, stride, lens_ptr, k, out_idx, out_val, scratch, cap, ok_ptr, KEY_BITS: tl.constexpr,
                 A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, SAMPLE: tl.constexpr, CBLOCK: tl.constexpr,
-                SB: tl.constexpr, BB: tl.constexpr):
+                SB: tl.constexpr, BB: tl.constexpr, ALLC: tl.constexpr = False, EMIT_DONE: tl.constexpr = False):
     b = tl.program_id(0)
     L = tl.load(lens_ptr + b)
     buf = scratch + b.to(tl.int64) * (2 * cap)
     row = x_ptr + b.to(tl.int64) * stride
     ok = _warp_fast(row, L, k, b.to(tl.int64) * k, out_idx, out_val, 1, buf, buf + cap, cap, b.to(tl.int64), 0,
-                    out_idx, 0, KEY_BITS, A, V, TH, SAMPLE, CBLOCK, 0, True, SB, BB, base=row)
+                    out_idx, 0, KEY_BITS, A, V, TH, SAMPLE, CBLOCK, 0, True, SB, BB, base=row, PACK=ALLC, ALLC=ALLC,
+                    EMIT_DONE=EMIT_DONE)
     tl.store(ok_ptr + b, ok.to(tl.int32))
 
 
@@ -170,11 +171,14 @@ def test_sample_vec_same_runs(run):
             assert torch.equal(vec, scalar), (L, vec, scalar)  # no run moved: the scalar loads' columns
 
 
-@pytest.mark.parametrize("dtype,bits", [(torch.float32, (1, 1)), (torch.bfloat16, (1, 1)),
-                                        (torch.float32, (4, 4)), (torch.bfloat16, (2, 4))])
-def test_fast_path_alone(dtype, bits):
+@pytest.mark.parametrize("dtype,bits,allc", [(torch.float32, (1, 1), False), (torch.bfloat16, (1, 1), False),
+                                             (torch.float32, (4, 4), False), (torch.bfloat16, (2, 4), False),
+                                             (torch.float32, (1, 1), True), (torch.bfloat16, (0, 1), True),
+                                             (torch.float32, (2, 1), "emit"), (torch.float32, (1, 1), "emit")])
+def test_fast_path_alone(dtype, bits, allc):
     """Random rows: the bracket holds the k-th key, so the fast path settles every row itself
-    (no fallback), exactly, values included; also with 2 or 4 bits per select / bracket step."""
+    (no fallback), exactly, values included; also with 2 or 4 bits per select / bracket step, and with every key
+    above the bracket a candidate (``all_cands``; NaNs among them), and ("emit") with ``emit_done``."""
     dev = triton_device()
     rows, n, k = 3, 2000, 100
     x = make_logits("randn", rows, n, dtype, dev, seed=21)
@@ -188,7 +192,8 @@ def test_fast_path_alone(dtype, bits):
     scratch = torch.empty(rows * 2 * cap, dtype=torch.int32, device=dev)
     v = 16 // x.element_size()
     _fast_probe[(rows,)](x, x.stride(0), lens, k, idx, vals, scratch, cap, ok, KEY_BITS=8 * x.element_size(), A=1, V=v,
-                         TH=32, SAMPLE=256, CBLOCK=64, SB=bits[0], BB=bits[1], num_warps=1)
+                         TH=32, SAMPLE=256, CBLOCK=64, SB=bits[0], BB=bits[1], ALLC=allc is True,
+                         EMIT_DONE=allc == "emit", num_warps=1)
     assert ok.tolist() == [1] * rows
     check_topk(x, lens, k, idx, vals)
 
@@ -209,8 +214,10 @@ def test_kinds_and_caps(kind):
 def test_select_bits(kind):
     """2 and 4 bits per select step (and per bracket step): tie classes resolved to the last bit,
     NaN and +-inf keys, early stops; the tiny cap of the third config forces the fallback; the fourth
-    brackets on 12 prefix bits (``bracket_bits``); the last two select by interpolation (``sbits=0``; chunks of
-    64 and 32 candidates, so the counts loop over the scratch)."""
+    brackets on 12 prefix bits (``bracket_bits``); two select by interpolation (``sbits=0``; chunks of
+    64 and 32 candidates, so the counts loop over the scratch); the last four emit a search that ended on exactly the
+    keys needed without counting the keys above (``emit_done``), with 1, 2 (packed counts over chunks of 32) and 4
+    bits per step and with every key above the bracket a candidate (``all_cands``)."""
     from topk_sgl_fused.launch import WarpConfig
 
     dev = triton_device()
@@ -220,7 +227,10 @@ def test_select_bits(kind):
     x[3, ::9] = float("-inf")
     for config in (WarpConfig(1, 1, 64, 64, 64, sbits=4, bbits=2), WarpConfig(2, 1, 128, 64, 64, sbits=2, bbits=4),
                    WarpConfig(1, 1, 64, 64, 64, sbits=4, cap=8), WarpConfig(2, 1, 128, 64, 64, bracket_bits=12),
-                   WarpConfig(1, 1, 64, 64, 64, sbits=0), WarpConfig(2, 1, 128, 32, 64, sbits=0, bracket_bits=12)):
+                   WarpConfig(1, 1, 64, 64, 64, sbits=0), WarpConfig(2, 1, 128, 32, 64, sbits=0, bracket_bits=12),
+                   WarpConfig(1, 1, 64, 64, 64, emit_done=True), WarpConfig(2, 1, 128, 32, 64, sbits=2, emit_done=True),
+                   WarpConfig(1, 1, 64, 64, 64, sbits=4, emit_done=True),
+                   WarpConfig(1, 1, 64, 64, 64, sbits=2, emit_done=True, pack_cands=True, all_cands=True)):
         idx, vals = _run(x, lens, k, config)
         check_topk(x, lens, k, idx, vals)
 
@@ -552,6 +562,39 @@ def test_packed_candidates(transform):
                                        WarpConfig(2, 1, 128, 32, 64, sbits=0, guess=2.5, ahead=2, **pack),
                                        WarpConfig(1, 1, 64, 64, 64, cap=8, **pack))]
     _check_cases(cases + _gpu_pick_cases(dev, transform, 53, **pack), transform, 54)
+
+
+@pytest.mark.parametrize("transform", ["none", "page_table", "ragged"])
+def test_all_candidates(transform):
+    """``all_cands`` (no sure keys in the stream: every key at or above the bracket's low bound is a packed
+    candidate): the cases of ``test_packed_candidates`` (ties, NaN, +-inf, short rows, the page stream, a tiny cap
+    and a cap one tile short of the row's candidates, where the tile of slack sends the row to the exact path). On a
+    GPU also the float32 picks of 1 row per SM with it, at GPU sizes."""
+    from topk_sgl_fused.launch import WarpConfig
+
+    dev = triton_device()
+    k = 37
+    lens = torch.tensor([60, 200, 513, 1300, k - 5, k + 1, 1299], dtype=torch.int32, device=dev)
+    x = _special_rows(dev, lens, k, 57, 7)
+    allc = dict(pack_cands=True, all_cands=True)
+    ps = dict(page_stream=True) if transform == "page_table" else {}
+    cases = [(x, lens, k, c) for c in (WarpConfig(1, 1, 64, 64, 64, **allc, **ps),
+                                       WarpConfig(2, 1, 128, 32, 64, sbits=0, guess=2.5, ahead=2, **allc, **ps),
+                                       WarpConfig(1, 1, 64, 256, 64, **allc),
+                                       WarpConfig(1, 1, 64, 64, 64, cap=8, **allc),
+                                       WarpConfig(1, 1, 64, 64, 64, cap=200, **allc))]
+    _check_cases(cases + _gpu_pick_cases(dev, transform, 59, cblock=4096, **allc), transform, 58)
+
+
+def test_all_candidates_need_packed():
+    """``all_cands`` without packed candidates is refused before any launch."""
+    from topk_sgl_fused.launch import WarpConfig
+
+    dev = triton_device()
+    x = make_logits("randn", 2, 300, torch.float32, dev, seed=55)
+    seq = torch.tensor([300, 200], dtype=torch.int32, device=dev)
+    with pytest.raises(ValueError, match="all_cands"):
+        _run(x, seq, 16, WarpConfig(1, 1, 64, 64, 64, all_cands=True))
 
 
 def test_packed_candidates_need_bisect():

@@ -50,6 +50,28 @@ def _count_ge_multi(c, key0, m0, n_cand, buf_key, lo, lane, row_ptr, CBLOCK: tl.
 
 
 @triton.jit
+def _pack3(key, m, t, sh):
+    """Per lane, ``key >= t + (j << sh)`` for j = 1, 2, 3 as 21-bit fields of one int64 (``_count3``)."""
+    one = tl.full([], 1, tl.uint32) << sh
+    w = (m & (key >= t + one)).to(tl.int64)
+    w += (m & (key >= t + 2 * one)).to(tl.int64) << 21
+    w += (m & (key >= t + 3 * one)).to(tl.int64) << 42
+    return w
+
+
+@triton.jit
+def _count3(t, sh, key0, m0, n_cand, buf_key, lo, lane, row_ptr, CBLOCK: tl.constexpr, RAW: tl.constexpr):
+    """The counts of candidates ``>= t + (j << sh)``, j = 1, 2, 3, in one reduction per chunk: 21-bit fields of one
+    int64 (the warp path's caps keep ``n_cand`` below 2**21, ``launch.warp_cap``; the two-launch select's lists are
+    bounded by its cap). ``t`` has no bits below ``sh + 2``, so the thresholds do not wrap."""
+    cnt = tl.sum(_pack3(key0, m0, t, sh), axis=0)
+    for off in range(CBLOCK, n_cand, CBLOCK):
+        key, m = _rel_keys(off, lane, n_cand, buf_key, lo, row_ptr, RAW)
+        cnt += tl.sum(_pack3(key, m, t, sh), axis=0)
+    return cnt
+
+
+@triton.jit
 def _near_all(p, key0, m0, n_cand, buf_key, lo, lane, row_ptr, CBLOCK: tl.constexpr, RAW: tl.constexpr):
     """``secant.count_near`` over all the candidates (the first chunk from registers)."""
     cnt, d_min, d_max = secant.count_near(key0, m0, p)
@@ -85,16 +107,39 @@ def _secant_rel(rem, key0, m0, n_cand, buf_key, lo, lane, row_ptr, CBLOCK: tl.co
 @triton.jit
 def _select_bisect(n_out, rem, lo, hi, n_cand, k, buf_key, buf_idx, row_ptr, orow, out_idx_ptr, out_val_ptr,
                    req, offset, page_ptr, page_stride, return_values,
-                   CBLOCK: tl.constexpr, TRANSFORM: tl.constexpr, SB: tl.constexpr = 1, RAW: tl.constexpr = False):
+                   CBLOCK: tl.constexpr, TRANSFORM: tl.constexpr, SB: tl.constexpr = 1, RAW: tl.constexpr = False,
+                   ALL: tl.constexpr = False, EMIT_DONE: tl.constexpr = False):
     """``kernel._select_cands`` by bisection on ``key - lo`` (one bit per step: a compare and a
     sum per candidate, no histogram), stopping as soon as the keys ``>= t`` are exactly ``rem``:
     emits the ``rem`` largest of the ``n_cand`` candidates to slots ``[n_out, k)``. SB > 1:
     ``SB`` bits per step (``32 / SB`` steps at most, 2 or 4), each counting against the ``2**SB``
-    thresholds ``t + j << shift`` at once; 0: by interpolation (``_secant_rel``). RAW: scratch holds the values'
-    bits (``split.select_kernel``)."""
+    thresholds ``t + j << shift`` at once (2: three counts packed into one reduction, ``_count3``); 0: by
+    interpolation (``_secant_rel``). RAW: scratch holds the values'
+    bits (``split.select_kernel``). ALL (``warp.py``'s all_cands): the candidates also hold the keys above ``hi``
+    (the sure keys; ``n_out`` is 0 and ``rem`` is k); they are counted first, and more than ``rem`` of them returns
+    False having written nothing (the caller's exact path settles the row). Returns True otherwise. EMIT_DONE:
+    see ``_select_from``."""
     lane = tl.arange(0, CBLOCK)
     key0, m0 = _rel_keys(0, lane, n_cand, buf_key, lo, row_ptr, RAW)
     diff = hi - lo
+    ok = True
+    if ALL:  # (diff + 1 wraps only when hi is the top key: no key is above it)
+        n_above = _count_ge(diff + 1, key0, m0, n_cand, buf_key, lo, lane, row_ptr, CBLOCK, RAW)
+        ok = (diff == 0xFFFFFFFF) | (n_above <= rem)
+    if ok:
+        _select_from(n_out, rem, lo, diff, n_cand, k, key0, m0, lane, buf_key, buf_idx, row_ptr, orow, out_idx_ptr,
+                     out_val_ptr, req, offset, page_ptr, page_stride, return_values, CBLOCK, TRANSFORM, SB, RAW,
+                     EMIT_DONE)
+    return ok
+
+
+@triton.jit
+def _select_from(n_out, rem, lo, diff, n_cand, k, key0, m0, lane, buf_key, buf_idx, row_ptr, orow, out_idx_ptr,
+                 out_val_ptr, req, offset, page_ptr, page_stride, return_values,
+                 CBLOCK: tl.constexpr, TRANSFORM: tl.constexpr, SB: tl.constexpr, RAW: tl.constexpr,
+                 EMIT_DONE: tl.constexpr = False):
+    """``_select_bisect`` after its first chunk is loaded (``key0``, ``m0``; ``diff = hi - lo``). EMIT_DONE: a search
+    that ended with exactly ``rem`` keys at or above its bound emits them without counting the keys above it."""
     t = tl.full([], 0, tl.uint32)  # count(key >= t) >= rem holds throughout
     done = False
     if SB == 0:
@@ -107,6 +152,20 @@ def _select_bisect(n_out, rem, lo, hi, n_cand, k, buf_key, buf_idx, row_ptr, oro
                     cnt = _count_ge(c, key0, m0, n_cand, buf_key, lo, lane, row_ptr, CBLOCK, RAW)
                     t = tl.where(cnt >= rem, c, t)
                     done = cnt == rem
+    elif SB == 2:  # three thresholds per step, packed into one reduction (session 32)
+        for s in tl.static_range(15, -1, -1):
+            if not done:
+                # thresholds above diff count only keys above hi (ALL), at most rem of them: skip the step when all
+                # j >= 1 are
+                if (t | tl.full([], 1 << (2 * s), tl.uint32)) <= diff:
+                    cnt = _count3(t, 2 * s, key0, m0, n_cand, buf_key, lo, lane, row_ptr, CBLOCK, RAW)
+                    c1 = (cnt & 0x1FFFFF).to(tl.int32)
+                    c2 = ((cnt >> 21) & 0x1FFFFF).to(tl.int32)
+                    c3 = (cnt >> 42).to(tl.int32)
+                    jb = (c1 >= rem).to(tl.int32) + (c2 >= rem).to(tl.int32) + (c3 >= rem).to(tl.int32)
+                    t = t + (jb.to(tl.uint32) << (2 * s))
+                    cj = tl.where(jb == 3, c3, tl.where(jb == 2, c2, c1))
+                    done = (jb > 0) & (cj == rem)
     else:
         jr = tl.arange(0, 1 << SB).to(tl.uint32)
         for s in tl.static_range(32 // SB - 1, -1, -1):
@@ -120,13 +179,23 @@ def _select_bisect(n_out, rem, lo, hi, n_cand, k, buf_key, buf_idx, row_ptr, oro
                     t = t + (jb.to(tl.uint32) << (s * SB))
                     done = tl.sum(tl.where(jr == jb.to(tl.uint32), cnt, 0), axis=0) == rem
     # t is the rem-th largest relative key, or (done) a bound with exactly rem keys >= t.
-    gt = _count_ge(t + 1, key0, m0, n_cand, buf_key, lo, lane, row_ptr, CBLOCK, RAW)
-    gt = tl.where(t == 0xFFFFFFFF, 0, gt)  # t + 1 wraps only when t is the top key
-    rem_tie = rem - gt
+    if EMIT_DONE:  # done with t >= 1: every key >= t, as the keys above t - 1 (no ties taken), without counting
+        prefix = t - 1
+        rem_tie = rem * 0
+        if (not done) | (t == 0):
+            prefix = t
+            gt = _count_ge(t + 1, key0, m0, n_cand, buf_key, lo, lane, row_ptr, CBLOCK, RAW)
+            gt = tl.where(t == 0xFFFFFFFF, 0, gt)  # t + 1 wraps only when t is the top key
+            rem_tie = rem - gt
+    else:
+        prefix = t
+        gt = _count_ge(t + 1, key0, m0, n_cand, buf_key, lo, lane, row_ptr, CBLOCK, RAW)
+        gt = tl.where(t == 0xFFFFFFFF, 0, gt)  # t + 1 wraps only when t is the top key
+        rem_tie = rem - gt
     n_tie = 0
     for off in range(0, n_cand, CBLOCK):
         key, col, m = _cand_chunk(off, lane, n_cand, buf_key, buf_idx, lo, row_ptr, RAW)
-        n_out, n_tie = _emit_chunk(key, t, m, col, n_out, n_tie, k, rem_tie, orow, out_idx_ptr, out_val_ptr,
+        n_out, n_tie = _emit_chunk(key, prefix, m, col, n_out, n_tie, k, rem_tie, orow, out_idx_ptr, out_val_ptr,
                                    row_ptr, req, offset, page_ptr, page_stride, return_values, TRANSFORM)
 
 

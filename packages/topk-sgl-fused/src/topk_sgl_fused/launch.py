@@ -27,11 +27,14 @@ from .warp_configs import (  # noqa: F401 (re-exported: launch is where callers 
     RESIDENT_N,
     RESIDENT_WIDE,
     RESIDENT_WIDE_MAX_N,
+    WARP_ALL_CANDS_MID_CBLOCK,
+    WARP_ALL_CANDS_MIN_RATIO,
     WARP_FEW,
     WARP_FEW_LARGE,
     WARP_FEW_LARGE_N,
     WARP_FEW_LARGE_PAGE,
     WARP_FEW_LARGE_SAMPLE,
+    WARP_FEW_LARGE_SELECT,
     WARP_FEW_LONG,
     WARP_FEW_LONG_PAGE,
     WARP_FEW_PAGE,
@@ -60,6 +63,7 @@ from .warp_configs import (  # noqa: F401 (re-exported: launch is where callers 
     WARP_SELECT_SECANT,
     ResidentConfig,
     WarpConfig,
+    all_cands_config,
 )
 
 OWNER = "sgl_fused"
@@ -613,9 +617,13 @@ def pick_warp(rows: int, n: int, k: int, sm_count: int, transform: str = "none",
         config = WARP_MANY_PAGE if page else WARP_MANY
     if n <= WARP_NARROW_BRACKET_MAX_N:
         config = _NARROW_BRACKET[config]
+    config = all_cands_config(config, n, k, elem_bytes)
     if elem_bytes == 2 and config.warps < 16:  # float32's keys per tile (see WARP_MIN_ROWS_PER_SM)
         config = replace(config, a=max(1, config.a // 2))
     return config if rows * 8 * warp_cap(config, n, k) <= WARP_MAX_SCRATCH else None
+
+
+WARP_MAX_CAP = (1 << 21) - 1
 
 
 def warp_cap(config: WarpConfig, n: int, k: int) -> int:
@@ -623,7 +631,10 @@ def warp_cap(config: WarpConfig, n: int, k: int) -> int:
     if config.cap:
         return config.cap
     want = 2 * expected_candidates(n, k, config.sample)  # 1x overflowed ~1% of rows of 64K-128K (16-bit bounds)
-    return max(1, min(n, max(1024, 32 * -(-int(want) // 32))))
+    if config.all_cands:  # the keys above the bracket are candidates too, and a tile of slack (``warp._place_all``)
+        want += k + config.a * 8 * 32 * config.warps
+    # below 2**21: the select's packed counts (``bisect_select._count3``, sbits 2)
+    return max(1, min(n, WARP_MAX_CAP, max(1024, 32 * -(-int(want) // 32))))
 
 
 def late_block(config: WarpConfig | SplitConfig, k: int) -> int:
@@ -645,7 +656,8 @@ def warp_constexprs(config: WarpConfig, key_bits: int, transform: int, has_start
                 BISECT=config.bisect, LATE=late, LATE_KB=kb, SB=config.sbits,
                 BB=config.bbits, **({"LAZY": True} if late and config.lazy else {}),
                 BPB=config.bracket_bits, GUESS=float(config.guess), **({"AHEAD": 2} if config.ahead == 2 else {}),
-                SRUN=config.sample_run, SVEC=config.sample_vec, PACK=config.pack_cands,
+                SRUN=config.sample_run, SVEC=config.sample_vec, PACK=config.pack_cands, ALLC=config.all_cands,
+                EMIT_DONE=config.emit_done,
                 PSTREAM=config.page_stream and transform == 1,
                 **({"HEAD": True} if has_starts and config.aligned_windows
                    and not (config.page_stream and transform == 1) else {}), SU=1)
@@ -667,6 +679,10 @@ def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
         raise ValueError(f"config: ahead must be 1 or 2 tiles, got {config}")
     if config.pack_cands and not config.bisect:
         raise ValueError(f"config: pack_cands needs bisect (its select reads packed candidates), got {config}")
+    if config.sbits == 2 and config.cap > WARP_MAX_CAP:
+        raise ValueError(f"config: sbits 2 needs cap <= {WARP_MAX_CAP} (packed counts), got {config}")
+    if config.all_cands and not config.pack_cands:
+        raise ValueError(f"config: all_cands needs pack_cands (its stream writes packed candidates), got {config}")
     _check_sample_run(config)
     if config.page_stream and config.late:
         raise ValueError(f"config: page_stream replaces the late page pass (late must be False), got {config}")

@@ -94,6 +94,60 @@ def _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, r
     return n_s + (tot & 0xFFFF), n_c + (tot >> 16)
 
 
+
+@triton.jit
+def _classify_all(x, j, end, lo, f_lo, MASKED: tl.constexpr, HEAD: tl.constexpr = False, low=0):
+    """ALLC's classify: every key at or above ``lo`` (float32: ``x >= f_lo``, or a NaN, whose key is on top) is a
+    candidate; one compare per key. (A NaN ``f_lo``, lo above +inf's key, keeps every key: the cap check then sends
+    the row to the exact path.)"""
+    if MASKED:
+        m = j < end
+        if HEAD:
+            m = m & (j >= low)
+    else:
+        m = tl.full(j.shape, 1, tl.int1)
+    if x.dtype == tl.float32:
+        cand = m & ~(x < f_lo)
+    else:
+        cand = m & (order_key(x) >= lo)
+    return cand.to(tl.int32)
+
+
+@triton.jit
+def _place_all(j, x, cand, n_c, cap, buf_key, N: tl.constexpr, pg=None, PSTREAM: tl.constexpr = False):
+    """ALLC's ``_place``: candidates only, each one packed word (order key << 32 | column, or its page entry with
+    PSTREAM) from slot ``n_c``; one scan over the threads, in-thread running counts for the rest. ``cap`` is the
+    scratch's entries less one tile (``WarpConfig.all_cands``' cap has that slack), so a tile that starts at most
+    ``cap`` stores unchecked; past it nothing is stored and the row fails the caller's ``n_c <= cap``."""
+    cnt = tl.sum(cand, axis=0)
+    if n_c <= cap:
+        c_slot = (n_c + tl.cumsum(cnt, axis=0) - cnt)[None, :] + tl.cumsum(cand, axis=0) - cand
+        c_slot = tl.reshape(c_slot, [N])
+        if PSTREAM:
+            ref = tl.reshape(pg, [N])
+        else:
+            ref = tl.reshape(j, [N])
+        ckey = tl.reshape(order_key(x), [N])  # NaNs are candidates here: their key is the top one
+        word = (ckey.to(tl.int64) << 32) | ref.to(tl.uint32, bitcast=True).to(tl.int64)
+        tl.store(buf_key.to(tl.pointer_type(tl.int64)) + c_slot, word, mask=tl.reshape(cand != 0, [N]))
+    return n_c + tl.sum(cnt, axis=0)
+
+
+@triton.jit
+def _tile(j, x, end, lo, hi, f_lo, f_hi, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, return_values, buf_key,
+          buf_idx, req, offset, page_ptr, page_stride, N: tl.constexpr, TRANSFORM: tl.constexpr, PACK: tl.constexpr,
+          pg, PSTREAM: tl.constexpr, MASKED: tl.constexpr, ALLC: tl.constexpr, HEAD: tl.constexpr = False, shift=0):
+    """Classify and place one loaded tile (stream columns ``j``; ``j - shift`` are window columns)."""
+    if ALLC:
+        cand = _classify_all(x, j, end, lo, f_lo, MASKED, HEAD, shift)
+        n_c = _place_all(j - shift, x, cand, n_c, cap, buf_key, N, pg, PSTREAM)
+    else:
+        sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, MASKED, HEAD, shift)
+        n_s, n_c = _place(j - shift, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr,
+                          return_values, buf_key, buf_idx, req, offset, page_ptr, page_stride, N, TRANSFORM, PACK,
+                          pg, PSTREAM)
+    return n_s, n_c
+
 @triton.jit
 def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf_key, buf_idx, cap,
                req, offset, page_ptr, page_stride,
@@ -101,15 +155,19 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
                CBLOCK: tl.constexpr, TRANSFORM: tl.constexpr, BISECT: tl.constexpr = True, SB: tl.constexpr = 1,
                BB: tl.constexpr = 1, BPB: tl.constexpr = 16, GUESS: tl.constexpr = 0.0, AHEAD: tl.constexpr = 1,
                SRUN: tl.constexpr = 1, SVEC: tl.constexpr = False, PACK: tl.constexpr = False, prow=None,
-               PSTREAM: tl.constexpr = False, base=None, shift=0, HEAD: tl.constexpr = False):
+               PSTREAM: tl.constexpr = False, base=None, shift=0, HEAD: tl.constexpr = False,
+               ALLC: tl.constexpr = False, EMIT_DONE: tl.constexpr = False):
     """Steps 2-4 of the module docstring for a row with ``L > k``; False (having settled
     nothing: the caller's exact path rewrites every slot) when the counts show a miss. AHEAD: tiles in flight
     ahead of the one being placed (1 or 2). SVEC: the sample's runs loaded as vectors. PACK (with BISECT): each
     candidate as one 64-bit scratch word (``_place``). PSTREAM: the page-table row ``prow`` streamed beside the
     scores, tile for tile (``_place``; TRANSFORM is then the identity: the candidates carry page entries). HEAD
     (not PSTREAM): the stream reads from ``base`` (``split._stream_base``), ``shift`` columns before the window
-    (16-byte loads at any window start); its first tile is placed before the loop with those columns masked out."""
+    (16-byte loads at any window start); its first tile is placed before the loop with those columns masked out.
+    ALLC (with PACK): no sure keys in the stream: every key at or above ``lo`` is a candidate, and the select counts
+    those above ``hi`` (more than k of them: False, as the counts' miss)."""
     tl.static_assert(not PACK or BISECT, "packed candidates are read by the bisection select only")
+    tl.static_assert(not ALLC or PACK, "all-candidate rows are written as packed words")
     tl.static_assert(not (HEAD and PSTREAM), "the page stream reads the table at window columns")
     RT: tl.constexpr = A * V * TH
     end = L + shift  # stream columns j: window columns + shift
@@ -121,6 +179,8 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
         _, x_after = _load_tile(base, RT, end, A, V, TH, False, n_full > 1)
         p_after = _page_tile(prow, RT, L, A, V, TH, False, n_full > 1, PSTREAM)
     lo, hi = _bracket_bisect(row_ptr, L, k, KEY_BITS, SAMPLE, BB, BPB, GUESS, SRUN, SVEC)
+    if ALLC:
+        cap = cap - RT  # the tile of slack (``_place_all``)
     f_lo, f_hi = _fp32_bounds(lo, hi)  # used for float32 rows only
     n_s = tl.zeros([], dtype=tl.int32)
     n_c = tl.zeros([], dtype=tl.int32)
@@ -134,10 +194,9 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
                 _, x_after = _load_tile(base, 2 * RT, end, A, V, TH, False, n_full > 2)
             else:
                 _, x_next = _load_tile(base, RT, end, A, V, TH, False, n_full > 1)
-            sure, cand = _classify(x, j0, end, lo, hi, f_lo, f_hi, True, HEAD, shift)
-            n_s, n_c = _place(j0 - shift, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr,
-                              return_values, buf_key, buf_idx, req, offset, page_ptr, page_stride, RT, TRANSFORM,
-                              PACK)
+            n_s, n_c = _tile(j0, x, end, lo, hi, f_lo, f_hi, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr,
+                             return_values, buf_key, buf_idx, req, offset, page_ptr, page_stride, RT, TRANSFORM,
+                             PACK, None, False, True, ALLC, HEAD, shift)
     for i in range(first, n_full):  # the next tile's load (AHEAD 2: the one after it) is issued before this one is used
         x = x_next
         pg = p_next
@@ -153,24 +212,25 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
             c1 = tl.multiple_of(c0 + RT, RT)
             _, x_next = _load_tile(base, c1, end, A, V, TH, False, i + 1 < n_full)
             p_next = _page_tile(prow, c1, L, A, V, TH, False, i + 1 < n_full, PSTREAM)
-        sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, False)
-        n_s, n_c = _place(j - shift, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr,
-                          return_values, buf_key, buf_idx, req, offset, page_ptr, page_stride, RT, TRANSFORM, PACK,
-                          pg, PSTREAM)
+        n_s, n_c = _tile(j, x, end, lo, hi, f_lo, f_hi, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr,
+                         return_values, buf_key, buf_idx, req, offset, page_ptr, page_stride, RT, TRANSFORM, PACK,
+                         pg, PSTREAM, False, ALLC, False, shift)
     tail = n_full * RT
     if tail < end:
         j, x = _load_tile(base, tail, end, A, V, TH, True)
         pg = _page_tile(prow, tail, L, A, V, TH, True, True, PSTREAM)
-        sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, True, HEAD, shift)
-        n_s, n_c = _place(j - shift, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr,
-                          return_values, buf_key, buf_idx, req, offset, page_ptr, page_stride, RT, TRANSFORM, PACK,
-                          pg, PSTREAM)
+        n_s, n_c = _tile(j, x, end, lo, hi, f_lo, f_hi, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr,
+                         return_values, buf_key, buf_idx, req, offset, page_ptr, page_stride, RT, TRANSFORM, PACK,
+                         pg, PSTREAM, True, ALLC, HEAD, shift)
     ok = (n_s <= k) & (n_s + n_c >= k) & (n_c <= cap)
     if ok & (n_s < k):
         tl.debug_barrier()  # candidates were written by other threads
         if BISECT:
-            _select_bisect(n_s, k - n_s, lo, hi, n_c, k, buf_key, buf_idx, row_ptr, orow, out_idx_ptr, out_val_ptr,
-                           req, offset, page_ptr, page_stride, return_values, CBLOCK, TRANSFORM, SB, 2 * PACK)
+            settled = _select_bisect(n_s, k - n_s, lo, hi, n_c, k, buf_key, buf_idx, row_ptr, orow, out_idx_ptr,
+                                     out_val_ptr, req, offset, page_ptr, page_stride, return_values, CBLOCK, TRANSFORM,
+                                     SB, 2 * PACK, ALLC, EMIT_DONE)
+            if ALLC:
+                ok = settled
         else:
             _select_cands(n_s, k - n_s, lo, hi, n_c, k, buf_key, buf_idx, row_ptr, orow, out_idx_ptr, out_val_ptr,
                           req, offset, page_ptr, page_stride, return_values, CBLOCK, TRANSFORM, False)
@@ -188,7 +248,8 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
                 SB: tl.constexpr = 1, BB: tl.constexpr = 1, LAZY: tl.constexpr = False, BPB: tl.constexpr = 16,
                 GUESS: tl.constexpr = 0.0, AHEAD: tl.constexpr = 1, SRUN: tl.constexpr = 1,
                 SVEC: tl.constexpr = False, PACK: tl.constexpr = False, PSTREAM: tl.constexpr = False,
-                HEAD: tl.constexpr = False, SU: tl.constexpr = 1):
+                HEAD: tl.constexpr = False, SU: tl.constexpr = 1, ALLC: tl.constexpr = False,
+                EMIT_DONE: tl.constexpr = False):
     """Row ``program_id(0)``: its k output slots. TRANSFORM: 0 none, 1 page_table, 2 ragged.
     ``stride_row`` is specialized (16-divisible strides keep the 16-byte loads); BLOCK is the
     lane count of the short-row fill and of the exact fallback. LATE (page table only): local
@@ -203,7 +264,8 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
     (page table, not LATE, no values; ``page_stride`` a multiple of 4 and the table 16-byte aligned): the row's
     page-table entries streamed beside its scores (``WarpConfig.page_stream``). HEAD (row_starts, not PSTREAM;
     ``WarpConfig.aligned_windows``): the stream's full tiles load 16 bytes at a time at any window start
-    (``split._stream_base``)."""
+    (``split._stream_base``). ALLC: no sure keys in the stream (``WarpConfig.all_cands``). EMIT_DONE:
+    ``WarpConfig.emit_done``."""
     b = tl.program_id(0)
     # LATE: the fast path writes local columns; the page table goes over the k slots at the end.
     tl.static_assert(not PSTREAM or (TRANSFORM == 1 and not LATE), "the page stream replaces the late page pass")
@@ -227,7 +289,8 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
         base, shift = _stream_base(logits_ptr, stride_row, b, start, row_ptr, V, HEAD, SU)
         ok = _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf_key, buf_idx, cap,
                         req, offset, page_ptr, page_stride, KEY_BITS, A, V, TH, SAMPLE, CBLOCK, FAST_T, BISECT,
-                        SB, BB, BPB, GUESS, AHEAD, SRUN, SVEC, PACK, prow, PSTREAM, base, shift, HEAD)
+                        SB, BB, BPB, GUESS, AHEAD, SRUN, SVEC, PACK, prow, PSTREAM, base, shift, HEAD, ALLC,
+                        EMIT_DONE)
         if SETUP_T != TRANSFORM:
             req, offset = _row_transform(b, lane, cu_ptr, has_cu, num_req, offsets_ptr, BLOCK, TRANSFORM)
         if (FAST_T != TRANSFORM) and not PSTREAM:  # the late pass (the page stream wrote entries already)

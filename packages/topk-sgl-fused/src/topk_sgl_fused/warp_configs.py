@@ -72,6 +72,13 @@ class WarpConfig:
     # window's start rounded down to 16 bytes, so that full tiles load 16 bytes at a time at any start
     # (``split._stream_base``; session 30).
     aligned_windows: bool = True
+    # Every key at or above the bracket's ``lo`` is a candidate (no sure keys in the stream; needs pack_cands): one
+    # compare, one running count and one 64-bit store per kept key instead of two of each; the select then ranks all
+    # k among them (session 32).
+    all_cands: bool = False
+    # A candidate select whose search ended on exactly the keys it needs emits them without first counting the keys
+    # above its bound (one block-wide reduction less per row; session 32).
+    emit_done: bool = False
 
 
 #: The warp path's configs by rows per SM (H200, fp32, k=2048, NOTES.md 2026-11-30 session 10):
@@ -149,11 +156,18 @@ WARP_FEW_LARGE_SAMPLE = 4096
 #: 207.8; 1024x64K 183.0 / 194.2 -> 184.8 / 200.9; 4096x8K 149.0 / 172.3 -> 158.3 / 175.2 (80 -> 92 registers);
 #: 256x32K and 64x32K even.
 WARP_FEW_LARGE_PACK = True
-WARP_FEW_LARGE = replace(WARP_FEW, sample=WARP_FEW_LARGE_SAMPLE, cblock=2048, guess=2.5, pack_cands=WARP_FEW_LARGE_PACK)
+#: Session 32 (``sgl10_bench.py`` ``pickqs2e``, µs v2 / page table, two rounds at 128x32K): the candidate select two key
+#: bits a step (its three counts packed into one reduction, ``bisect_select._count3``; ~5.6 steps against ~10.6 on
+#: randn rows, CPU model) and a search that ends on exactly the keys needed emitted without counting the keys above
+#: (``emit_done``): 128x32K 22.1 / 23.2 -> 22.0 / 22.4, 22.3 / 23.3 -> 21.9 / 22.6 (packed steps alone 22.2 / 22.7,
+#: emit_done alone 22.2 / 23.2), 150x32K 36.4 / 38.4 -> 35.7 / 36.9, 64x32K even (22.4 / 23.1).
+WARP_FEW_LARGE_SELECT = dict(sbits=2, emit_done=True)
+WARP_FEW_LARGE = replace(WARP_FEW, sample=WARP_FEW_LARGE_SAMPLE, cblock=2048, guess=2.5, pack_cands=WARP_FEW_LARGE_PACK,
+                         **WARP_FEW_LARGE_SELECT)
 #: Its page table streamed beside the scores (session 28, ``pickps`` / ``pickpsah1``, µs, v2 22.1): 128x32K 24.5 ->
 #: 23.8 (twice), 23.2 with one tile ahead (the late pass's two measured slower without it, session 25).
-WARP_FEW_LARGE_PAGE = replace(WARP_FEW_PAGE, sample=WARP_FEW_LARGE_SAMPLE, sbits=1, cblock=2048, guess=2.5,
-                              pack_cands=WARP_FEW_LARGE_PACK, late=False, page_stream=True)
+WARP_FEW_LARGE_PAGE = replace(WARP_FEW_PAGE, sample=WARP_FEW_LARGE_SAMPLE, cblock=2048, guess=2.5,
+                              pack_cands=WARP_FEW_LARGE_PACK, late=False, page_stream=True, **WARP_FEW_LARGE_SELECT)
 WARP_FEW_LARGE_N = (16384, 32768)
 #: 2-12 rows per SM of at least WARP_MID_LARGE_N columns, v2 and ragged: a 4096-key bracket sample and the select by
 #: interpolation (session 19 call 9, two rounds, µs): 512x128K 243.0 / 242.2 -> 236.9 / 236.9, 1024x64K 226.8 / 227.4
@@ -195,6 +209,34 @@ WARP_NARROW_BRACKET_BITS = 12
 _NARROW_BRACKET = {c: replace(c, bracket_bits=WARP_NARROW_BRACKET_BITS, ahead=1) for c in (
     WARP_FEW, WARP_MID, WARP_MANY, WARP_FEW_PAGE, WARP_MID_PAGE, WARP_MANY_PAGE, WARP_MANY_SMALL, WARP_MANY_SMALL_PAGE,
     WARP_FEW_LARGE, WARP_FEW_LARGE_PAGE)}
+#: Every key at or above the bracket's low bound a packed candidate (``all_cands``; session 32, ``sgl10_bench.py``
+#: ``pickallc`` / ``pickqa`` / ``pickqac<C>``, µs v2 / page table, shipped -> all_cands; the stream's SASS per key drops
+#: by a third (fp32 128x32K 51.4 -> 33.5), the select ranks k more candidates). Where it pays:
+#: - float32 rows of 2-12 per SM of at least WARP_ALL_CANDS_MIN_RATIO x k columns with chunks of 2048 (two rounds where
+#:   two are given): 512x128K v2 184.8 -> 159.3, 183.1 -> 161.8 and page table (2-6 rows per SM) 188.4 -> 183.0,
+#:   187.8 -> 185.6; 256x128K 97.7 / 102.4 -> 86.7 / 99.2; 1024x64K v2 183.9 -> 171.0, 182.4 -> 176.9; 256x32K v2
+#:   42.3 -> 40.1. Not its page table at 6-12 rows per SM (1024x64K 190.0 -> 192.7, 189.1 -> 201.3) or on shorter
+#:   rows (256x32K 40.4 -> 42.7); chunks of 1024 (the configs' own) lose (512x128K 177.3, 1024x64K 188.3).
+#: - about one row per SM of long rows (WARP_FEW_LONG[_PAGE]) for 16-bit rows (chunks of 8192) and k <= 1024 (chunks
+#:   of 4096): 128x128K bf16 60.7 / 62.7 -> 53.2 / 55.1 (chunks of 4096: 55.2 / 57.4), k = 512 56.9 / 57.3 -> 49.6 /
+#:   50.6 (8192: 54.2 / 55.2). Not float32 at k = 2048 (128x128K 57.3 -> 59.7 / 62.3 with 4096, 57.2 / 59.4 with 8192;
+#:   128x64K gained, 35.6 -> 33.6, twice, not taken on one cell).
+#: - Not many rows per SM of short rows, where a third of the row is sure (4096x8K 150.7 -> 246.0, 2048x8K 82.2 ->
+#:   139.3), nor 128x32K (22.2 -> 23.8, 26.0 with the search over the whole key range).
+WARP_ALL_CANDS_MIN_RATIO = 16
+WARP_ALL_CANDS_MID_CBLOCK = 2048
+
+
+def all_cands_config(config: WarpConfig, n: int, k: int, elem_bytes: int) -> WarpConfig:
+    """``config`` with ``all_cands`` where session 32 measured it faster (above), else ``config``."""
+    if (config in (WARP_MID, WARP_MID_LARGE, WARP_MID_LARGE_MANY, WARP_MID_LARGE_PAGE) and elem_bytes == 4
+            and n >= WARP_ALL_CANDS_MIN_RATIO * k):
+        return replace(config, all_cands=True, pack_cands=True, cblock=max(config.cblock, WARP_ALL_CANDS_MID_CBLOCK))
+    if config in (WARP_FEW_LONG, WARP_FEW_LONG_PAGE) and (elem_bytes == 2 or k <= 1024):
+        return replace(config, all_cands=True, pack_cands=True, cblock=4096 if k <= 1024 else 8192)
+    return config
+
+
 @dataclass(frozen=True)
 class ResidentConfig:
     """The resident path (``resident.py``): one program of ``warps`` per row holding the whole window in registers
