@@ -74,8 +74,9 @@ CASES = [  # rows, n, k, dtype, kind, next_n, compress_ratio
     (130, 70000, 300, torch.float32, "randn", 1, 1),
     (8, 100000, 256, torch.bfloat16, "randn", 1, 1),
     # session 32: sgl_fused's all_cands picks (every key above the bracket's low bound a candidate): ~1 row per SM of
-    # long rows at k <= 1024 and in 16-bit (chunks of 4096 / 8192), float32 2-12 rows per SM (WARP_MID_LARGE_MANY,
-    # WARP_MID); the packed two-bit select steps of WARP_FEW_LARGE run on 130x24000 above
+    # long rows at k <= 1024 and in 16-bit (chunks of 4096 / 8192), float32 2-12 rows per SM of long rows
+    # (WARP_MID_LARGE_MANY; 300x33000 is WARP_MID, which took it in the session's final checks and no longer does);
+    # the packed two-bit select steps of WARP_FEW_LARGE run on 130x24000 above
     (120, 70000, 512, torch.float32, "randn", 1, 1),
     (120, 70000, 2048, torch.bfloat16, "plateau", 1, 1),
     (800, 66000, 2048, torch.float32, "int_ties", 1, 1),

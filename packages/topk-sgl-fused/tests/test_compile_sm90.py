@@ -292,7 +292,7 @@ def compile_warp_part(which: str) -> None:
     from topk_sgl_fused.launch import pick_warp as _pick
 
     allc = [(512, 131072, 2048, "none", 4), (512, 131072, 2048, "page_table", 4), (1024, 65536, 2048, "none", 4),
-            (256, 32768, 2048, "ragged", 4), (128, 131072, 512, "none", 4), (128, 131072, 2048, "page_table", 2)]
+            (300, 65536, 2048, "ragged", 4), (128, 131072, 512, "none", 4), (128, 131072, 2048, "page_table", 2)]
     for rows, n, k, transform, eb in allc if which == "all" else allc[:1]:
         c = _pick(rows, n, k, 132, transform, eb)
         assert c.all_cands, (rows, n, k, transform, eb)

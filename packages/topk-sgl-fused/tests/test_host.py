@@ -294,8 +294,8 @@ def test_pick_warp_16bit(monkeypatch):
 
 def test_pick_warp_all_cands(monkeypatch):
     """Every key above the bracket a candidate (``all_cands``, session 32) where it was timed faster: float32 rows of
-    2-12 per SM of at least 16 k columns (not the page table's 6-12 or its shorter rows) with chunks of 2048; about
-    one row per SM of long rows in 16-bit or at k <= 1024 (chunks of 8192 / 4096). Never on short rows, 128x32K or
+    2-12 per SM of 64K+ columns and at least 16 k (not the page table's 6-12, not shorter rows) with chunks of 2048;
+    about one row per SM of long rows in 16-bit or at k <= 1024 (chunks of 8192 / 4096). Never on short rows, 128x32K or
     float32 128x128K at k = 2048; its caps hold a tile of slack and k more."""
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
     from topk_sgl_fused import launch
@@ -304,13 +304,14 @@ def test_pick_warp_all_cands(monkeypatch):
         return launch.pick_warp(rows, n, k, 132, t, eb)
 
     for rows, n, t in ((512, 131072, "none"), (512, 131072, "ragged"), (512, 131072, "page_table"),
-                       (1024, 65536, "none"), (256, 32768, "none")):
+                       (1024, 65536, "none"), (300, 65536, "ragged")):
         c = pick(rows, n, t=t)
         assert c.all_cands and c.pack_cands and c.cblock == 2048, (rows, n, t, c)
         assert not pick(rows, n, t=t, eb=2).all_cands
     assert pick(128, 131072, k=512).cblock == 4096 and pick(128, 131072, k=512, t="page_table").all_cands
     assert pick(128, 131072, eb=2).all_cands and pick(128, 131072, eb=2, t="page_table").cblock == 8192
     for rows, n, k, t in ((1024, 65536, 2048, "page_table"), (256, 32768, 2048, "page_table"),
+                          (256, 32768, 2048, "none"), (512, 32768, 2048, "ragged"),
                           (4096, 8192, 2048, "none"), (2048, 16384, 2048, "none"), (128, 32768, 2048, "none"),
                           (128, 131072, 2048, "none"), (1024, 16384, 2048, "none"), (1024, 8192, 256, "none")):
         assert not pick(rows, n, k, t).all_cands, (rows, n, k, t)

@@ -212,11 +212,13 @@ _NARROW_BRACKET = {c: replace(c, bracket_bits=WARP_NARROW_BRACKET_BITS, ahead=1)
 #: Every key at or above the bracket's low bound a packed candidate (``all_cands``; session 32, ``sgl10_bench.py``
 #: ``pickallc`` / ``pickqa`` / ``pickqac<C>``, µs v2 / page table, shipped -> all_cands; the stream's SASS per key drops
 #: by a third (fp32 128x32K 51.4 -> 33.5), the select ranks k more candidates). Where it pays:
-#: - float32 rows of 2-12 per SM of at least WARP_ALL_CANDS_MIN_RATIO x k columns with chunks of 2048 (two rounds where
-#:   two are given): 512x128K v2 184.8 -> 159.3, 183.1 -> 161.8 and page table (2-6 rows per SM) 188.4 -> 183.0,
-#:   187.8 -> 185.6; 256x128K 97.7 / 102.4 -> 86.7 / 99.2; 1024x64K v2 183.9 -> 171.0, 182.4 -> 176.9; 256x32K v2
-#:   42.3 -> 40.1. Not its page table at 6-12 rows per SM (1024x64K 190.0 -> 192.7, 189.1 -> 201.3) or on shorter
-#:   rows (256x32K 40.4 -> 42.7); chunks of 1024 (the configs' own) lose (512x128K 177.3, 1024x64K 188.3).
+#: - float32 rows of 2-12 per SM of at least WARP_MID_LARGE_N columns (and WARP_ALL_CANDS_MIN_RATIO x k) with chunks
+#:   of 2048 (two rounds where two are given): 512x128K v2 184.8 -> 159.3, 183.1 -> 161.8 and page table (2-6 rows per
+#:   SM) 188.4 -> 183.0, 187.8 -> 185.6; 256x128K 97.7 / 102.4 -> 86.7 / 99.2; 1024x64K v2 183.9 -> 171.0, 182.4 ->
+#:   176.9. Not its page table at 6-12 rows per SM (1024x64K 190.0 -> 192.7, 189.1 -> 201.3); chunks of 1024 (the
+#:   configs' own) lose (512x128K 177.3, 1024x64K 188.3). Shorter rows (WARP_MID) took it in the session's committed
+#:   run and lost there: 512x32K v2 / ragged 74.5 / 73.8 against 70.7-72.3 / 68.8-69.3 in the five runs before (256x32K
+#:   had gained, 42.3 -> 40.1, its page table lost, 40.4 -> 42.7), so they keep their config.
 #: - about one row per SM of long rows (WARP_FEW_LONG[_PAGE]) for 16-bit rows (chunks of 8192) and k <= 1024 (chunks
 #:   of 4096): 128x128K bf16 60.7 / 62.7 -> 53.2 / 55.1 (chunks of 4096: 55.2 / 57.4), k = 512 56.9 / 57.3 -> 49.6 /
 #:   50.6 (8192: 54.2 / 55.2). Not float32 at k = 2048 (128x128K 57.3 -> 59.7 / 62.3 with 4096, 57.2 / 59.4 with 8192;
@@ -229,7 +231,7 @@ WARP_ALL_CANDS_MID_CBLOCK = 2048
 
 def all_cands_config(config: WarpConfig, n: int, k: int, elem_bytes: int) -> WarpConfig:
     """``config`` with ``all_cands`` where session 32 measured it faster (above), else ``config``."""
-    if (config in (WARP_MID, WARP_MID_LARGE, WARP_MID_LARGE_MANY, WARP_MID_LARGE_PAGE) and elem_bytes == 4
+    if (config in (WARP_MID_LARGE, WARP_MID_LARGE_MANY, WARP_MID_LARGE_PAGE) and elem_bytes == 4
             and n >= WARP_ALL_CANDS_MIN_RATIO * k):
         return replace(config, all_cands=True, pack_cands=True, cblock=max(config.cblock, WARP_ALL_CANDS_MID_CBLOCK))
     if config in (WARP_FEW_LONG, WARP_FEW_LONG_PAGE) and (elem_bytes == 2 or k <= 1024):
