@@ -22,7 +22,5 @@ timeout ${FILES_S:-200} python3 -m pytest -q -p no:cacheprovider -n 6 -rA $tests
 echo "=== test_windows.py, test_split.py few long rows, test_bracket_guess.py: rc $?"
 bash shared/device/pytest_summary.sh "$OUT/pytest-files.log"
 wait
-for tool in memcheck racecheck; do
-  echo "=== $tool"; grep -E "^ok |FAIL|refused|ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/san-$tool.log" | tail -40
-done
+bash shared/device/san_summary.sh
 echo "=== done ($(date +%T))"

@@ -3,17 +3,10 @@
 # above ``hi`` counted first): "pick" against "pickallc" / "pickallcsec" on the issue's cells and neighbours, every
 # timed input checked exact; then the all_cands tests on the GPU:
 #   bash shared/device/run.sh bash shared/device/check32b.sh
-tests=packages/topk-sgl-fused/tests
-echo "=== A/B ($(date +%T))"
-SGL_PLAN=${SGL_PLAN:-"128x32K:noold,pick,pickallc,pickallcsec;128x128K:noold,pick,pickallc,pickallcsec;\
+export SGL_PLAN=${SGL_PLAN:-"128x32K:noold,pick,pickallc,pickallcsec;128x128K:noold,pick,pickallc,pickallcsec;\
 512x128K:noold,pick,pickallc,pickallcsec;1024x64K:noold,pick,pickallc,pickallcsec;4096x8K:noold,pick,pickallc;\
 128x128Kk512:noold,pick,pickallc;128x128Kbf16:noold,pick,pickallc;64x32K:noold,pick,pickallc;\
 256x32K:noold,pick,pickallc;128x64K:noold,pick,pickallc;256x128K:noold,pick,pickallc;2048x8K:noold,pick,pickallc;\
-128x32K:noold,pick,pickallc,pickallcsec"} \
-  timeout ${AB_S:-300} python3 shared/device/sgl10_bench.py ${AB_BUDGET:-270}
-echo "=== all_cands tests on the GPU ($(date +%T))"
-timeout ${TEST_S:-150} python3 -m pytest -q -p no:cacheprovider -n 8 -rA $tests/test_warp.py \
-  -k "all_cand or fast_path_alone" > "$OUT/pytest-32b.log" 2>&1
-echo "rc $?"
-bash shared/device/pytest_summary.sh "$OUT/pytest-32b.log"
-echo "=== done ($(date +%T))"
+128x32K:noold,pick,pickallc,pickallcsec"}
+export TEST_K="all_cand or fast_path_alone" LOG=32b
+bash shared/device/ab_tests.sh

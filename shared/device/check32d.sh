@@ -3,16 +3,9 @@
 # all_cands ("a", chunks "c<C>") on the warp picks (``sgl10_bench.py`` "pickq.."), every timed input checked exact;
 # then the select tests on the GPU:
 #   bash shared/device/run.sh bash shared/device/check32d.sh
-tests=packages/topk-sgl-fused/tests
-echo "=== A/B ($(date +%T))"
-SGL_PLAN=${SGL_PLAN:-"128x32K:noold,pick,pickqs2,pickqs2e,pickqe;64x32K:noold,pick,pickqs2e;150x32K:noold,pick,pickqs2e;\
+export SGL_PLAN=${SGL_PLAN:-"128x32K:noold,pick,pickqs2,pickqs2e,pickqe;64x32K:noold,pick,pickqs2e;150x32K:noold,pick,pickqs2e;\
 128x128K:noold,pick,pickqac8192;128x128Kk512:noold,pick,pickqa,pickqac8192;128x128Kbf16:noold,pick,pickqa,pickqac8192;\
 512x128K:noold,pick,pickqa,pickqs2ea;1024x64K:noold,pick,pickqa,pickqs2ea;256x128K:noold,pick,pickqa;\
-256x32K:noold,pick,pickqa,pickqs2ea;128x64K:noold,pick,pickqa,pickqac8192;128x32K:noold,pick,pickqs2e"} \
-  timeout ${AB_S:-300} python3 shared/device/sgl10_bench.py ${AB_BUDGET:-270}
-echo "=== select tests on the GPU ($(date +%T))"
-timeout ${TEST_S:-150} python3 -m pytest -q -p no:cacheprovider -n 8 -rA $tests/test_warp.py \
-  -k "all_cand or fast_path_alone or select_bits" > "$OUT/pytest-32d.log" 2>&1
-echo "rc $?"
-bash shared/device/pytest_summary.sh "$OUT/pytest-32d.log"
-echo "=== done ($(date +%T))"
+256x32K:noold,pick,pickqa,pickqs2ea;128x64K:noold,pick,pickqa,pickqac8192;128x32K:noold,pick,pickqs2e"}
+export TEST_K="all_cand or fast_path_alone or select_bits" LOG=32d
+bash shared/device/ab_tests.sh

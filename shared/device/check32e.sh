@@ -20,7 +20,5 @@ timeout ${FILES_S:-200} python3 -m pytest -q -p no:cacheprovider -n 6 -rA $tests
 echo "=== test_warp.py select, all_cands, fast path, GPU sizes, packed, page stream: rc $?"
 bash shared/device/pytest_summary.sh "$OUT/pytest-files.log"
 wait
-for tool in memcheck racecheck; do
-  echo "=== $tool"; grep -E "^ok |FAIL|refused|ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/san-$tool.log" | tail -40
-done
+bash shared/device/san_summary.sh
 echo "=== done ($(date +%T))"

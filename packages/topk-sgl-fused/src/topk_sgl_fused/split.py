@@ -126,6 +126,18 @@ def _fp32_bounds(lo, hi):
 
 
 @triton.jit
+def _tile_mask(j, end, MASKED: tl.constexpr, HEAD: tl.constexpr = False, low=0):
+    """A tile's live lanes: all, or (MASKED) those before ``end`` and (HEAD) at or after ``low``."""
+    if MASKED:
+        m = j < end
+        if HEAD:
+            m = m & (j >= low)
+    else:
+        m = tl.full(j.shape, 1, tl.int1)
+    return m
+
+
+@triton.jit
 def _classify(x, j, end, lo, hi, f_lo, f_hi, MASKED: tl.constexpr, HEAD: tl.constexpr = False, low=0):
     """One tile (with MASKED, lanes past ``end`` are out): (sure, cand) as int32 masks.
     float32 by float compares against ``_fp32_bounds`` (a third of the instructions of
@@ -138,12 +150,7 @@ def _classify(x, j, end, lo, hi, f_lo, f_hi, MASKED: tl.constexpr, HEAD: tl.cons
     (session 21: 8x32K 18.3 -> 17.6 µs, 512x128K 237 -> 200 with the NaN-free keys; NOTES.md).
     (f_lo is a NaN when lo is above +inf's key: no value is a candidate then.)
     HEAD (with MASKED): lanes below ``low`` are out too (``_stream_base``'s columns before the window)."""
-    if MASKED:
-        m = j < end
-        if HEAD:
-            m = m & (j >= low)
-    else:
-        m = tl.full(j.shape, 1, tl.int1)
+    m = _tile_mask(j, end, MASKED, HEAD, low)
     if x.dtype == tl.float32:
         sure = m & ~(x <= f_hi)  # above f_hi, or a NaN
         cand = m & (x >= f_lo) & (x <= f_hi)

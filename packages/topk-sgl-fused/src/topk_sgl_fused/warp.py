@@ -46,6 +46,7 @@ from .split import (
     _raw_bits,
     _select_row_setup,
     _stream_base,
+    _tile_mask,
     _tile_offsets,
 )
 
@@ -100,12 +101,7 @@ def _classify_all(x, j, end, lo, f_lo, MASKED: tl.constexpr, HEAD: tl.constexpr 
     """ALLC's classify: every key at or above ``lo`` (float32: ``x >= f_lo``, or a NaN, whose key is on top) is a
     candidate; one compare per key. (A NaN ``f_lo``, lo above +inf's key, keeps every key: the cap check then sends
     the row to the exact path.)"""
-    if MASKED:
-        m = j < end
-        if HEAD:
-            m = m & (j >= low)
-    else:
-        m = tl.full(j.shape, 1, tl.int1)
+    m = _tile_mask(j, end, MASKED, HEAD, low)
     if x.dtype == tl.float32:
         cand = m & ~(x < f_lo)
     else:
