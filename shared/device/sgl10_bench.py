@@ -64,8 +64,10 @@ and two-launch paths) / as single values ("pickdefer", the page entries of the s
 gather, was measured slower and removed after commit e41a4e2); "pickpack" the warp path's candidates as one 64-bit
 scratch word each (``WarpConfig.pack_cands``). "pickallc[c<C>][sec]" (session 32) the warp picks with every key
 above the bracket's low bound a packed candidate (``WarpConfig.all_cands``), candidate chunks of C, the select by
-interpolation; "pickq[s2][e][a][c<C>]" the warp picks [whose select bisects one bit a step: two a step, the
-three counts packed into one reduction] [``emit_done``] [``all_cands``] [candidate chunks of C].
+interpolation; "pickq[s2][e][a][l][c<C>]" the warp picks [whose select bisects one bit a step: two a step, the
+three counts packed into one reduction] [``emit_done``] [``all_cands``] [the page table over the k slots at the end,
+not streamed] [candidate chunks of C]; "pickpc" every transform on the page table's pick (the page-table kernel with
+the identity transform: issue 6's 5% bound on the same kernel).
 "pick16w" / "pick16s" / "pick16sh" (session 31) timed 16-bit rows on float32's warp picks (half the 16-byte runs per
 tile) and two-launch picks (with / without the select by interpolation), "pick16a2" the 16-warp ones with float32's
 runs per tile; shipped, then removed (NOTES.md, session 31).
@@ -288,9 +290,10 @@ def _setup(name):
         launch.pick_warp = lambda *a: (replace(c, pack_cands=True) if isinstance(c := ORIG_WARP(*a), launch.WarpConfig)
                                        and c.bisect else c)
         return
-    m = re.fullmatch(r"pickq(s2)?(e)?(a)?(?:c(\d+))?", name)
+    m = re.fullmatch(r"pickq(s2)?(e)?(a)?(l)?(?:c(\d+))?", name)
     if m:  # session 32: the warp picks [whose select bisects one bit a step: two bits a step, packed counts] [emit
-        # a search that ended on exactly the keys needed without counting the keys above] [all_cands] [chunks of C]
+        # a search that ended on exactly the keys needed without counting the keys above] [all_cands] [prepared, not
+        # timed: the page table's configs over the k slots at the end instead of streamed] [chunks of C]
         launch.WARP = True
 
         def q(*a, m=m):
@@ -300,9 +303,19 @@ def _setup(name):
             ch = dict(**({"sbits": 2} if m.group(1) and c.sbits == 1 else {}),
                       **({"emit_done": True} if m.group(2) else {}),
                       **({"all_cands": True, "pack_cands": True} if m.group(3) else {}),
-                      **({"cblock": int(m.group(4))} if m.group(4) else {}))
+                      **({"late": True, "page_stream": False, "late_kb": launch.LATE_ALL_K}
+                         if m.group(4) and c.page_stream else {}),
+                      **({"cblock": int(m.group(5))} if m.group(5) else {}))
             return replace(c, **ch)
         launch.pick_warp = q
+        return
+    if name == "pickpc":  # session 32 (prepared, not timed): every transform on the page table's pick, so that v2
+        # and ragged time the page-table calls' own kernel with the identity transform (issue 6's 5% bound)
+        launch.WARP = True
+
+        def pc(rows, n, k, sm, transform="none", elem_bytes=4):
+            return ORIG_WARP(rows, n, k, sm, "page_table", elem_bytes)
+        launch.pick_warp = pc
         return
     m = re.fullmatch(r"pickallc(?:c(\d+))?(sec)?", name)
     if m:  # session 32: the warp picks with every key above the bracket's low bound a candidate (``all_cands``,

@@ -15,7 +15,8 @@ behind the others'; block steps of a one-warp program are warp-local) does the w
    of the per-thread counts (sure + cand << 16) plus in-thread running counts give every key
    its slot: "sure" keys (above ``hi``) go straight to the output through the transform
    (values from registers, as bits), bracket keys (order key, column) to the row's candidate
-   scratch (``cap`` entries).
+   scratch (``cap`` entries). With ``all_cands`` (``WarpConfig.all_cands``) there is no sure list: every key at or
+   above ``lo`` is a packed candidate (``_classify_all``, ``_place_all``: a third fewer instructions per key).
 4. If ``sure <= k <= sure + cand`` and ``cand <= cap``: the ``k - sure`` largest candidates,
    exactly (``_select_bisect``, or with BISECT off ``kernel._select_cands``: 8-bit digits),
    through the transform; with LATE the page table goes over the k slots at the end instead.
@@ -95,7 +96,6 @@ def _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, r
     return n_s + (tot & 0xFFFF), n_c + (tot >> 16)
 
 
-
 @triton.jit
 def _classify_all(x, j, end, lo, f_lo, MASKED: tl.constexpr, HEAD: tl.constexpr = False, low=0):
     """ALLC's classify: every key at or above ``lo`` (float32: ``x >= f_lo``, or a NaN, whose key is on top) is a
@@ -143,6 +143,7 @@ def _tile(j, x, end, lo, hi, f_lo, f_hi, n_s, n_c, k, cap, orow, out_idx_ptr, ou
                           return_values, buf_key, buf_idx, req, offset, page_ptr, page_stride, N, TRANSFORM, PACK,
                           pg, PSTREAM)
     return n_s, n_c
+
 
 @triton.jit
 def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf_key, buf_idx, cap,
