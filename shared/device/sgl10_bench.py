@@ -291,21 +291,26 @@ def _setup(name):
                                        and c.bisect else c)
         return
     m = re.fullmatch(r"pickq(s2)?(e)?(a)?(l)?(?:c(\d+))?", name)
-    if m:  # session 32: the warp picks [whose select bisects one bit a step: two bits a step, packed counts] [emit
-        # a search that ended on exactly the keys needed without counting the keys above] [all_cands] [prepared, not
-        # timed: the page table's configs over the k slots at the end instead of streamed] [chunks of C]
+    m_allc = re.fullmatch(r"pickallc(?:c(\d+))?(sec)?", name)
+    if m or m_allc:  # session 32: the warp picks [whose select bisects one bit a step: two bits a step, packed
+        # counts] [emit a search that ended on exactly the keys needed without counting the keys above] [all_cands]
+        # [prepared, not timed: the page table's configs over the k slots at the end instead of streamed] [chunks of
+        # C]; "pickallc[c<C>][sec]" = all_cands with chunks of C (default 4096 on 16 warps, else at least 2048) [the
+        # select by interpolation]
         launch.WARP = True
+        s2, emit, allc, late, chunks, sec = (*m.groups(), None) if m else (None, None, "a", None, *m_allc.groups())
 
-        def q(*a, m=m):
+        def q(*a):
             c = ORIG_WARP(*a)
             if not (isinstance(c, launch.WarpConfig) and c.bisect):
                 return c
-            ch = dict(**({"sbits": 2} if m.group(1) and c.sbits == 1 else {}),
-                      **({"emit_done": True} if m.group(2) else {}),
-                      **({"all_cands": True, "pack_cands": True} if m.group(3) else {}),
+            cb = int(chunks) if chunks else (max(c.cblock, 4096 if c.warps >= 16 else 2048) if m_allc else None)
+            ch = dict(**({"sbits": 2} if s2 and c.sbits == 1 else {}), **({"sbits": 0} if sec else {}),
+                      **({"emit_done": True} if emit else {}),
+                      **({"all_cands": True, "pack_cands": True} if allc else {}),
                       **({"late": True, "page_stream": False, "late_kb": launch.LATE_ALL_K}
-                         if m.group(4) and c.page_stream else {}),
-                      **({"cblock": int(m.group(5))} if m.group(5) else {}))
+                         if late and c.page_stream else {}),
+                      **({"cblock": cb} if cb else {}))
             return replace(c, **ch)
         launch.pick_warp = q
         return
@@ -316,19 +321,6 @@ def _setup(name):
         def pc(rows, n, k, sm, transform="none", elem_bytes=4):
             return ORIG_WARP(rows, n, k, sm, "page_table", elem_bytes)
         launch.pick_warp = pc
-        return
-    m = re.fullmatch(r"pickallc(?:c(\d+))?(sec)?", name)
-    if m:  # session 32: the warp picks with every key above the bracket's low bound a candidate (``all_cands``,
-        # packed), candidate chunks of C (default: 4096 on 16 warps, else at least 2048) [the select by interpolation]
-        launch.WARP = True
-
-        def allc(*a, m=m):
-            c = ORIG_WARP(*a)
-            if not (isinstance(c, launch.WarpConfig) and c.bisect):
-                return c
-            cb = int(m.group(1)) if m.group(1) else max(c.cblock, 4096 if c.warps >= 16 else 2048)
-            return replace(c, all_cands=True, pack_cands=True, cblock=cb, **({"sbits": 0} if m.group(2) else {}))
-        launch.pick_warp = allc
         return
     if name in ("pickvec", "pickvecoff"):  # session 27: the sample's runs loaded as vectors (both paths) / as single
         # values (as before session 27; the two-launch path ships vectors)

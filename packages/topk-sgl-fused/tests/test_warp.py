@@ -171,14 +171,14 @@ def test_sample_vec_same_runs(run):
             assert torch.equal(vec, scalar), (L, vec, scalar)  # no run moved: the scalar loads' columns
 
 
-@pytest.mark.parametrize("dtype,bits,allc", [(torch.float32, (1, 1), False), (torch.bfloat16, (1, 1), False),
-                                             (torch.float32, (4, 4), False), (torch.bfloat16, (2, 4), False),
-                                             (torch.float32, (1, 1), True), (torch.bfloat16, (0, 1), True),
+@pytest.mark.parametrize("dtype,bits,mode", [(torch.float32, (1, 1), ""), (torch.bfloat16, (1, 1), ""),
+                                             (torch.float32, (4, 4), ""), (torch.bfloat16, (2, 4), ""),
+                                             (torch.float32, (1, 1), "allc"), (torch.bfloat16, (0, 1), "allc"),
                                              (torch.float32, (2, 1), "emit"), (torch.float32, (1, 1), "emit")])
-def test_fast_path_alone(dtype, bits, allc):
+def test_fast_path_alone(dtype, bits, mode):
     """Random rows: the bracket holds the k-th key, so the fast path settles every row itself
     (no fallback), exactly, values included; also with 2 or 4 bits per select / bracket step, and with every key
-    above the bracket a candidate (``all_cands``; NaNs among them), and ("emit") with ``emit_done``."""
+    above the bracket a candidate ("allc": ``all_cands``; NaNs among them), and ("emit") with ``emit_done``."""
     dev = triton_device()
     rows, n, k = 3, 2000, 100
     x = make_logits("randn", rows, n, dtype, dev, seed=21)
@@ -192,8 +192,8 @@ def test_fast_path_alone(dtype, bits, allc):
     scratch = torch.empty(rows * 2 * cap, dtype=torch.int32, device=dev)
     v = 16 // x.element_size()
     _fast_probe[(rows,)](x, x.stride(0), lens, k, idx, vals, scratch, cap, ok, KEY_BITS=8 * x.element_size(), A=1, V=v,
-                         TH=32, SAMPLE=256, CBLOCK=64, SB=bits[0], BB=bits[1], ALLC=allc is True,
-                         EMIT_DONE=allc == "emit", num_warps=1)
+                         TH=32, SAMPLE=256, CBLOCK=64, SB=bits[0], BB=bits[1], ALLC=mode == "allc",
+                         EMIT_DONE=mode == "emit", num_warps=1)
     assert ok.tolist() == [1] * rows
     check_topk(x, lens, k, idx, vals)
 

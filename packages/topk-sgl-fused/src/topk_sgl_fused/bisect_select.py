@@ -179,15 +179,14 @@ def _select_from(n_out, rem, lo, diff, n_cand, k, key0, m0, lane, buf_key, buf_i
                     t = t + (jb.to(tl.uint32) << (s * SB))
                     done = tl.sum(tl.where(jr == jb.to(tl.uint32), cnt, 0), axis=0) == rem
     # t is the rem-th largest relative key, or (done) a bound with exactly rem keys >= t.
-    if EMIT_DONE:  # done with t >= 1: every key >= t, as the keys above t - 1 (no ties taken), without counting
+    # EMIT_DONE, done with t >= 1: every key >= t, as the keys above t - 1 (no ties taken), without counting
+    count_above = True
+    prefix = t
+    rem_tie = rem * 0
+    if EMIT_DONE:
+        count_above = (not done) | (t == 0)
         prefix = t - 1
-        rem_tie = rem * 0
-        if (not done) | (t == 0):
-            prefix = t
-            gt = _count_ge(t + 1, key0, m0, n_cand, buf_key, lo, lane, row_ptr, CBLOCK, RAW)
-            gt = tl.where(t == 0xFFFFFFFF, 0, gt)  # t + 1 wraps only when t is the top key
-            rem_tie = rem - gt
-    else:
+    if count_above:
         prefix = t
         gt = _count_ge(t + 1, key0, m0, n_cand, buf_key, lo, lane, row_ptr, CBLOCK, RAW)
         gt = tl.where(t == 0xFFFFFFFF, 0, gt)  # t + 1 wraps only when t is the top key

@@ -53,6 +53,14 @@ from .split import (
 
 
 @triton.jit
+def _store_packed(buf_key, slot, ckey, ref, mask):
+    """Candidates as one 64-bit scratch word each, order key << 32 | column (or page entry), both halves
+    zero-extended (read back by ``kernel._packed_cand``)."""
+    word = (ckey.to(tl.int64) << 32) | ref.to(tl.uint32, bitcast=True).to(tl.int64)
+    tl.store(buf_key.to(tl.pointer_type(tl.int64)) + slot, word, mask=mask)
+
+
+@triton.jit
 def _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, return_values, buf_key, buf_idx,
            req, offset, page_ptr, page_stride, N: tl.constexpr, TRANSFORM: tl.constexpr, PACK: tl.constexpr = False,
            pg=None, PSTREAM: tl.constexpr = False):
@@ -87,8 +95,7 @@ def _place(j, x, sure, cand, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, r
     # no candidate is a NaN (split._classify)
     ckey = tl.reshape(order_key(x, NAN_FREE=True), [N])
     if PACK:
-        word = (ckey.to(tl.int64) << 32) | ref.to(tl.uint32, bitcast=True).to(tl.int64)  # both halves zero-extended
-        tl.store(buf_key.to(tl.pointer_type(tl.int64)) + c_slot, word, mask=c_on)
+        _store_packed(buf_key, c_slot, ckey, ref, c_on)
     else:
         tl.store(buf_key + c_slot, ckey.to(tl.int32, bitcast=True), mask=c_on)
         tl.store(buf_idx + c_slot, ref, mask=c_on)
@@ -124,8 +131,7 @@ def _place_all(j, x, cand, n_c, cap, buf_key, N: tl.constexpr, pg=None, PSTREAM:
         else:
             ref = tl.reshape(j, [N])
         ckey = tl.reshape(order_key(x), [N])  # NaNs are candidates here: their key is the top one
-        word = (ckey.to(tl.int64) << 32) | ref.to(tl.uint32, bitcast=True).to(tl.int64)
-        tl.store(buf_key.to(tl.pointer_type(tl.int64)) + c_slot, word, mask=tl.reshape(cand != 0, [N]))
+        _store_packed(buf_key, c_slot, ckey, ref, tl.reshape(cand != 0, [N]))
     return n_c + tl.sum(cnt, axis=0)
 
 
