@@ -66,8 +66,11 @@ scratch word each (``WarpConfig.pack_cands``). "pickallc[c<C>][sec]" (session 32
 above the bracket's low bound a packed candidate (``WarpConfig.all_cands``), candidate chunks of C, the select by
 interpolation; "pickq[s2][e][a][l][c<C>]" the warp picks [whose select bisects one bit a step: two a step, the
 three counts packed into one reduction] [``emit_done``] [``all_cands``] [the page table over the k slots at the end,
-not streamed] [candidate chunks of C]; "pickpc" every transform on the page table's pick (the page-table kernel with
-the identity transform: issue 6's 5% bound on the same kernel).
+not streamed] [candidate chunks of C]; "pickvl[b]" (session 33) the page table on the identity transform's warp
+pick with the late pass over all k slots [in blocks of ``block``] ("pickvps": with the table streamed);
+"pickx<0|1>[g<G>]" the warp picks with the bracket guess's pivot loaded beside the sample
+(``WarpConfig.early_pivot``) off / on [WARP_FEW_LARGE[_PAGE]'s guess slack G / 10]; "pickpc" every transform on the
+page table's pick (the page-table kernel with the identity transform: issue 6's 5% bound on the same kernel).
 "pick16w" / "pick16s" / "pick16sh" (session 31) timed 16-bit rows on float32's warp picks (half the 16-byte runs per
 tile) and two-launch picks (with / without the select by interpolation), "pick16a2" the 16-warp ones with float32's
 runs per tile; shipped, then removed (NOTES.md, session 31).
@@ -321,6 +324,31 @@ def _setup(name):
         def pc(rows, n, k, sm, transform="none", elem_bytes=4):
             return ORIG_WARP(rows, n, k, sm, "page_table", elem_bytes)
         launch.pick_warp = pc
+        return
+    m = re.fullmatch(r"pickx([01])(?:g(\d+))?", name)
+    if m:  # session 33: the warp picks with the bracket guess's pivot loaded beside the sample (``early_pivot``) on /
+        # off [guess slack G / 10 on WARP_FEW_LARGE[_PAGE]]
+        launch.WARP = True
+        on = m.group(1) == "1"
+        g = int(m.group(2)) / 10 if m.group(2) else None
+        few_large = {replace(w, guess=0) for w in (launch.WARP_FEW_LARGE, launch.WARP_FEW_LARGE_PAGE)}
+        launch.pick_warp = lambda *a, on=on, g=g: (
+            replace(c, early_pivot=on, **({"guess": g} if g and replace(c, guess=0) in few_large else {}))
+            if isinstance(c := ORIG_WARP(*a), launch.WarpConfig) else c)
+        return
+    m = re.fullmatch(r"pickv(l|lb|ps)", name)
+    if m:  # session 33: the page table on the identity transform's pick with the late pass over all k slots at the
+        # end [in blocks of ``block``] / with the table streamed beside the scores ("pickvps")
+        launch.WARP = True
+        page = (dict(late=False, page_stream=True) if m.group(1) == "ps" else
+                dict(late=True, page_stream=False, late_kb=0 if m.group(1) == "lb" else launch.LATE_ALL_K))
+
+        def vl(rows, n, k, sm, transform="none", elem_bytes=4):
+            c = ORIG_WARP(rows, n, k, sm, "none", elem_bytes)
+            if transform == "page_table" and isinstance(c, launch.WarpConfig):
+                c = replace(c, **page)
+            return c
+        launch.pick_warp = vl
         return
     if name in ("pickvec", "pickvecoff"):  # session 27: the sample's runs loaded as vectors (both paths) / as single
         # values (as before session 27; the two-launch path ships vectors)

@@ -63,8 +63,8 @@ BRACKET = dict(
     patches=[
         ("def _bracket_bisect(row_ptr,", "", ""),
         ("    key = order_key(xs)\n    k16", "", ""),
-        ("            ok, lo, hi = _bracket_guess(xs, key, tl.load(row_ptr).to(tl.float32), r_lo, r_hi, SAMPLE, "
-         "GUESS)\n", "", "            _stamp(sp, 9)\n"),
+        ("            ok, lo, hi = _bracket_guess(xs, key, x0, r_lo, r_hi, SAMPLE, GUESS)\n", "",
+         "            _stamp(sp, 9)\n"),
         ("        if not ok:\n            lo, hi = _bracket_search(k16, r_lo, r_hi, KEY_BITS, SAMPLE, BB, PB)\n", "",
          "            _stamp(sp, 10)\n"),
     ],

@@ -30,3 +30,32 @@ def test_sgl_candidate_reads_row_windows(transform):
     wrong.step(0)
     with pytest.raises(AssertionError):
         check_topk(inputs.logits[0], inputs.seq_lens[0], shape.k, wrong.result(0))
+
+
+def test_sgl_candidate_on_another_transforms_kernel(monkeypatch):
+    """``pick_as``: the calls run inside the backend's ``kernel_as(transform)`` context; a backend without one is
+    not timed, with the reason."""
+    from topk_core.bench import candidates
+
+    shape = Shape(3, 500, k=30)
+    inputs = make_inputs(shape, 2, "cpu")
+    assert isinstance(SglTransform("reference", "none", pick_as="page_table").prepare(shape, inputs), str)
+    entered = []
+
+    class Chooser:
+        def __init__(self, transform):
+            self.transform = transform
+
+        def __enter__(self):
+            entered.append(self.transform)
+
+        def __exit__(self, *exc):
+            entered.append("exit")
+
+    monkeypatch.setattr(candidates, "kernel_as", lambda backend: Chooser if backend == "reference" else None)
+    cand = SglTransform("reference", "none", pick_as="page_table")
+    assert cand.name == "reference:v2@page"
+    prep = cand.prepare(shape, inputs)
+    prep.step(1)
+    assert entered == ["page_table", "exit"]
+    check_topk(inputs.logits[1], inputs.seq_lens[1], shape.k, prep.result(1))

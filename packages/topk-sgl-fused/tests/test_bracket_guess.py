@@ -142,7 +142,8 @@ def test_rows_the_model_misses_keep_the_bisection(dtype):
 @pytest.mark.parametrize("kind", ["randn", "int_ties", "plateau", "nan", "sorted"])
 def test_paths_with_the_guess_are_exact(kind):
     """Through ``launch`` with ``guess`` on: the warp path (one with a tiny cap, so the fallback runs after a
-    guessed bracket) and the two-launch path; values, rows shorter than k, every kit kind."""
+    guessed bracket; one with the pivot loaded beside the sample, ``early_pivot``) and the two-launch path; values, rows
+    shorter than k, every kit kind."""
     from topk_sgl_fused import launch
     from topk_sgl_fused.launch import SplitConfig, WarpConfig
 
@@ -151,6 +152,7 @@ def test_paths_with_the_guess_are_exact(kind):
     lens = torch.tensor([3000, 301, 300, 2500, 1999], dtype=torch.int32, device=dev)
     x = make_logits(kind, 5, 3000, torch.float32, dev, seed=12, k=k)
     configs = [WarpConfig(2, 1, 512, 64, 64, guess=2.5), WarpConfig(1, 1, 256, 64, 64, guess=2.5, cap=8),
+               WarpConfig(2, 1, 512, 64, 64, guess=2.5, early_pivot=True),
                SplitConfig(chunk=1024, warps=1, sample=512, select_warps=1, cblock=64, block=64, cap=1024,
                            bisect=True, sbits=0, guess=2.5)]
     for config in configs:

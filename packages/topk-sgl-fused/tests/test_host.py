@@ -296,7 +296,8 @@ def test_pick_warp_all_cands(monkeypatch):
     """Every key above the bracket a candidate (``all_cands``, session 32) where it was timed faster: float32 rows of
     2-12 per SM of 64K+ columns and at least 16 k (not the page table's 6-12, not shorter rows) with chunks of 2048;
     about one row per SM of long rows in 16-bit or at k <= 1024 (chunks of 8192 / 4096). Never on short rows, 128x32K or
-    float32 128x128K at k = 2048; its caps hold a tile of slack and k more."""
+    float32 128x128K at k = 2048; its caps hold a tile of slack and k more. With it the page table of 2-6 rows per SM
+    takes the late pass over all k slots."""
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
     from topk_sgl_fused import launch
 
@@ -308,6 +309,9 @@ def test_pick_warp_all_cands(monkeypatch):
         c = pick(rows, n, t=t)
         assert c.all_cands and c.pack_cands and c.cblock == 2048, (rows, n, t, c)
         assert not pick(rows, n, t=t, eb=2).all_cands
+    page = pick(512, 131072, t="page_table")  # the table over the k slots at the end, not streamed (session 33)
+    assert page.late and page.late_kb == launch.LATE_ALL_K and not page.page_stream, page
+    assert pick(1024, 65536, t="page_table").page_stream and not pick(512, 131072, t="page_table", eb=2).late
     assert pick(128, 131072, k=512).cblock == 4096 and pick(128, 131072, k=512, t="page_table").all_cands
     assert pick(128, 131072, eb=2).all_cands and pick(128, 131072, eb=2, t="page_table").cblock == 8192
     for rows, n, k, t in ((1024, 65536, 2048, "page_table"), (256, 32768, 2048, "page_table"),
@@ -326,7 +330,8 @@ def test_pick_warp_guess(monkeypatch):
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
     from topk_sgl_fused import launch
 
-    assert launch.pick_warp(128, 32768, 2048, 132).guess == 2.5
+    assert launch.pick_warp(128, 32768, 2048, 132).guess == launch.WARP_FEW_LARGE_GUESS
+    assert launch.pick_warp(128, 32768, 2048, 132, "page_table").early_pivot
     assert launch.pick_warp(128, 131072, 2048, 132, "page_table").guess == 1.5
     assert launch.pick_warp(128, 65536, 2048, 132).guess == 1.5
     assert launch.pick_warp(1024, 65536, 2048, 132).guess == launch.pick_warp(4096, 8192, 2048, 132).guess == 0
@@ -490,3 +495,24 @@ def test_pick_split_page_stream(monkeypatch):
     for transform, want in ((0, False), (1, True), (2, False)):
         f_const, s_const = launch.split_constexprs(config, 32, 4, transform, False, True)
         assert f_const["PSTREAM"] == s_const["PSTREAM"] == want
+
+
+def test_picking_as_picks_another_transforms_kernel(monkeypatch):
+    """``launch.picking_as(t)`` (the benchmark's same-kernel column): calls pick the kernel for ``t`` whatever their
+    own transform, and only inside it; the backend's ``kernel_as`` is that context."""
+    import torch
+
+    from topk_core import sgl
+    from topk_sgl_fused import _plugin
+
+    seen = []
+    monkeypatch.setattr(launch, "WARP", True)
+    monkeypatch.setattr(launch, "pick_warp", lambda rows, n, k, sms, t="none", eb=4: seen.append(t))
+    monkeypatch.setattr(launch, "sm_count", lambda device: 132)
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    x = torch.randn(2, 300)
+    lens = torch.tensor([300, 200], dtype=torch.int32)
+    with _plugin.backend.kernel_as("page_table"):
+        sgl.fast_topk_v2(x, lens, 16, backend="sgl_fused")
+    sgl.fast_topk_v2(x, lens, 16, backend="sgl_fused")
+    assert seen == ["page_table", "none"] and launch.PICK_AS is None

@@ -568,8 +568,9 @@ def test_packed_candidates(transform):
 def test_all_candidates(transform):
     """``all_cands`` (no sure keys in the stream: every key at or above the bracket's low bound is a packed
     candidate): the cases of ``test_packed_candidates`` (ties, NaN, +-inf, short rows, the page stream, a tiny cap
-    and a cap one tile short of the row's candidates, where the tile of slack sends the row to the exact path). On a
-    GPU also the float32 picks of 1 row per SM with it, at GPU sizes."""
+    and a cap one tile short of the row's candidates, where the tile of slack sends the row to the exact path), and
+    the page table's late pass over all k slots. On a GPU also the float32 picks of 1 row per SM with it, at GPU
+    sizes (the page table's by the late pass, not streamed)."""
     from topk_sgl_fused.launch import WarpConfig
 
     dev = triton_device()
@@ -582,8 +583,10 @@ def test_all_candidates(transform):
                                        WarpConfig(2, 1, 128, 32, 64, sbits=0, guess=2.5, ahead=2, **allc, **ps),
                                        WarpConfig(1, 1, 64, 256, 64, **allc),
                                        WarpConfig(1, 1, 64, 64, 64, cap=8, **allc),
-                                       WarpConfig(1, 1, 64, 64, 64, cap=200, **allc))]
-    _check_cases(cases + _gpu_pick_cases(dev, transform, 59, cblock=4096, **allc), transform, 58)
+                                       WarpConfig(1, 1, 64, 64, 64, cap=200, **allc),
+                                       WarpConfig(2, 1, 128, 32, 64, late=True, late_kb=-1, **allc))]
+    late = dict(late=True, page_stream=False, late_kb=-1) if transform == "page_table" else {}
+    _check_cases(cases + _gpu_pick_cases(dev, transform, 59, cblock=4096, **allc, **late), transform, 58)
 
 
 def test_all_candidates_need_packed():

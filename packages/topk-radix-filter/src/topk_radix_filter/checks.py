@@ -19,12 +19,12 @@ MAX_N = (1 << 31) - 1
 
 #: Speedup over torch.topk (masked), measured: {(rows, n): speedup}. H200, fp32, k=2048,
 #: next_n=1; torch.topk us / radix_filter us (0.10.0, session 14 code) from the committed one-process runs of
-#: 2026-12-02 (session 32), benchmarks/results/2026-12-02-cuda-decode-session32.json and -dsa-session32.json (the DSA
+#: 2026-12-02 (session 33), benchmarks/results/2026-12-02-cuda-decode-session33.json and -dsa-session33.json (the DSA
 #: run wins where cells repeat; written by shared/device/update_scores.py).
 MEASURED: dict[tuple[int, int], float] = {
-    (1, 8192): 9.51, (1, 32768): 7.0, (1, 131072): 5.7, (1, 262144): 5.68, (1, 1048576): 4.83, (8, 32768): 7.35,
-    (8, 131072): 6.55, (32, 32768): 9.11, (32, 131072): 9.6, (128, 32768): 13.32, (128, 131072): 18.07,
-    (512, 32768): 13.92, (512, 131072): 18.73, (1024, 65536): 17.79, (4096, 8192): 12.77,
+    (1, 8192): 9.52, (1, 32768): 6.98, (1, 131072): 5.7, (1, 262144): 5.68, (1, 1048576): 4.84, (8, 32768): 7.37,
+    (8, 131072): 6.54, (32, 32768): 9.09, (32, 131072): 9.59, (128, 32768): 13.26, (128, 131072): 17.93,
+    (512, 32768): 13.74, (512, 131072): 18.76, (1024, 65536): 17.76, (4096, 8192): 12.61,
 }
 #: Only used if MEASURED is emptied: positive (above ``reference``), below the measured
 #: backends, more for batches, which this design targets.

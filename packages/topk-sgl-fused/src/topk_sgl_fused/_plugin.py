@@ -29,5 +29,12 @@ class SglFusedBackend(KernelBackend):
     def supports(self, problem: Problem) -> str | None:
         return checks.supports(problem, interpreter=_interpreting())
 
+    def kernel_as(self, transform: str):
+        """A context in which every call runs the kernel picked for ``transform`` (the benchmark's same-kernel
+        column: the page table's kernel with the identity transform)."""
+        from . import launch  # imports triton
+
+        return launch.picking_as(transform)
+
 
 backend = SglFusedBackend()

@@ -201,7 +201,7 @@ def _select_from(n_out, rem, lo, diff, n_cand, k, key0, m0, lane, buf_key, buf_i
 @triton.jit
 def _bracket_bisect(row_ptr, L, k, KEY_BITS: tl.constexpr, SAMPLE: tl.constexpr, BB: tl.constexpr = 1,
                     PB: tl.constexpr = 16, GUESS: tl.constexpr = 0.0, SRUN: tl.constexpr = 1,
-                    SVEC: tl.constexpr = False):
+                    SVEC: tl.constexpr = False, X0E: tl.constexpr = False):
     """``kernel._bracket``'s bracket (same sample, ranks and 16-bit bounds) by bisection on
     the top 16 key bits (``PB``): 16 steps of one packed count over the sample (a reduction; warp-local
     with one warp), instead of two histograms (ballots per bin bit, ~255 registers at 1024
@@ -214,6 +214,9 @@ def _bracket_bisect(row_ptr, L, k, KEY_BITS: tl.constexpr, SAMPLE: tl.constexpr,
     adjacent columns, SVEC: each run loaded as vectors (``_sample``)."""
     tl.static_assert(PB == 16 or BB == 1, "bracket prefix bits below 16 need one bit per step")
     SH1: tl.constexpr = KEY_BITS - PB
+    x0 = 0.0
+    if X0E and GUESS > 0:  # the guess's pivot loaded beside the sample, not after its keys and the range check
+        x0 = tl.load(row_ptr, volatile=True).to(tl.float32)  # volatile: not sunk into the branch that uses it
     xs = _sample(row_ptr, L, SAMPLE, SRUN, SVEC)
     key = order_key(xs)
     k16 = (key >> SH1).to(tl.int32)
@@ -225,7 +228,9 @@ def _bracket_bisect(row_ptr, L, k, KEY_BITS: tl.constexpr, SAMPLE: tl.constexpr,
         # r_lo within the sample, any r_hi (session 31); r_lo >= 1 always holds, but this form of the guard leaves
         # the 32x128K filter without spills at its 128-register cap (NOTES.md, session 31)
         if (r_lo >= 1) & (r_lo <= SAMPLE):
-            ok, lo, hi = _bracket_guess(xs, key, tl.load(row_ptr).to(tl.float32), r_lo, r_hi, SAMPLE, GUESS)
+            if not X0E:
+                x0 = tl.load(row_ptr).to(tl.float32)
+            ok, lo, hi = _bracket_guess(xs, key, x0, r_lo, r_hi, SAMPLE, GUESS)
         if not ok:
             lo, hi = _bracket_search(k16, r_lo, r_hi, KEY_BITS, SAMPLE, BB, PB)
     else:

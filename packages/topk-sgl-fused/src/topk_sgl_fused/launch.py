@@ -6,6 +6,7 @@ device, so a call is CUDA-graph capturable after one eager call per geometry.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import os
@@ -31,6 +32,7 @@ from .warp_configs import (  # noqa: F401 (re-exported: launch is where callers 
     WARP_ALL_CANDS_MIN_RATIO,
     WARP_FEW,
     WARP_FEW_LARGE,
+    WARP_FEW_LARGE_GUESS,
     WARP_FEW_LARGE_N,
     WARP_FEW_LARGE_PAGE,
     WARP_FEW_LARGE_SAMPLE,
@@ -87,6 +89,20 @@ SPLIT = True
 #: ... except where ``pick_warp`` names a ``WarpConfig`` (one launch, small programs per row, ``warp.py``);
 #: TOPK_SGL_WARP=0 turns that off (an A/B switch for a whole process, e.g. a benchmark run).
 WARP = os.environ.get("TOPK_SGL_WARP", "1") != "0"
+#: The transform whose kernel every call picks (``picking_as``; None: the call's own). Issue 6 bounds the fused
+#: transform's cost against the same kernel with the identity transform, which ``topk bench --sgl`` times this way.
+PICK_AS: str | None = None
+
+
+@contextlib.contextmanager
+def picking_as(transform: str):
+    """Within it, every call runs the kernel picked for ``transform`` (its own transform applied as usual)."""
+    global PICK_AS
+    before, PICK_AS = PICK_AS, transform
+    try:
+        yield
+    finally:
+        PICK_AS = before
 
 
 @dataclass(frozen=True)
@@ -264,8 +280,8 @@ def launch(call: Call, config: Config | SplitConfig | WarpConfig | ResidentConfi
     the one-kernel path for a ``Config``."""
     if config is None and cap is None and WARP:
         rows, n = call.logits.shape
-        config = pick_warp(rows, n, call.top_k, sm_count(call.logits.device), call.transform,
-                           call.logits.element_size())
+        config = pick_warp(rows, n, call.top_k, sm_count(call.logits.device),
+                           call.transform if PICK_AS is None else PICK_AS, call.logits.element_size())
     if isinstance(config, WarpConfig):
         return launch_warp(call, config)
     if isinstance(config, ResidentConfig):
@@ -657,7 +673,7 @@ def warp_constexprs(config: WarpConfig, key_bits: int, transform: int, has_start
                 BB=config.bbits, **({"LAZY": True} if late and config.lazy else {}),
                 BPB=config.bracket_bits, GUESS=float(config.guess), **({"AHEAD": 2} if config.ahead == 2 else {}),
                 SRUN=config.sample_run, SVEC=config.sample_vec, PACK=config.pack_cands, ALLC=config.all_cands,
-                EMIT_DONE=config.emit_done,
+                EMIT_DONE=config.emit_done, X0E=config.early_pivot,
                 PSTREAM=config.page_stream and transform == 1,
                 **({"HEAD": True} if has_starts and config.aligned_windows
                    and not (config.page_stream and transform == 1) else {}), SU=1)

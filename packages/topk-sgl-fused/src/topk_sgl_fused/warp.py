@@ -159,7 +159,7 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
                BB: tl.constexpr = 1, BPB: tl.constexpr = 16, GUESS: tl.constexpr = 0.0, AHEAD: tl.constexpr = 1,
                SRUN: tl.constexpr = 1, SVEC: tl.constexpr = False, PACK: tl.constexpr = False, prow=None,
                PSTREAM: tl.constexpr = False, base=None, shift=0, HEAD: tl.constexpr = False,
-               ALLC: tl.constexpr = False, EMIT_DONE: tl.constexpr = False):
+               ALLC: tl.constexpr = False, EMIT_DONE: tl.constexpr = False, X0E: tl.constexpr = False):
     """Steps 2-4 of the module docstring for a row with ``L > k``; False (having settled
     nothing: the caller's exact path rewrites every slot) when the counts show a miss. AHEAD: tiles in flight
     ahead of the one being placed (1 or 2). SVEC: the sample's runs loaded as vectors. PACK (with BISECT): each
@@ -181,7 +181,7 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
     if AHEAD == 2:
         _, x_after = _load_tile(base, RT, end, A, V, TH, False, n_full > 1)
         p_after = _page_tile(prow, RT, L, A, V, TH, False, n_full > 1, PSTREAM)
-    lo, hi = _bracket_bisect(row_ptr, L, k, KEY_BITS, SAMPLE, BB, BPB, GUESS, SRUN, SVEC)
+    lo, hi = _bracket_bisect(row_ptr, L, k, KEY_BITS, SAMPLE, BB, BPB, GUESS, SRUN, SVEC, X0E)
     if ALLC:
         cap = cap - RT  # the tile of slack (``_place_all``)
     f_lo, f_hi = _fp32_bounds(lo, hi)  # used for float32 rows only
@@ -252,7 +252,7 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
                 GUESS: tl.constexpr = 0.0, AHEAD: tl.constexpr = 1, SRUN: tl.constexpr = 1,
                 SVEC: tl.constexpr = False, PACK: tl.constexpr = False, PSTREAM: tl.constexpr = False,
                 HEAD: tl.constexpr = False, SU: tl.constexpr = 1, ALLC: tl.constexpr = False,
-                EMIT_DONE: tl.constexpr = False):
+                EMIT_DONE: tl.constexpr = False, X0E: tl.constexpr = False):
     """Row ``program_id(0)``: its k output slots. TRANSFORM: 0 none, 1 page_table, 2 ragged.
     ``stride_row`` is specialized (16-divisible strides keep the 16-byte loads); BLOCK is the
     lane count of the short-row fill and of the exact fallback. LATE (page table only): local
@@ -293,7 +293,7 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
         ok = _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf_key, buf_idx, cap,
                         req, offset, page_ptr, page_stride, KEY_BITS, A, V, TH, SAMPLE, CBLOCK, FAST_T, BISECT,
                         SB, BB, BPB, GUESS, AHEAD, SRUN, SVEC, PACK, prow, PSTREAM, base, shift, HEAD, ALLC,
-                        EMIT_DONE)
+                        EMIT_DONE, X0E)
         if SETUP_T != TRANSFORM:
             req, offset = _row_transform(b, lane, cu_ptr, has_cu, num_req, offsets_ptr, BLOCK, TRANSFORM)
         if (FAST_T != TRANSFORM) and not PSTREAM:  # the late pass (the page stream wrote entries already)

@@ -79,6 +79,12 @@ class WarpConfig:
     # A candidate select whose search ended on exactly the keys it needs emits them without first counting the keys
     # above its bound (one block-wide reduction less per row; session 32).
     emit_done: bool = False
+    # The bracket guess's pivot (the row's first value) loaded beside the sample (a volatile load, which ptxas does
+    # not sink into the guess's branch), not after the sample's keys and the guess's range check, where ptxas issues
+    # it otherwise. Session 33 (``sgl10_bench.py`` ``pickx<0|1>``, µs v2 / page table): even, so off: 128x32K 21.9 /
+    # 22.3 -> 21.9 / 22.5, 21.9 / 22.4 -> 21.8 / 22.5; 128x64K 35.5 / 37.2 -> 35.5 / 37.4; 128x128K 57.1 / 58.9 ->
+    # 57.1 / 58.8.
+    early_pivot: bool = False
 
 
 #: The warp path's configs by rows per SM (H200, fp32, k=2048, NOTES.md 2026-11-30 session 10):
@@ -162,11 +168,20 @@ WARP_FEW_LARGE_PACK = True
 #: (``emit_done``): 128x32K 22.1 / 23.2 -> 22.0 / 22.4, 22.3 / 23.3 -> 21.9 / 22.6 (packed steps alone 22.2 / 22.7,
 #: emit_done alone 22.2 / 23.2), 150x32K 36.4 / 38.4 -> 35.7 / 36.9, 64x32K even (22.4 / 23.1).
 WARP_FEW_LARGE_SELECT = dict(sbits=2, emit_done=True)
-WARP_FEW_LARGE = replace(WARP_FEW, sample=WARP_FEW_LARGE_SAMPLE, cblock=2048, guess=2.5, pack_cands=WARP_FEW_LARGE_PACK,
+#: The guess's slack (session 22: 2.5 against 1.5, 27.7 / 29.8 -> 28.2 / 30.3 µs at 128x32K). Session 33 tried less
+#: slack because with 2.5 the bracket of a 32K row holds ~2180 candidates (~272 of the 4096 sampled keys, times 8),
+#: more than the select's 2048-key chunk, so every search step of the longest rows reloads a second chunk (CPU
+#: estimate; ~1890 at 1.5). ``sgl10_bench.py`` ``pickx<0|1>g<G>`` (µs v2 / page table, 2.5 with the pivot late ->):
+#: 1.5 21.9 / 22.3 -> 22.0 / 22.6 (twice, with the pivot early; 22.0 / 22.6 late), 2.0 21.5 / 22.1 (one round, not
+#: repeated). The stamps at 1.5: the select's median 10180 -> 9988 cycles, its max 15877 -> 14062, the row's max 42848
+#: -> 43932 (session 32's stamps at 2.5). No gain: 2.5 stays.
+WARP_FEW_LARGE_GUESS = 2.5
+WARP_FEW_LARGE = replace(WARP_FEW, sample=WARP_FEW_LARGE_SAMPLE, cblock=2048, guess=WARP_FEW_LARGE_GUESS,
+                         pack_cands=WARP_FEW_LARGE_PACK,
                          **WARP_FEW_LARGE_SELECT)
 #: Its page table streamed beside the scores (session 28, ``pickps`` / ``pickpsah1``, µs, v2 22.1): 128x32K 24.5 ->
 #: 23.8 (twice), 23.2 with one tile ahead (the late pass's two measured slower without it, session 25).
-WARP_FEW_LARGE_PAGE = replace(WARP_FEW_PAGE, sample=WARP_FEW_LARGE_SAMPLE, cblock=2048, guess=2.5,
+WARP_FEW_LARGE_PAGE = replace(WARP_FEW_PAGE, sample=WARP_FEW_LARGE_SAMPLE, cblock=2048, guess=WARP_FEW_LARGE_GUESS,
                               pack_cands=WARP_FEW_LARGE_PACK, late=False, page_stream=True, **WARP_FEW_LARGE_SELECT)
 WARP_FEW_LARGE_N = (16384, 32768)
 #: 2-12 rows per SM of at least WARP_MID_LARGE_N columns, v2 and ragged: a 4096-key bracket sample and the select by
@@ -227,13 +242,24 @@ _NARROW_BRACKET = {c: replace(c, bracket_bits=WARP_NARROW_BRACKET_BITS, ahead=1)
 #:   139.3), nor 128x32K (22.2 -> 23.8, 26.0 with the search over the whole key range).
 WARP_ALL_CANDS_MIN_RATIO = 16
 WARP_ALL_CANDS_MID_CBLOCK = 2048
+#: With all_cands the page table of 2-6 rows per SM (WARP_MID_LARGE_PAGE) goes over the k slots at the end (``late``,
+#: all k at once), not streamed beside the scores: its stream no longer reads the table's whole window (session 33,
+#: ``sgl10_bench.py`` ``pickqal``, µs page table, streamed -> late, v2 in brackets): 512x128K 184.8 -> 167.8, 184.8 ->
+#: 168.5, 185.9 -> 168.7, 184.6 -> 168.3 (161.4-162.5); 256x128K 98.8 -> 89.3, 99.4 -> 90.0 (86.4-86.8); 300x64K 91.8 ->
+#: 85.2 (82.2-82.5). The identity transform's pick with the late pass (``pickvl``, one tile ahead, not two): 512x128K
+#: 170.7 / 170.2, 300x64K 87.4; in blocks of ``block`` 173.2. 6-12 rows per SM keep the streamed table without
+#: all_cands (1024x64K 187.6-189.1; all_cands late 194.0 / 195.0, late alone 192.1 / 191.9, ``pickvl`` 188.2, v2's
+#: pick with the table streamed ``pickvps`` 198.2). Committed run (session 33): 512x128K 169.8 (v2 161.6).
+WARP_ALL_CANDS_PAGE_LATE = True
 
 
 def all_cands_config(config: WarpConfig, n: int, k: int, elem_bytes: int) -> WarpConfig:
     """``config`` with ``all_cands`` where session 32 measured it faster (above), else ``config``."""
     if (config in (WARP_MID_LARGE, WARP_MID_LARGE_MANY, WARP_MID_LARGE_PAGE) and elem_bytes == 4
             and n >= WARP_ALL_CANDS_MIN_RATIO * k):
-        return replace(config, all_cands=True, pack_cands=True, cblock=max(config.cblock, WARP_ALL_CANDS_MID_CBLOCK))
+        late = dict(late=True, page_stream=False) if config == WARP_MID_LARGE_PAGE and WARP_ALL_CANDS_PAGE_LATE else {}
+        return replace(config, all_cands=True, pack_cands=True, cblock=max(config.cblock, WARP_ALL_CANDS_MID_CBLOCK),
+                       **late)
     if config in (WARP_FEW_LONG, WARP_FEW_LONG_PAGE) and (elem_bytes == 2 or k <= 1024):
         return replace(config, all_cands=True, pack_cands=True, cblock=4096 if k <= 1024 else 8192)
     return config

@@ -7,6 +7,8 @@ the correctness check before timing).
 
 from __future__ import annotations
 
+import contextlib
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -68,17 +70,28 @@ class Ours(Candidate):
         return Prepared(step, lambda i: outs[i])
 
 
+_SHORT = {"none": "v2", "page_table": "page", "ragged": "ragged"}
+
+
+def kernel_as(backend: str) -> Callable | None:
+    """The backend's ``kernel_as(transform)`` (a context in which its calls run the kernel it picks for that
+    transform), or None where it has none."""
+    entry = registry.get(backend)
+    return getattr(entry.backend, "kernel_as", None) if entry is not None else None
+
+
 class SglTransform(Candidate):
     """``topk_core.sgl`` with a fused transform on one backend (identity offsets, so checkable). ``windows``:
     ``(buffers, row_starts)``, the calls read row b of input i at ``buffers[i][b, row_starts[b]:]`` (one request per
-    row), whose first columns hold the inputs' row; else they read the inputs' logits."""
+    row), whose first columns hold the inputs' row; else they read the inputs' logits. ``pick_as``: the calls run the
+    kernel the backend picks for that transform (``kernel_as``), e.g. ``"sgl_fused:v2@page"``, the page table's kernel
+    with the identity transform: what issue 6 bounds the fused transform's cost against."""
 
     kind = "ours"
 
-    def __init__(self, backend: str, transform: str, windows: tuple | None = None):
-        self.backend, self.transform, self.windows = backend, transform, windows
-        short = {"none": "v2", "page_table": "page", "ragged": "ragged"}[transform]
-        self.name = f"{backend}:{short}"
+    def __init__(self, backend: str, transform: str, windows: tuple | None = None, pick_as: str | None = None):
+        self.backend, self.transform, self.windows, self.pick_as = backend, transform, windows, pick_as
+        self.name = f"{backend}:{_SHORT[transform]}" + (f"@{_SHORT[pick_as]}" if pick_as else "")
 
     def prepare(self, shape, inputs):
         if shape.next_n != 1:
@@ -88,6 +101,12 @@ class SglTransform(Candidate):
             verdict = judge(self.backend, make_problem(logits, shape.k, transform=self.transform))
             if not verdict.usable:
                 return verdict.reason
+        picked = contextlib.nullcontext
+        if self.pick_as is not None:
+            chooser = kernel_as(self.backend) if self.backend != "auto" else None
+            if chooser is None:
+                return f"{self.backend} cannot run the kernel it picks for another transform"
+            picked = functools.partial(chooser, self.pick_as)
         dev = logits.device
         rows = shape.rows
         scores, starts = self.windows or (inputs.logits, None)
@@ -99,14 +118,15 @@ class SglTransform(Candidate):
 
         def step(i):
             x, lens, k = scores[i], inputs.lengths[i], shape.k
-            if self.transform == "none":
-                results[i] = sgl.fast_topk_v2(x, lens, k, row_starts=starts, backend=self.backend)
-            elif self.transform == "page_table":
-                results[i] = sgl.fast_topk_transform_fused(x, lens, table, cu, k, row_starts=starts,
-                                                           backend=self.backend)
-            else:
-                results[i] = sgl.fast_topk_transform_ragged_fused(x, lens, zeros, k, row_starts=starts,
-                                                                  backend=self.backend)
+            with picked():
+                if self.transform == "none":
+                    results[i] = sgl.fast_topk_v2(x, lens, k, row_starts=starts, backend=self.backend)
+                elif self.transform == "page_table":
+                    results[i] = sgl.fast_topk_transform_fused(x, lens, table, cu, k, row_starts=starts,
+                                                               backend=self.backend)
+                else:
+                    results[i] = sgl.fast_topk_transform_ragged_fused(x, lens, zeros, k, row_starts=starts,
+                                                                      backend=self.backend)
 
         return Prepared(step, lambda i: results[i])
 
@@ -189,6 +209,8 @@ def default_candidates(device: str, include: list[str] | None = None, sgl_transf
         for name in ["auto"] + ours:
             if name != "reference":
                 cands += [SglTransform(name, t) for t in ("none", "page_table", "ragged")]
+                if name != "auto" and kernel_as(name) is not None:  # the page table's kernel, identity transform
+                    cands.append(SglTransform(name, "none", pick_as="page_table"))
     if device == "cuda" or device == "cpu":
         cands.append(TorchTopk())
     if device == "cuda" and flashinfer_version() is not None:
