@@ -515,4 +515,6 @@ def test_picking_as_picks_another_transforms_kernel(monkeypatch):
     with _plugin.backend.kernel_as("page_table"):
         sgl.fast_topk_v2(x, lens, 16, backend="sgl_fused")
     sgl.fast_topk_v2(x, lens, 16, backend="sgl_fused")
-    assert seen == ["page_table", "none"] and launch.PICK_AS is None
+    assert seen == ["page_table", "none"] and launch.PICK_AS.get() is None
+    with pytest.raises(ValueError, match="transform"), launch.picking_as("page"):
+        pass

@@ -7,6 +7,7 @@ device, so a call is CUDA-graph capturable after one eager call per geometry.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import functools
 import math
 import os
@@ -89,20 +90,22 @@ SPLIT = True
 #: ... except where ``pick_warp`` names a ``WarpConfig`` (one launch, small programs per row, ``warp.py``);
 #: TOPK_SGL_WARP=0 turns that off (an A/B switch for a whole process, e.g. a benchmark run).
 WARP = os.environ.get("TOPK_SGL_WARP", "1") != "0"
-#: The transform whose kernel every call picks (``picking_as``; None: the call's own). Issue 6 bounds the fused
-#: transform's cost against the same kernel with the identity transform, which ``topk bench --sgl`` times this way.
-PICK_AS: str | None = None
+#: The transform whose kernel every call picks (``picking_as``; None: the call's own), per thread and task. Issue 6
+#: bounds the fused transform's cost against the same kernel with the identity transform, which ``topk bench --sgl``
+#: times this way.
+PICK_AS: contextvars.ContextVar[str | None] = contextvars.ContextVar("topk_sgl_fused_pick_as", default=None)
 
 
 @contextlib.contextmanager
 def picking_as(transform: str):
     """Within it, every call runs the kernel picked for ``transform`` (its own transform applied as usual)."""
-    global PICK_AS
-    before, PICK_AS = PICK_AS, transform
+    if transform not in TRANSFORM_CODES:
+        raise ValueError(f"transform: expected one of {sorted(TRANSFORM_CODES)}, got {transform!r}")
+    token = PICK_AS.set(transform)
     try:
         yield
     finally:
-        PICK_AS = before
+        PICK_AS.reset(token)
 
 
 @dataclass(frozen=True)
@@ -280,8 +283,8 @@ def launch(call: Call, config: Config | SplitConfig | WarpConfig | ResidentConfi
     the one-kernel path for a ``Config``."""
     if config is None and cap is None and WARP:
         rows, n = call.logits.shape
-        config = pick_warp(rows, n, call.top_k, sm_count(call.logits.device),
-                           call.transform if PICK_AS is None else PICK_AS, call.logits.element_size())
+        config = pick_warp(rows, n, call.top_k, sm_count(call.logits.device), PICK_AS.get() or call.transform,
+                           call.logits.element_size())
     if isinstance(config, WarpConfig):
         return launch_warp(call, config)
     if isinstance(config, ResidentConfig):
