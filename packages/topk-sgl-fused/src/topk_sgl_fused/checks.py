@@ -50,8 +50,8 @@ def supports(problem: Problem, interpreter: bool = False) -> str | None:
 
 #: Measured speed-up over masked torch.topk by (rows, N), per fused transform: H200, fp32,
 #: k=2048, next_n=1; torch.topk us / sgl_fused us (0.23.0: the resident or warp path where ``launch.pick_warp``
-#: names a config, else the two-launch path) from the committed one-process runs of 2026-12-02 (session 33, the
-#: final tree), benchmarks/results/2026-12-02-cuda-decode-session33.json and -dsa-session33.json (columns sgl_fused,
+#: names a config, else the two-launch path) from the committed one-process runs of 2026-12-02 (session 33, commit
+#: 498dc27), benchmarks/results/2026-12-02-cuda-decode-session33.json and -dsa-session33.json (columns sgl_fused,
 #: sgl_fused:page, sgl_fused:ragged; the DSA run wins where cells repeat).
 #: Written by shared/device/update_scores.py.
 MEASURED = {
