@@ -242,9 +242,10 @@ _NARROW_BRACKET = {c: replace(c, bracket_bits=WARP_NARROW_BRACKET_BITS, ahead=1)
 #:   139.3), nor 128x32K (22.2 -> 23.8, 26.0 with the search over the whole key range).
 WARP_ALL_CANDS_MIN_RATIO = 16
 WARP_ALL_CANDS_MID_CBLOCK = 2048
-#: With all_cands the page table of 2-6 rows per SM (WARP_MID_LARGE_PAGE) goes over the k slots at the end (``late``,
-#: all k at once), not streamed beside the scores: its stream no longer reads the table's whole window (session 33,
-#: ``sgl10_bench.py`` ``pickqal``, µs page table, streamed -> late, v2 in brackets): 512x128K 184.8 -> 167.8, 184.8 ->
+#: With all_cands a streamed page table (of the configs above, only WARP_MID_LARGE_PAGE's, 2-6 rows per SM) goes over
+#: the k slots at the end (``late``, all k at once), not beside the scores: its stream no longer reads the table's
+#: whole window (session 33, ``sgl10_bench.py`` ``pickqal``, µs page table, streamed -> late, v2 in brackets):
+#: 512x128K 184.8 -> 167.8, 184.8 ->
 #: 168.5, 185.9 -> 168.7, 184.6 -> 168.3 (161.4-162.5); 256x128K 98.8 -> 89.3, 99.4 -> 90.0 (86.4-86.8); 300x64K 91.8 ->
 #: 85.2 (82.2-82.5). The identity transform's pick with the late pass (``pickvl``, one tile ahead, not two): 512x128K
 #: 170.7 / 170.2, 300x64K 87.4; in blocks of ``block`` 173.2. 6-12 rows per SM keep the streamed table without
@@ -254,15 +255,17 @@ WARP_ALL_CANDS_PAGE_LATE = True
 
 
 def all_cands_config(config: WarpConfig, n: int, k: int, elem_bytes: int) -> WarpConfig:
-    """``config`` with ``all_cands`` where session 32 measured it faster (above), else ``config``."""
+    """``config`` with ``all_cands`` where session 32 measured it faster (above), else ``config``; a streamed page
+    table then goes over the k slots at the end instead (WARP_ALL_CANDS_PAGE_LATE)."""
     if (config in (WARP_MID_LARGE, WARP_MID_LARGE_MANY, WARP_MID_LARGE_PAGE) and elem_bytes == 4
             and n >= WARP_ALL_CANDS_MIN_RATIO * k):
-        late = dict(late=True, page_stream=False) if config == WARP_MID_LARGE_PAGE and WARP_ALL_CANDS_PAGE_LATE else {}
-        return replace(config, all_cands=True, pack_cands=True, cblock=max(config.cblock, WARP_ALL_CANDS_MID_CBLOCK),
-                       **late)
-    if config in (WARP_FEW_LONG, WARP_FEW_LONG_PAGE) and (elem_bytes == 2 or k <= 1024):
-        return replace(config, all_cands=True, pack_cands=True, cblock=4096 if k <= 1024 else 8192)
-    return config
+        cblock = max(config.cblock, WARP_ALL_CANDS_MID_CBLOCK)
+    elif config in (WARP_FEW_LONG, WARP_FEW_LONG_PAGE) and (elem_bytes == 2 or k <= 1024):
+        cblock = 4096 if k <= 1024 else 8192
+    else:
+        return config
+    late = dict(late=True, page_stream=False) if config.page_stream and WARP_ALL_CANDS_PAGE_LATE else {}
+    return replace(config, all_cands=True, pack_cands=True, cblock=cblock, **late)
 
 
 @dataclass(frozen=True)
