@@ -68,6 +68,9 @@ interpolation; "pickq[s2][e][a][l][c<C>]" the warp picks [whose select bisects o
 three counts packed into one reduction] [``emit_done``] [``all_cands``] [the page table over the k slots at the end,
 not streamed] [candidate chunks of C]; "pickvl[b]" (session 33) the page table on the identity transform's warp
 pick with the late pass over all k slots [in blocks of ``block``] ("pickvps": with the table streamed);
+"pickve" (session 34) the same applied as the select emits each slot; "pickemit[a][p][c<C>]" (session 34)
+the page-table warp picks with the table applied as the select emits each slot (no late pass, no stream) [with
+all_cands] [the first candidate chunk's entries gathered before the select's search: ``page_early``] [chunks of C];
 "pickx<0|1>[g<G>]" the warp picks with the bracket guess's pivot loaded beside the sample
 (``WarpConfig.early_pivot``) off / on [WARP_FEW_LARGE[_PAGE]'s guess slack G / 10]; "pickpc" every transform on the
 page table's pick (the page-table kernel with the identity transform: issue 6's 5% bound on the same kernel).
@@ -336,11 +339,34 @@ def _setup(name):
             replace(c, early_pivot=on, **({"guess": g} if g and replace(c, guess=0) in few_large else {}))
             if isinstance(c := ORIG_WARP(*a), launch.WarpConfig) else c)
         return
-    m = re.fullmatch(r"pickv(l|lb|ps)", name)
+    m = re.fullmatch(r"pickemit(a)?(p)?(?:c(\d+))?", name)
+    if m:  # session 34: the warp picks' page table applied as the select emits each slot (no late pass over the k
+        # slots, no stream of the table) [with all_cands, chunks as "pickallc"] [the first chunk's entries gathered
+        # before the select's search: ``page_early``] [candidate chunks of C]
+        launch.WARP = True
+        allc, early, chunks = m.group(1) is not None, m.group(2) is not None, m.group(3)
+
+        def em(rows, n, k, sm, transform="none", elem_bytes=4):
+            c = ORIG_WARP(rows, n, k, sm, transform, elem_bytes)
+            if transform != "page_table" or not isinstance(c, launch.WarpConfig):
+                return c
+            ch = dict(late=False, page_stream=False)
+            if allc and not c.all_cands and c.bisect:
+                ch.update(all_cands=True, pack_cands=True, cblock=max(c.cblock, 4096 if c.warps >= 16 else 2048))
+            if early and c.bisect:
+                ch["page_early"] = True
+            if chunks:
+                ch["cblock"] = int(chunks)
+            return replace(c, **ch)
+        launch.pick_warp = em
+        return
+    m = re.fullmatch(r"pickv(l|lb|ps|e)", name)
     if m:  # session 33: the page table on the identity transform's pick with the late pass over all k slots at the
-        # end [in blocks of ``block``] / with the table streamed beside the scores ("pickvps")
+        # end [in blocks of ``block``] / with the table streamed beside the scores ("pickvps") / (session 34) applied
+        # as the select emits each slot ("pickve")
         launch.WARP = True
         page = (dict(late=False, page_stream=True) if m.group(1) == "ps" else
+                dict(late=False, page_stream=False) if m.group(1) == "e" else
                 dict(late=True, page_stream=False, late_kb=0 if m.group(1) == "lb" else launch.LATE_ALL_K))
 
         def vl(rows, n, k, sm, transform="none", elem_bytes=4):

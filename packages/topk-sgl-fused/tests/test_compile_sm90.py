@@ -157,6 +157,11 @@ def page_after_bracket_usage() -> dict:
             for name, after in (("early", False), ("after", True))}
 
 
+def _page_only(config) -> bool:
+    """Whether ``pick_warp`` returns ``config`` for the page table alone (late pass or early gathers)."""
+    return config.late or config.page_early
+
+
 def warp_configs():
     """Every config ``pick_warp`` returns on a GPU (few / many rows, long / short rows, transforms)."""
     from topk_sgl_fused import launch
@@ -271,13 +276,13 @@ def compile_warp_part(which: str) -> None:
     for i, c in enumerate(warp_cfgs):
         base = replace(c, sample=0, bracket_bits=16)
         if which == "all" and base in seen:
-            compile_warp("fp32", 1 if c.late else 0, c)
+            compile_warp("fp32", 1 if _page_only(c) else 0, c)
             continue
         seen.add(base)
         if which == "all":
-            for transform in (1,) if c.late else (0, 2):
+            for transform in (1,) if _page_only(c) else (0, 2):
                 compile_warp("fp32", transform, c)
-        elif c.late:
+        elif _page_only(c):
             compile_warp("fp32", 1, c)
         elif replace(c, late=True) not in warp_cfgs:
             compile_warp(*(("fp32", 1) if i % 2 == 0 else ("bf16", 0)), c, has_starts=i % 2 == 1)
@@ -293,7 +298,7 @@ def compile_warp_part(which: str) -> None:
 
     allc = [(512, 131072, 2048, "none", 4), (512, 131072, 2048, "page_table", 4), (1024, 65536, 2048, "none", 4),
             (300, 65536, 2048, "ragged", 4), (128, 131072, 512, "none", 4), (128, 131072, 2048, "page_table", 2)]
-    for rows, n, k, transform, eb in allc if which == "all" else allc[:1]:
+    for rows, n, k, transform, eb in allc if which == "all" else allc[1:2]:  # fast lane: page_early's build
         c = _pick(rows, n, k, 132, transform, eb)
         assert c.all_cands, (rows, n, k, transform, eb)
         compile_warp("fp32" if eb == 4 else "bf16", ("none", "page_table", "ragged").index(transform), c, k=k)

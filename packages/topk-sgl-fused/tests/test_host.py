@@ -186,9 +186,10 @@ def test_pick_split_one_wave_warps(monkeypatch):
 
 
 def test_pick_warp_page_two_tiles_ahead(monkeypatch):
-    """The page table's warp configs of 2-12 rows per SM stream two tiles ahead (session 25); the identity
-    transform, WARP_FEW_LONG_PAGE, the many-row configs, rows of at most 8K columns and (session 28, its page table
-    streamed beside the scores) about one row per SM of 16K-32K columns keep one."""
+    """The page table's warp configs of 2-12 rows per SM stream two tiles ahead (session 25), and every transform's
+    float32 all_cands rows of 2-6 per SM (session 34); the other identity transform configs, WARP_FEW_LONG_PAGE, the
+    many-row configs, rows of at most 8K columns and (session 28, its page table streamed beside the scores) about
+    one row per SM of 16K-32K columns keep one."""
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
     from topk_sgl_fused import launch
 
@@ -200,7 +201,10 @@ def test_pick_warp_page_two_tiles_ahead(monkeypatch):
     assert ahead(512, 131072) == ahead(1024, 65536) == ahead(256, 32768) == 2
     assert ahead(300, 17000) == launch.WARP_PAGE_AHEAD == 2
     assert ahead(128, 32768) == ahead(150, 20000) == 1
-    assert ahead(128, 32768, "none") == ahead(1024, 65536, "none") == ahead(512, 131072, "ragged") == 1
+    assert ahead(128, 32768, "none") == ahead(1024, 65536, "none") == ahead(1024, 65536, "ragged") == 1
+    assert ahead(512, 131072, "none") == ahead(300, 65536, "ragged") == launch.WARP_ALL_CANDS_MID_AHEAD == 2
+    assert ahead(512, 131072, "none") == 2 and launch.pick_warp(512, 131072, 2048, 132, "none", 2).ahead == 1
+    assert ahead(512, 32768, "none") == 1
     assert ahead(128, 131072) == ahead(4096, 8192) == ahead(512, 8192) == ahead(1024, 8192) == 1
 
 
@@ -296,8 +300,8 @@ def test_pick_warp_all_cands(monkeypatch):
     """Every key above the bracket a candidate (``all_cands``, session 32) where it was timed faster: float32 rows of
     2-12 per SM of 64K+ columns and at least 16 k (not the page table's 6-12, not shorter rows) with chunks of 2048;
     about one row per SM of long rows in 16-bit or at k <= 1024 (chunks of 8192 / 4096). Never on short rows, 128x32K or
-    float32 128x128K at k = 2048; its caps hold a tile of slack and k more. With it the page table of 2-6 rows per SM
-    takes the late pass over all k slots."""
+    float32 128x128K at k = 2048; its caps hold a tile of slack and k more. With it the page table of 2-12 rows per SM
+    is applied as the select emits each slot, its first chunk's entries gathered early (session 34)."""
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
     from topk_sgl_fused import launch
 
@@ -305,16 +309,18 @@ def test_pick_warp_all_cands(monkeypatch):
         return launch.pick_warp(rows, n, k, 132, t, eb)
 
     for rows, n, t in ((512, 131072, "none"), (512, 131072, "ragged"), (512, 131072, "page_table"),
-                       (1024, 65536, "none"), (300, 65536, "ragged")):
+                       (1024, 65536, "none"), (300, 65536, "ragged"), (1024, 65536, "page_table")):
         c = pick(rows, n, t=t)
         assert c.all_cands and c.pack_cands and c.cblock == 2048, (rows, n, t, c)
         assert not pick(rows, n, t=t, eb=2).all_cands
-    page = pick(512, 131072, t="page_table")  # the table over the k slots at the end, not streamed (session 33)
-    assert page.late and page.late_kb == launch.LATE_ALL_K and not page.page_stream, page
-    assert pick(1024, 65536, t="page_table").page_stream and not pick(512, 131072, t="page_table", eb=2).late
+    for rows, n in ((512, 131072), (1024, 65536), (300, 65536)):  # neither streamed nor late (session 34)
+        page = pick(rows, n, t="page_table")
+        assert page.page_early and not page.late and not page.page_stream, (rows, n, page)
+        assert not pick(rows, n, t="page_table", eb=2).page_early
+    assert pick(512, 131072, t="page_table", eb=2).page_stream and not pick(512, 131072, t="page_table", eb=2).late
     assert pick(128, 131072, k=512).cblock == 4096 and pick(128, 131072, k=512, t="page_table").all_cands
     assert pick(128, 131072, eb=2).all_cands and pick(128, 131072, eb=2, t="page_table").cblock == 8192
-    for rows, n, k, t in ((1024, 65536, 2048, "page_table"), (256, 32768, 2048, "page_table"),
+    for rows, n, k, t in ((256, 32768, 2048, "page_table"),
                           (256, 32768, 2048, "none"), (512, 32768, 2048, "ragged"),
                           (4096, 8192, 2048, "none"), (2048, 16384, 2048, "none"), (128, 32768, 2048, "none"),
                           (128, 131072, 2048, "none"), (1024, 16384, 2048, "none"), (1024, 8192, 256, "none")):
@@ -432,9 +438,10 @@ def test_pick_warp(monkeypatch):
         for n in (8192, 16384, 32768, 65536, 131072):
             for t in ("none", "page_table", "ragged"):
                 c = pick(rows, n, 2048, 132, t)
-                if isinstance(c, launch.WarpConfig):  # the page table at the end or streamed, and only with it
-                    assert (c.late or c.page_stream) == (t == "page_table"), (rows, n, t, c)
-                    assert not (c.late and c.page_stream)
+                if isinstance(c, launch.WarpConfig):  # the page table at the end, streamed or early, only with it
+                    assert (c.late or c.page_stream or c.page_early) == (t == "page_table"), (rows, n, t, c)
+                    assert c.late + c.page_stream + c.page_early <= 1, (rows, n, t, c)
+                    assert not c.page_early or c.all_cands, (rows, n, t, c)
                     assert c.bracket_bits == (12 if n <= launch.WARP_NARROW_BRACKET_MAX_N else 16), (rows, n, t, c)
                     assert c.cblock // (32 * c.warps) <= 8  # more per thread: 236-255 registers (NOTES.md)
                     assert 1024 <= launch.warp_cap(c, n, 2048) <= n

@@ -328,7 +328,7 @@ def _check_gpu_sized(config, rows, n, dtype=torch.float32):
     x = x.to(dtype)  # 16-bit: the cluster rounds to one value
     lens = torch.randint(n // 2, n + 1, (rows,), dtype=torch.int32, device=dev)
     lens[1] = 1000  # shorter than k: the fill
-    if not (config.late or config.page_stream):
+    if not (config.late or config.page_stream or config.page_early):
         idx, vals = _run(x, lens, 2048, config)
         check_topk(x, lens, 2048, idx, vals)
         return
@@ -568,9 +568,11 @@ def test_packed_candidates(transform):
 def test_all_candidates(transform):
     """``all_cands`` (no sure keys in the stream: every key at or above the bracket's low bound is a packed
     candidate): the cases of ``test_packed_candidates`` (ties, NaN, +-inf, short rows, the page stream, a tiny cap
-    and a cap one tile short of the row's candidates, where the tile of slack sends the row to the exact path), and
-    the page table's late pass over all k slots. On a GPU also the float32 picks of 1 row per SM with it, at GPU
-    sizes (the page table's by the late pass, not streamed)."""
+    and a cap one tile short of the row's candidates, where the tile of slack sends the row to the exact path), the
+    page table's late pass over all k slots, and the select's first chunk of page entries gathered before its search
+    (``page_early``: chunks of 64 and 256, by bisection and by interpolation). On a GPU also the float32 picks of 1
+    row per SM with it, at GPU sizes (the page table's applied as the select emits, first chunk early: the shipped
+    route since session 34)."""
     from topk_sgl_fused.launch import WarpConfig
 
     dev = triton_device()
@@ -584,9 +586,11 @@ def test_all_candidates(transform):
                                        WarpConfig(1, 1, 64, 256, 64, **allc),
                                        WarpConfig(1, 1, 64, 64, 64, cap=8, **allc),
                                        WarpConfig(1, 1, 64, 64, 64, cap=200, **allc),
-                                       WarpConfig(2, 1, 128, 32, 64, late=True, late_kb=-1, **allc))]
-    late = dict(late=True, page_stream=False, late_kb=-1) if transform == "page_table" else {}
-    _check_cases(cases + _gpu_pick_cases(dev, transform, 59, cblock=4096, **allc, **late), transform, 58)
+                                       WarpConfig(2, 1, 128, 32, 64, late=True, late_kb=-1, **allc),
+                                       WarpConfig(1, 1, 64, 64, 64, page_early=True, **allc),
+                                       WarpConfig(2, 1, 128, 256, 64, sbits=0, guess=2.5, page_early=True, **allc))]
+    early = dict(late=False, page_stream=False, page_early=True) if transform == "page_table" else {}
+    _check_cases(cases + _gpu_pick_cases(dev, transform, 59, cblock=4096, **allc, **early), transform, 58)
 
 
 def test_all_candidates_need_packed():

@@ -50,9 +50,11 @@ def _transform(local, sel, req, offset, page_ptr, page_stride, TRANSFORM: tl.con
 
 @triton.jit
 def _emit(out_idx_ptr, out_val_ptr, orow, pos, local, sel, row_ptr, req, offset, page_ptr, page_stride,
-          return_values, TRANSFORM: tl.constexpr):
-    """Write the selected lanes at output slots ``pos`` of the row (values gathered from the row)."""
-    dst = _transform(local, sel, req, offset, page_ptr, page_stride, TRANSFORM)
+          return_values, TRANSFORM: tl.constexpr, dst=None):
+    """Write the selected lanes at output slots ``pos`` of the row (values gathered from the row). ``dst``: the
+    lanes' output indices already gathered (``bisect_select._select_bisect``'s PE), else the transform's."""
+    if dst is None:
+        dst = _transform(local, sel, req, offset, page_ptr, page_stride, TRANSFORM)
     tl.store(out_idx_ptr + orow + pos, dst, mask=sel)
     if return_values:
         tl.store(out_val_ptr + orow + pos, tl.load(row_ptr + local, mask=sel), mask=sel)
@@ -177,7 +179,7 @@ def _refine(rem, prefix, from_buf, n_src, buf_key, buf_idx, row_ptr, top_bin, la
 
 @triton.jit
 def _emit_chunk(hk, prefix, m, col, n_out, n_tie, k, rem, orow, out_idx_ptr, out_val_ptr, row_ptr, req, offset,
-                page_ptr, page_stride, return_values, TRANSFORM: tl.constexpr):
+                page_ptr, page_stride, return_values, TRANSFORM: tl.constexpr, dst=None):
     """One chunk of the final gather: lanes whose prefix ``hk`` is above ``prefix`` go to slots from
     ``n_out``, the first ``rem - n_tie`` ties (in lane order) to ``[k - rem + n_tie, k)``.
     Returns the updated ``(n_out, n_tie)``; one packed sum counts both (a chunk has < 65536 lanes)."""
@@ -188,7 +190,7 @@ def _emit_chunk(hk, prefix, m, col, n_out, n_tie, k, rem, orow, out_idx_ptr, out
     take = tie & (t_rank < rem)
     pos = tl.where(above, n_out + a_rank, k - rem + t_rank)
     _emit(out_idx_ptr, out_val_ptr, orow, pos, col, above | take, row_ptr, req, offset, page_ptr, page_stride,
-          return_values, TRANSFORM)
+          return_values, TRANSFORM, dst)
     tot = tl.sum(above.to(tl.int32) + (tie.to(tl.int32) << 16), axis=0)
     return n_out + (tot & 0xFFFF), n_tie + (tot >> 16)
 

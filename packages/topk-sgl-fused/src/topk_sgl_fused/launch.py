@@ -29,6 +29,7 @@ from .warp_configs import (  # noqa: F401 (re-exported: launch is where callers 
     RESIDENT_N,
     RESIDENT_WIDE,
     RESIDENT_WIDE_MAX_N,
+    WARP_ALL_CANDS_MID_AHEAD,
     WARP_ALL_CANDS_MID_CBLOCK,
     WARP_ALL_CANDS_MIN_RATIO,
     WARP_FEW,
@@ -676,7 +677,7 @@ def warp_constexprs(config: WarpConfig, key_bits: int, transform: int, has_start
                 BB=config.bbits, **({"LAZY": True} if late and config.lazy else {}),
                 BPB=config.bracket_bits, GUESS=float(config.guess), **({"AHEAD": 2} if config.ahead == 2 else {}),
                 SRUN=config.sample_run, SVEC=config.sample_vec, PACK=config.pack_cands, ALLC=config.all_cands,
-                EMIT_DONE=config.emit_done, X0E=config.early_pivot,
+                EMIT_DONE=config.emit_done, X0E=config.early_pivot, PE=config.page_early,
                 PSTREAM=config.page_stream and transform == 1,
                 **({"HEAD": True} if has_starts and config.aligned_windows
                    and not (config.page_stream and transform == 1) else {}), SU=1)
@@ -700,6 +701,8 @@ def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
         raise ValueError(f"config: pack_cands needs bisect (its select reads packed candidates), got {config}")
     if config.sbits == 2 and config.cap > WARP_MAX_CAP:
         raise ValueError(f"config: sbits 2 needs cap <= {WARP_MAX_CAP} (packed counts), got {config}")
+    if config.page_early and not config.bisect:
+        raise ValueError(f"config: page_early needs bisect (its select gathers the entries), got {config}")
     if config.all_cands and not config.pack_cands:
         raise ValueError(f"config: all_cands needs pack_cands (its stream writes packed candidates), got {config}")
     _check_sample_run(config)

@@ -85,6 +85,10 @@ class WarpConfig:
     # 22.3 -> 21.9 / 22.5, 21.9 / 22.4 -> 21.8 / 22.5; 128x64K 35.5 / 37.2 -> 35.5 / 37.4; 128x128K 57.1 / 58.9 ->
     # 57.1 / 58.8.
     early_pivot: bool = False
+    # Page table applied as the select emits each slot (not late, not streamed; needs bisect): the entries of the
+    # select's first candidate chunk gathered before its search, so the gathers' latency hides behind the search
+    # instead of following it (session 34; with all_cands, where no sure key is written during the stream).
+    page_early: bool = False
 
 
 #: The warp path's configs by rows per SM (H200, fp32, k=2048, NOTES.md 2026-11-30 session 10):
@@ -230,7 +234,8 @@ _NARROW_BRACKET = {c: replace(c, bracket_bits=WARP_NARROW_BRACKET_BITS, ahead=1)
 #: - float32 rows of 2-12 per SM of at least WARP_MID_LARGE_N columns (and WARP_ALL_CANDS_MIN_RATIO x k) with chunks
 #:   of 2048 (two rounds where two are given): 512x128K v2 184.8 -> 159.3, 183.1 -> 161.8 and page table (2-6 rows per
 #:   SM) 188.4 -> 183.0, 187.8 -> 185.6; 256x128K 97.7 / 102.4 -> 86.7 / 99.2; 1024x64K v2 183.9 -> 171.0, 182.4 ->
-#:   176.9. Not its page table at 6-12 rows per SM (1024x64K 190.0 -> 192.7, 189.1 -> 201.3); chunks of 1024 (the
+#:   176.9. Its page table at 6-12 rows per SM lost with the table streamed (1024x64K 190.0 -> 192.7, 189.1 -> 201.3)
+#:   and gains applied as the select emits (below); chunks of 1024 (the
 #:   configs' own) lose (512x128K 177.3, 1024x64K 188.3). Shorter rows (WARP_MID) took it in the session's committed
 #:   run and lost there: 512x32K v2 / ragged 74.5 / 73.8 against 70.7-72.3 / 68.8-69.3 in the five runs before (256x32K
 #:   had gained, 42.3 -> 40.1, its page table lost, 40.4 -> 42.7), so they keep their config.
@@ -242,30 +247,36 @@ _NARROW_BRACKET = {c: replace(c, bracket_bits=WARP_NARROW_BRACKET_BITS, ahead=1)
 #:   139.3), nor 128x32K (22.2 -> 23.8, 26.0 with the search over the whole key range).
 WARP_ALL_CANDS_MIN_RATIO = 16
 WARP_ALL_CANDS_MID_CBLOCK = 2048
-#: With all_cands a streamed page table (of the configs above, only WARP_MID_LARGE_PAGE's, 2-6 rows per SM) goes over
-#: the k slots at the end (``late``, all k at once), not beside the scores: its stream no longer reads the table's
-#: whole window (session 33, ``sgl10_bench.py`` ``pickqal``, µs page table, streamed -> late, v2 in brackets):
-#: 512x128K 184.8 -> 167.8, 184.8 ->
-#: 168.5, 185.9 -> 168.7, 184.6 -> 168.3 (161.4-162.5); 256x128K 98.8 -> 89.3, 99.4 -> 90.0 (86.4-86.8); 300x64K 91.8 ->
-#: 85.2 (82.2-82.5). The identity transform's pick with the late pass (``pickvl``, one tile ahead, not two): 512x128K
-#: 170.7 / 170.2, 300x64K 87.4; in blocks of ``block`` 173.2. 6-12 rows per SM keep the streamed table without
-#: all_cands (1024x64K 187.6-189.1; all_cands late 194.0 / 195.0, late alone 192.1 / 191.9, ``pickvl`` 188.2, v2's
-#: pick with the table streamed ``pickvps`` 198.2). Committed run (session 33): 512x128K 169.8 (v2 161.6).
-WARP_ALL_CANDS_PAGE_LATE = True
+#: With all_cands a streamed page table (the page configs of 2-12 rows per SM; 6-12 take all_cands since session 34)
+#: is applied as the select emits each slot, the entries of its first candidate chunk gathered before its search
+#: (``page_early``): neither the table's whole window beside the scores nor a pass over the k slots after the select
+#: (session 33 had it go ``late``: 512x128K 184.8 -> 167.8-168.7, 256x128K 98.8 -> 89.3, 300x64K 91.8 -> 85.2).
+#: Session 34 (``sgl10_bench.py``, µs page table, two rounds where two are given, v2 in brackets): 512x128K late
+#: 168.3 / 169.2 -> ``pickemitp`` 163.6 / 163.1 (161.9 / 162.1; emission without the early gathers, ``pickemit``,
+#: 167.3 / 167.8); 256x128K 89.4 / 89.7 -> 87.6 / 88.0 (86.7 / 86.0); 300x64K 85.5 -> 81.4 (82.4); 1024x64K streamed
+#: without all_cands 189.8 / 189.1 -> ``pickemitap`` 180.6 / 179.4 (176.1 / 177.0; all_cands emitting without the
+#: early gathers 188.1; v2's pick emitting, ``pickve``, 187.7).
+#: With all_cands, 2-6 rows per SM stream two tiles ahead for every transform (session 25 had measured it slower
+#: on the identity transform, before all_cands; session 34, ``pickah2`` and ``pickpc``, the page config on the
+#: identity transform, which differs from v2's only in it, µs v2): 512x128K 161.9 / 162.1 -> 158.7 / 158.9 and 158.4
+#: / 159.2 (session 33's ``pickpc`` 157.9, its committed run 159.1 against 161.6); 256x128K 86.7 -> 84.3 (session 33
+#: 86.8 -> 85.1); 300x64K 82.4 -> 80.0. Not 6-12 rows per SM (1024x64K 176.1 / 177.0 -> 177.5 / 178.1).
+WARP_ALL_CANDS_MID_AHEAD = 2
 
 
 def all_cands_config(config: WarpConfig, n: int, k: int, elem_bytes: int) -> WarpConfig:
-    """``config`` with ``all_cands`` where session 32 measured it faster (above), else ``config``; a streamed page
-    table then goes over the k slots at the end instead (WARP_ALL_CANDS_PAGE_LATE)."""
-    if (config in (WARP_MID_LARGE, WARP_MID_LARGE_MANY, WARP_MID_LARGE_PAGE) and elem_bytes == 4
-            and n >= WARP_ALL_CANDS_MIN_RATIO * k):
+    """``config`` with ``all_cands`` where sessions 32 and 34 measured it faster (above), else ``config``; a streamed
+    page table is then applied as the select emits each slot, its first chunk's entries gathered early."""
+    if (config in (WARP_MID_LARGE, WARP_MID_LARGE_MANY, WARP_MID_LARGE_PAGE, WARP_MID_LARGE_PAGE_MANY)
+            and elem_bytes == 4 and n >= WARP_ALL_CANDS_MIN_RATIO * k):
         cblock = max(config.cblock, WARP_ALL_CANDS_MID_CBLOCK)
     elif config in (WARP_FEW_LONG, WARP_FEW_LONG_PAGE) and (elem_bytes == 2 or k <= 1024):
         cblock = 4096 if k <= 1024 else 8192
     else:
         return config
-    late = dict(late=True, page_stream=False) if config.page_stream and WARP_ALL_CANDS_PAGE_LATE else {}
-    return replace(config, all_cands=True, pack_cands=True, cblock=cblock, **late)
+    page = dict(page_stream=False, late=False, page_early=True) if config.page_stream else {}
+    ahead = dict(ahead=WARP_ALL_CANDS_MID_AHEAD) if config == WARP_MID_LARGE else {}
+    return replace(config, all_cands=True, pack_cands=True, cblock=cblock, **page, **ahead)
 
 
 @dataclass(frozen=True)
