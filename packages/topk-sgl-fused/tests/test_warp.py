@@ -615,6 +615,17 @@ def test_packed_candidates_need_bisect():
         _run(x, seq, 16, WarpConfig(1, 1, 64, 64, 64, bisect=False, pack_cands=True))
 
 
+def test_page_early_needs_bisect():
+    """The early page gathers with the histogram select (which never gathers them) are refused before any launch."""
+    from topk_sgl_fused.launch import WarpConfig
+
+    dev = triton_device()
+    x = make_logits("randn", 2, 300, torch.float32, dev, seed=55)
+    seq = torch.tensor([300, 200], dtype=torch.int32, device=dev)
+    with pytest.raises(ValueError, match="page_early"):
+        _run(x, seq, 16, WarpConfig(1, 1, 64, 64, 64, bisect=False, page_early=True))
+
+
 def test_sample_run_rejected():
     """A run that does not divide the sample is refused before any launch."""
     from topk_sgl_fused.launch import WarpConfig
