@@ -71,6 +71,8 @@ pick with the late pass over all k slots [in blocks of ``block``] ("pickvps": wi
 "pickve" (session 34) the same applied as the select emits each slot; "pickemit[a][p][c<C>]" (session 34)
 the page-table warp picks with the table applied as the select emits each slot (no late pass, no stream) [with
 all_cands] [the first candidate chunk's entries gathered before the select's search: ``page_early``] [chunks of C];
+"pickk0[a]" (session 34, prepared) the warp picks' select emitting its first candidate chunk from the registers
+of its first load (``first_chunk_regs``) [with all_cands];
 "pickx<0|1>[g<G>]" the warp picks with the bracket guess's pivot loaded beside the sample
 (``WarpConfig.early_pivot``) off / on [WARP_FEW_LARGE[_PAGE]'s guess slack G / 10]; "pickpc" every transform on the
 page table's pick (the page-table kernel with the identity transform: issue 6's 5% bound on the same kernel).
@@ -359,6 +361,22 @@ def _setup(name):
                 ch["cblock"] = int(chunks)
             return replace(c, **ch)
         launch.pick_warp = em
+        return
+    m = re.fullmatch(r"pickk0(a)?", name)
+    if m:  # session 34 (prepared): the warp picks' select emits its first candidate chunk from the registers of its
+        # first load (``first_chunk_regs``) [with all_cands, chunks as "pickallc"]
+        launch.WARP = True
+        allc = m.group(1) is not None
+
+        def k0(*a):
+            c = ORIG_WARP(*a)
+            if not (isinstance(c, launch.WarpConfig) and c.bisect):
+                return c
+            ch = dict(first_chunk_regs=True)
+            if allc and not c.all_cands:
+                ch.update(all_cands=True, pack_cands=True, cblock=max(c.cblock, 4096 if c.warps >= 16 else 2048))
+            return replace(c, **ch)
+        launch.pick_warp = k0
         return
     m = re.fullmatch(r"pickv(l|lb|ps|e)", name)
     if m:  # session 33: the page table on the identity transform's pick with the late pass over all k slots at the

@@ -593,6 +593,27 @@ def test_all_candidates(transform):
     _check_cases(cases + _gpu_pick_cases(dev, transform, 59, cblock=4096, **allc, **early), transform, 58)
 
 
+@pytest.mark.parametrize("transform", ["none", "page_table", "ragged"])
+def test_first_chunk_regs(transform):
+    """``first_chunk_regs`` (the select's first candidate chunk emitted from the registers of its first load): two
+    32-bit scratch arrays and packed words, one chunk and several, bisection and interpolation, with all_cands and
+    the page table's early gathers; ties, NaN and +-inf (``_special_rows``)."""
+    from topk_sgl_fused.launch import WarpConfig
+
+    dev = triton_device()
+    k = 37
+    lens = torch.tensor([60, 200, 513, 1300, k - 5, k + 1, 1299], dtype=torch.int32, device=dev)
+    x = _special_rows(dev, lens, k, 61, 7)
+    k0 = dict(first_chunk_regs=True)
+    allc = dict(pack_cands=True, all_cands=True)
+    cases = [(x, lens, k, c) for c in (WarpConfig(1, 1, 64, 64, 64, **k0),
+                                       WarpConfig(1, 1, 64, 1024, 64, pack_cands=True, **k0),
+                                       WarpConfig(2, 1, 128, 32, 64, sbits=0, guess=2.5, **allc, **k0),
+                                       WarpConfig(1, 1, 64, 64, 64, sbits=2, emit_done=True, page_early=True, **allc,
+                                                  **k0))]
+    _check_cases(cases, transform, 62)
+
+
 def test_all_candidates_need_packed():
     """``all_cands`` without packed candidates is refused before any launch."""
     from topk_sgl_fused.launch import WarpConfig

@@ -108,7 +108,8 @@ def _secant_rel(rem, key0, m0, n_cand, buf_key, lo, lane, row_ptr, CBLOCK: tl.co
 def _select_bisect(n_out, rem, lo, hi, n_cand, k, buf_key, buf_idx, row_ptr, orow, out_idx_ptr, out_val_ptr,
                    req, offset, page_ptr, page_stride, return_values,
                    CBLOCK: tl.constexpr, TRANSFORM: tl.constexpr, SB: tl.constexpr = 1, RAW: tl.constexpr = False,
-                   ALL: tl.constexpr = False, EMIT_DONE: tl.constexpr = False, PE: tl.constexpr = False):
+                   ALL: tl.constexpr = False, EMIT_DONE: tl.constexpr = False, PE: tl.constexpr = False,
+                   K0: tl.constexpr = False):
     """``kernel._select_cands`` by bisection on ``key - lo`` (one bit per step: a compare and a
     sum per candidate, no histogram), stopping as soon as the keys ``>= t`` are exactly ``rem``:
     emits the ``rem`` largest of the ``n_cand`` candidates to slots ``[n_out, k)``. SB > 1:
@@ -119,12 +120,15 @@ def _select_bisect(n_out, rem, lo, hi, n_cand, k, buf_key, buf_idx, row_ptr, oro
     (the sure keys; ``n_out`` is 0 and ``rem`` is k); they are counted first, and more than ``rem`` of them returns
     False having written nothing (the caller's exact path settles the row). Returns True otherwise. EMIT_DONE:
     see ``_select_from``. PE (page table, TRANSFORM 1): the first chunk's page entries are gathered here, before
-    the search, and its slots written from them."""
+    the search, and its slots written from them. K0: the first chunk's columns are kept from its first load and its
+    slots written from the registers, not re-read from scratch (PE implies it)."""
     lane = tl.arange(0, CBLOCK)
-    if PE:
+    if PE or K0:
         key0, col0, m0 = _cand_chunk(0, lane, n_cand, buf_key, buf_idx, lo, row_ptr, RAW)
-        # (ptxas issues these loads before the search: sm_90a SASS, session 34)
-        pg0 = tl.load(page_ptr + req * page_stride + col0, mask=m0, other=-1)
+        if PE:  # (ptxas issues these loads before the search: sm_90a SASS, session 34)
+            pg0 = tl.load(page_ptr + req * page_stride + col0, mask=m0, other=-1)
+        else:
+            pg0 = None
     else:
         key0, m0 = _rel_keys(0, lane, n_cand, buf_key, lo, row_ptr, RAW)
         col0 = lane
@@ -137,7 +141,7 @@ def _select_bisect(n_out, rem, lo, hi, n_cand, k, buf_key, buf_idx, row_ptr, oro
     if ok:
         _select_from(n_out, rem, lo, diff, n_cand, k, key0, m0, lane, buf_key, buf_idx, row_ptr, orow, out_idx_ptr,
                      out_val_ptr, req, offset, page_ptr, page_stride, return_values, CBLOCK, TRANSFORM, SB, RAW,
-                     EMIT_DONE, PE, col0, pg0)
+                     EMIT_DONE, PE or K0, col0, pg0)
     return ok
 
 
@@ -145,10 +149,11 @@ def _select_bisect(n_out, rem, lo, hi, n_cand, k, buf_key, buf_idx, row_ptr, oro
 def _select_from(n_out, rem, lo, diff, n_cand, k, key0, m0, lane, buf_key, buf_idx, row_ptr, orow, out_idx_ptr,
                  out_val_ptr, req, offset, page_ptr, page_stride, return_values,
                  CBLOCK: tl.constexpr, TRANSFORM: tl.constexpr, SB: tl.constexpr, RAW: tl.constexpr,
-                 EMIT_DONE: tl.constexpr = False, PE: tl.constexpr = False, col0=None, pg0=None):
+                 EMIT_DONE: tl.constexpr = False, K0: tl.constexpr = False, col0=None, pg0=None):
     """``_select_bisect`` after its first chunk is loaded (``key0``, ``m0``; ``diff = hi - lo``). EMIT_DONE: a search
-    that ended with exactly ``rem`` keys at or above its bound emits them without counting the keys above it. PE: the
-    first chunk's columns ``col0`` and page entries ``pg0`` are in registers; its slots are written from them."""
+    that ended with exactly ``rem`` keys at or above its bound emits them without counting the keys above it. K0: the
+    first chunk's columns ``col0`` (and, not None, its output indices ``pg0``) are in registers; its slots are written
+    from them."""
     t = tl.full([], 0, tl.uint32)  # count(key >= t) >= rem holds throughout
     done = False
     if SB == 0:
@@ -202,7 +207,7 @@ def _select_from(n_out, rem, lo, diff, n_cand, k, key0, m0, lane, buf_key, buf_i
         rem_tie = rem - gt
     n_tie = 0
     first = 0
-    if PE:
+    if K0:
         n_out, n_tie = _emit_chunk(key0, prefix, m0, col0, n_out, n_tie, k, rem_tie, orow, out_idx_ptr, out_val_ptr,
                                    row_ptr, req, offset, page_ptr, page_stride, return_values, TRANSFORM, pg0)
         first = CBLOCK

@@ -678,6 +678,7 @@ def warp_constexprs(config: WarpConfig, key_bits: int, transform: int, has_start
                 BPB=config.bracket_bits, GUESS=float(config.guess), **({"AHEAD": 2} if config.ahead == 2 else {}),
                 SRUN=config.sample_run, SVEC=config.sample_vec, PACK=config.pack_cands, ALLC=config.all_cands,
                 EMIT_DONE=config.emit_done, X0E=config.early_pivot, PE=config.page_early,
+                K0=config.first_chunk_regs,
                 PSTREAM=config.page_stream and transform == 1,
                 **({"HEAD": True} if has_starts and config.aligned_windows
                    and not (config.page_stream and transform == 1) else {}), SU=1)
@@ -701,8 +702,9 @@ def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
         raise ValueError(f"config: pack_cands needs bisect (its select reads packed candidates), got {config}")
     if config.sbits == 2 and config.cap > WARP_MAX_CAP:
         raise ValueError(f"config: sbits 2 needs cap <= {WARP_MAX_CAP} (packed counts), got {config}")
-    if config.page_early and not config.bisect:
-        raise ValueError(f"config: page_early needs bisect (its select gathers the entries), got {config}")
+    if (config.page_early or config.first_chunk_regs) and not config.bisect:
+        raise ValueError(f"config: page_early and first_chunk_regs need bisect (its select keeps the first chunk), "
+                         f"got {config}")
     if config.all_cands and not config.pack_cands:
         raise ValueError(f"config: all_cands needs pack_cands (its stream writes packed candidates), got {config}")
     _check_sample_run(config)

@@ -160,7 +160,7 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
                SRUN: tl.constexpr = 1, SVEC: tl.constexpr = False, PACK: tl.constexpr = False, prow=None,
                PSTREAM: tl.constexpr = False, base=None, shift=0, HEAD: tl.constexpr = False,
                ALLC: tl.constexpr = False, EMIT_DONE: tl.constexpr = False, X0E: tl.constexpr = False,
-               PE: tl.constexpr = False):
+               PE: tl.constexpr = False, K0: tl.constexpr = False):
     """Steps 2-4 of the module docstring for a row with ``L > k``; False (having settled
     nothing: the caller's exact path rewrites every slot) when the counts show a miss. AHEAD: tiles in flight
     ahead of the one being placed (1 or 2). SVEC: the sample's runs loaded as vectors. PACK (with BISECT): each
@@ -170,7 +170,8 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
     (16-byte loads at any window start); its first tile is placed before the loop with those columns masked out.
     ALLC (with PACK): no sure keys in the stream: every key at or above ``lo`` is a candidate, and the select counts
     those above ``hi`` (more than k of them: False, as the counts' miss). PE (TRANSFORM 1): the select gathers its
-    first chunk's page entries before its search (``WarpConfig.page_early``)."""
+    first chunk's page entries before its search (``WarpConfig.page_early``). K0: the select emits its first chunk from
+    registers (``WarpConfig.first_chunk_regs``)."""
     tl.static_assert(not PACK or BISECT, "packed candidates are read by the bisection select only")
     tl.static_assert(not ALLC or PACK, "all-candidate rows are written as packed words")
     tl.static_assert(not (HEAD and PSTREAM), "the page stream reads the table at window columns")
@@ -233,7 +234,7 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
         if BISECT:
             settled = _select_bisect(n_s, k - n_s, lo, hi, n_c, k, buf_key, buf_idx, row_ptr, orow, out_idx_ptr,
                                      out_val_ptr, req, offset, page_ptr, page_stride, return_values, CBLOCK, TRANSFORM,
-                                     SB, 2 * PACK, ALLC, EMIT_DONE, PE and TRANSFORM == 1)
+                                     SB, 2 * PACK, ALLC, EMIT_DONE, PE and TRANSFORM == 1, K0)
             if ALLC:
                 ok = settled
         else:
@@ -254,7 +255,8 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
                 GUESS: tl.constexpr = 0.0, AHEAD: tl.constexpr = 1, SRUN: tl.constexpr = 1,
                 SVEC: tl.constexpr = False, PACK: tl.constexpr = False, PSTREAM: tl.constexpr = False,
                 HEAD: tl.constexpr = False, SU: tl.constexpr = 1, ALLC: tl.constexpr = False,
-                EMIT_DONE: tl.constexpr = False, X0E: tl.constexpr = False, PE: tl.constexpr = False):
+                EMIT_DONE: tl.constexpr = False, X0E: tl.constexpr = False, PE: tl.constexpr = False,
+                K0: tl.constexpr = False):
     """Row ``program_id(0)``: its k output slots. TRANSFORM: 0 none, 1 page_table, 2 ragged.
     ``stride_row`` is specialized (16-divisible strides keep the 16-byte loads); BLOCK is the
     lane count of the short-row fill and of the exact fallback. LATE (page table only): local
@@ -270,7 +272,8 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
     page-table entries streamed beside its scores (``WarpConfig.page_stream``). HEAD (row_starts, not PSTREAM;
     ``WarpConfig.aligned_windows``): the stream's full tiles load 16 bytes at a time at any window start
     (``split._stream_base``). ALLC: no sure keys in the stream (``WarpConfig.all_cands``). EMIT_DONE:
-    ``WarpConfig.emit_done``. PE: ``WarpConfig.page_early`` (where the select applies the page table)."""
+    ``WarpConfig.emit_done``. PE: ``WarpConfig.page_early`` (where the select applies the page table). K0:
+    ``WarpConfig.first_chunk_regs``."""
     b = tl.program_id(0)
     # LATE: the fast path writes local columns; the page table goes over the k slots at the end.
     tl.static_assert(not PSTREAM or (TRANSFORM == 1 and not LATE), "the page stream replaces the late page pass")
@@ -295,7 +298,7 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
         ok = _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf_key, buf_idx, cap,
                         req, offset, page_ptr, page_stride, KEY_BITS, A, V, TH, SAMPLE, CBLOCK, FAST_T, BISECT,
                         SB, BB, BPB, GUESS, AHEAD, SRUN, SVEC, PACK, prow, PSTREAM, base, shift, HEAD, ALLC,
-                        EMIT_DONE, X0E, PE)
+                        EMIT_DONE, X0E, PE, K0)
         if SETUP_T != TRANSFORM:
             req, offset = _row_transform(b, lane, cu_ptr, has_cu, num_req, offsets_ptr, BLOCK, TRANSFORM)
         if (FAST_T != TRANSFORM) and not PSTREAM:  # the late pass (the page stream wrote entries already)

@@ -89,6 +89,9 @@ class WarpConfig:
     # select's first candidate chunk gathered before its search, so the gathers' latency hides behind the search
     # instead of following it (session 34; with all_cands, where no sure key is written during the stream).
     page_early: bool = False
+    # The select's first candidate chunk emitted from the registers its first load filled (columns kept beside the
+    # keys: free in packed words), not re-read from scratch at the end (session 34, prepared, not timed).
+    first_chunk_regs: bool = False
 
 
 #: The warp path's configs by rows per SM (H200, fp32, k=2048, NOTES.md 2026-11-30 session 10):
