@@ -614,48 +614,22 @@ def test_first_chunk_regs(transform):
     _check_cases(cases, transform, 62)
 
 
-def test_all_candidates_need_packed():
-    """``all_cands`` without packed candidates is refused before any launch."""
+@pytest.mark.parametrize("fields, match", [
+    (dict(all_cands=True), "all_cands"),  # all_cands writes packed candidates
+    (dict(bisect=False, pack_cands=True), "pack_cands"),  # the histogram select reads two 32-bit arrays
+    (dict(bisect=False, page_early=True), "page_early"),  # the histogram select never gathers the entries
+    (dict(bisect=False, first_chunk_regs=True), "first_chunk_regs"),  # ... nor keeps its first chunk
+    (dict(sample_run=3), "sample_run"),  # a run that does not divide the sample
+])
+def test_config_refused(fields, match):
+    """A warp config whose flags do not go together is refused with a ValueError before any launch."""
     from topk_sgl_fused.launch import WarpConfig
 
     dev = triton_device()
     x = make_logits("randn", 2, 300, torch.float32, dev, seed=55)
     seq = torch.tensor([300, 200], dtype=torch.int32, device=dev)
-    with pytest.raises(ValueError, match="all_cands"):
-        _run(x, seq, 16, WarpConfig(1, 1, 64, 64, 64, all_cands=True))
-
-
-def test_packed_candidates_need_bisect():
-    """Packed candidates with the histogram select (which reads two 32-bit arrays) are refused before any launch."""
-    from topk_sgl_fused.launch import WarpConfig
-
-    dev = triton_device()
-    x = make_logits("randn", 2, 300, torch.float32, dev, seed=55)
-    seq = torch.tensor([300, 200], dtype=torch.int32, device=dev)
-    with pytest.raises(ValueError, match="pack_cands"):
-        _run(x, seq, 16, WarpConfig(1, 1, 64, 64, 64, bisect=False, pack_cands=True))
-
-
-def test_page_early_needs_bisect():
-    """The early page gathers with the histogram select (which never gathers them) are refused before any launch."""
-    from topk_sgl_fused.launch import WarpConfig
-
-    dev = triton_device()
-    x = make_logits("randn", 2, 300, torch.float32, dev, seed=55)
-    seq = torch.tensor([300, 200], dtype=torch.int32, device=dev)
-    with pytest.raises(ValueError, match="page_early"):
-        _run(x, seq, 16, WarpConfig(1, 1, 64, 64, 64, bisect=False, page_early=True))
-
-
-def test_sample_run_rejected():
-    """A run that does not divide the sample is refused before any launch."""
-    from topk_sgl_fused.launch import WarpConfig
-
-    dev = triton_device()
-    x = make_logits("randn", 2, 300, torch.float32, dev, seed=35)
-    seq = torch.tensor([300, 200], dtype=torch.int32, device=dev)
-    with pytest.raises(ValueError, match="sample_run"):
-        _run(x, seq, 16, WarpConfig(1, 1, 64, 64, 64, sample_run=3))
+    with pytest.raises(ValueError, match=match):
+        _run(x, seq, 16, WarpConfig(1, 1, 64, 64, 64, **fields))
 
 
 def _page_stream_cases(dev, seed):
