@@ -268,6 +268,11 @@ def _warp_picks_with(**change):
     return lambda *a: replace(c, **change) if isinstance(c := ORIG_WARP(*a), launch.WarpConfig) else c
 
 
+def _allc_cblock(config):
+    """The candidate chunk of the variants that force all_cands: 4096 on 16 warps, else at least 2048."""
+    return max(config.cblock, 4096 if config.warps >= 16 else 2048)
+
+
 def _setup(name):
     launch.pick_split = ORIG_SPLIT
     launch.pick_warp = ORIG_WARP
@@ -312,7 +317,7 @@ def _setup(name):
             c = ORIG_WARP(*a)
             if not (isinstance(c, launch.WarpConfig) and c.bisect):
                 return c
-            cb = int(chunks) if chunks else (max(c.cblock, 4096 if c.warps >= 16 else 2048) if m_allc else None)
+            cb = int(chunks) if chunks else (_allc_cblock(c) if m_allc else None)
             ch = dict(**({"sbits": 2} if s2 and c.sbits == 1 else {}), **({"sbits": 0} if sec else {}),
                       **({"emit_done": True} if emit else {}),
                       **({"all_cands": True, "pack_cands": True} if allc else {}),
@@ -354,7 +359,7 @@ def _setup(name):
                 return c
             ch = dict(late=False, page_stream=False)
             if allc and not c.all_cands and c.bisect:
-                ch.update(all_cands=True, pack_cands=True, cblock=max(c.cblock, 4096 if c.warps >= 16 else 2048))
+                ch.update(all_cands=True, pack_cands=True, cblock=_allc_cblock(c))
             if early and c.bisect:
                 ch["page_early"] = True
             if chunks:
@@ -374,7 +379,7 @@ def _setup(name):
                 return c
             ch = dict(first_chunk_regs=True)
             if allc and not c.all_cands:
-                ch.update(all_cands=True, pack_cands=True, cblock=max(c.cblock, 4096 if c.warps >= 16 else 2048))
+                ch.update(all_cands=True, pack_cands=True, cblock=_allc_cblock(c))
             return replace(c, **ch)
         launch.pick_warp = k0
         return

@@ -131,8 +131,7 @@ def _select_bisect(n_out, rem, lo, hi, n_cand, k, buf_key, buf_idx, row_ptr, oro
             pg0 = None
     else:
         key0, m0 = _rel_keys(0, lane, n_cand, buf_key, lo, row_ptr, RAW)
-        col0 = lane
-        pg0 = lane
+        col0, pg0 = None, None
     diff = hi - lo
     ok = True
     if ALL:  # (diff + 1 wraps only when hi is the top key: no key is above it)

@@ -90,7 +90,9 @@ class WarpConfig:
     # instead of following it (session 34; with all_cands, where no sure key is written during the stream).
     page_early: bool = False
     # The select's first candidate chunk emitted from the registers its first load filled (columns kept beside the
-    # keys: free in packed words), not re-read from scratch at the end (session 34, prepared, not timed).
+    # keys: free in packed words), not re-read from scratch at the end. Session 34 (``sgl10_bench.py`` ``pickk0``, µs
+    # v2 / page table): 4096x8K 150.6 / 155.7 -> 148.5 / 154.5, 149.6 / 155.3 -> 147.8 / 153.6; even at 128x32K,
+    # 512x128K, 1024x64K and 64x32K; 128x128K page 58.8 -> 60.1. Off (not yet in a committed run).
     first_chunk_regs: bool = False
 
 
