@@ -81,6 +81,10 @@ CASES = [  # rows, n, k, dtype, kind, next_n, compress_ratio
     (120, 70000, 2048, torch.bfloat16, "plateau", 1, 1),
     (800, 66000, 2048, torch.float32, "int_ties", 1, 1),
     (300, 33000, 2048, torch.float32, "nan", 1, 1),
+    # session 35: sgl_fused's regions per warp (``warp_regions``) without all_cands on WARP_FEW_LONG (130x66000's
+    # plateau above overflows a region into the exact path) and WARP_FEW_LARGE (130x24000 above); with it on every
+    # all_cands pick (120x70000, 800x66000, 400x70000 above)
+    (130, 131072, 2048, torch.float32, "nan", 1, 1),
 ]
 
 
@@ -91,11 +95,12 @@ CASES = [  # rows, n, k, dtype, kind, next_n, compress_ratio
 #: resident path, 8x32768 and 2x131072 the two-launch select's page pass over all k slots at once; session 25: 8x131072
 #: the 16-warp filter; session 31: 16-bit rows on float32's picks, 300x20000 bf16 on WARP_MID_PAGE, 8x32768 fp16 on
 #: the two-launch page stream; session 34: 300x70000 and 900x66000 apply it as the select emits, its first chunk's
-#: entries gathered before the search, at 2-6 and 6-12 rows per SM)
+#: entries gathered before the search, at 2-6 and 6-12 rows per SM; session 35: 130x131072 WARP_FEW_LONG_PAGE's late
+#: pass after regions per warp)
 PAGE_CASES = [(1, 8192, 2048), (150, 20000, 2048), (300, 17000, 1024), (1100, 9000, 2048), (1700, 9000, 2048),
               (4, 12000, 2048), (8, 32768, 2048), (2, 131072, 600), (8, 131072, 2048),
               (300, 20000, 2048, torch.bfloat16), (8, 32768, 2048, torch.float16), (300, 70000, 2048),
-              (130, 30000, 2048), (900, 66000, 2048)]
+              (130, 30000, 2048), (900, 66000, 2048), (130, 131072, 2048)]
 PAGE_OFFSET = 7  # table[r, j] = j + 7, so the output minus 7 must be an exact top-k
 
 

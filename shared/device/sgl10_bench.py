@@ -71,8 +71,14 @@ pick with the late pass over all k slots [in blocks of ``block``] ("pickvps": wi
 "pickve" (session 34) the same applied as the select emits each slot; "pickemit[a][p][c<C>]" (session 34)
 the page-table warp picks with the table applied as the select emits each slot (no late pass, no stream) [with
 all_cands] [the first candidate chunk's entries gathered before the select's search: ``page_early``] [chunks of C];
-"pickk0[a]" (session 34, prepared) the warp picks' select emitting its first candidate chunk from the registers
-of its first load (``first_chunk_regs``) [with all_cands];
+"pickw<W>[a<A>][m<M>][allc]" (session 35) the 16-warp warp picks on W warps [A 16-byte runs a tile] [a
+register cap] [with all_cands and the page table's early gathers].
+"pickwrs[p]" (session 35) the packed picks without all_cands with regions per warp for their sure columns and
+candidates (``warp_regions``) [every bisection pick given pack_cands].
+"pickwr[a][x]" (session 35) the all_cands warp picks with a candidate region per warp (``warp_regions``) [every
+bisection pick forced to all_cands first] [without the regions].
+"pickk0[a|off]" (session 34, prepared) the warp picks' select emitting its first candidate chunk from the
+registers of its first load (``first_chunk_regs``) [with all_cands] [session 35: every pick without it];
 "pickx<0|1>[g<G>]" the warp picks with the bracket guess's pivot loaded beside the sample
 (``WarpConfig.early_pivot``) off / on [WARP_FEW_LARGE[_PAGE]'s guess slack G / 10]; "pickpc" every transform on the
 page table's pick (the page-table kernel with the identity transform: issue 6's 5% bound on the same kernel).
@@ -367,17 +373,66 @@ def _setup(name):
             return replace(c, **ch)
         launch.pick_warp = em
         return
-    m = re.fullmatch(r"pickk0(a)?", name)
-    if m:  # session 34 (prepared): the warp picks' select emits its first candidate chunk from the registers of its
-        # first load (``first_chunk_regs``) [with all_cands, chunks as "pickallc"]
+    m = re.fullmatch(r"pickw(\d+)(?:a(\d+))?(?:m(\d+))?(allc)?", name)
+    if m:  # session 35: the ~one-row-per-SM warp picks (16 warps) on W warps [A runs a tile] [a register cap of M]
+        # [with all_cands, chunks as "pickallc"]
         launch.WARP = True
-        allc = m.group(1) is not None
+        w, a, cap, allc = int(m.group(1)), m.group(2), m.group(3), m.group(4) is not None
+
+        def wide(*args):
+            c = ORIG_WARP(*args)
+            if not (isinstance(c, launch.WarpConfig) and c.warps == 16):
+                return c
+            ch = dict(warps=w, **({"a": int(a)} if a else {}), **({"maxnreg": int(cap)} if cap else {}))
+            if allc and c.bisect and not c.all_cands:
+                ch.update(all_cands=True, pack_cands=True, late=False, page_stream=False, page_early=True,
+                          cblock=_allc_cblock(c))
+            return replace(c, **ch)
+        launch.pick_warp = wide
+        return
+    m = re.fullmatch(r"pickwrs(p)?", name)
+    if m:  # session 35: the packed-candidate warp picks without all_cands with regions per warp for their sure columns
+        # and candidates (``warp_regions``) ["p": every bisection pick given pack_cands first]
+        launch.WARP = True
+        pack = m.group(1) is not None
+
+        def wrs(*a):
+            c = ORIG_WARP(*a)
+            if not (isinstance(c, launch.WarpConfig) and c.bisect) or c.all_cands:
+                return c
+            if pack:
+                c = replace(c, pack_cands=True)
+            return replace(c, warp_regions=c.pack_cands)
+        launch.pick_warp = wrs
+        return
+    m = re.fullmatch(r"pickwr(a)?(x)?", name)
+    if m:  # session 35: the all_cands warp picks with a candidate region per warp (``warp_regions``) ["a": every
+        # bisection warp pick forced to all_cands (chunks as "pickallc"; the page table applied as the select emits,
+        # its first chunk's entries gathered early)] ["x": without the regions, the baseline of "a"]
+        launch.WARP = True
+        force, regions = m.group(1) is not None, m.group(2) is None
+
+        def wr(*a):
+            c = ORIG_WARP(*a)
+            if not (isinstance(c, launch.WarpConfig) and c.bisect):
+                return c
+            if force and not c.all_cands:
+                c = replace(c, all_cands=True, pack_cands=True, cblock=_allc_cblock(c), late=False, page_stream=False,
+                            page_early=True)
+            return replace(c, warp_regions=regions and c.all_cands)
+        launch.pick_warp = wr
+        return
+    m = re.fullmatch(r"pickk0(a|off)?", name)
+    if m:  # session 34 (prepared): the warp picks' select emits its first candidate chunk from the registers of its
+        # first load (``first_chunk_regs``) [with all_cands, chunks as "pickallc"] ["off": session 35, without it]
+        launch.WARP = True
+        allc = m.group(1) == "a"
 
         def k0(*a):
             c = ORIG_WARP(*a)
             if not (isinstance(c, launch.WarpConfig) and c.bisect):
                 return c
-            ch = dict(first_chunk_regs=True)
+            ch = dict(first_chunk_regs=m.group(1) != "off")
             if allc and not c.all_cands:
                 ch.update(all_cands=True, pack_cands=True, cblock=_allc_cblock(c))
             return replace(c, **ch)

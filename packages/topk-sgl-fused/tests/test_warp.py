@@ -614,12 +614,42 @@ def test_first_chunk_regs(transform):
     _check_cases(cases, transform, 62)
 
 
+@pytest.mark.parametrize("transform", ["none", "page_table", "ragged"])
+def test_warp_regions(transform):
+    """``warp_regions`` (candidates, and without all_cands sure columns, appended to regions per warp; copied to one
+    list and to the output before the select): with all_cands and without, one warp and several, rows of no full
+    tile and of many, ties, NaN and +-inf (``_special_rows``), bisection, two bits a step and interpolation, the page
+    table's early gathers and its late pass; a region's overflow and a tiny cap (the exact fallback); on a GPU also
+    the float32 picks of 1 row per SM at GPU sizes with it, with all_cands and without."""
+    from topk_sgl_fused.launch import WarpConfig
+
+    dev = triton_device()
+    k = 37
+    lens = torch.tensor([60, 200, 513, 1300, k - 5, k + 1, 1299], dtype=torch.int32, device=dev)
+    x = _special_rows(dev, lens, k, 67, 7)
+    x[3, 1000:1300] = 7.0  # the top keys all in the last tiles: one warp's region overflows first
+    wr = dict(pack_cands=True, warp_regions=True)
+    allc = dict(all_cands=True, **wr)
+    cases = [(x, lens, k, c) for c in (WarpConfig(1, 1, 64, 64, 64, **allc),
+                                       WarpConfig(2, 1, 128, 32, 64, sbits=0, guess=2.5, **allc),
+                                       WarpConfig(4, 1, 64, 64, 64, sbits=2, emit_done=True, page_early=True, **allc),
+                                       WarpConfig(2, 1, 64, 64, 64, cap=40, **allc),
+                                       WarpConfig(1, 1, 64, 64, 64, **wr),
+                                       WarpConfig(2, 1, 128, 32, 64, sbits=2, emit_done=True, **wr),
+                                       WarpConfig(4, 1, 64, 64, 64, late=True, sbits=0, guess=2.5, **wr),
+                                       WarpConfig(2, 1, 64, 64, 64, cap=40, **wr))]
+    early = dict(late=False, page_stream=False, page_early=True) if transform == "page_table" else {}
+    gpu = _gpu_pick_cases(dev, transform, 68, cblock=4096, **allc, **early) + _gpu_pick_cases(dev, transform, 70, **wr)
+    _check_cases(cases + gpu, transform, 69)
+
+
 @pytest.mark.parametrize("fields, match", [
     (dict(all_cands=True), "all_cands"),  # all_cands writes packed candidates
     (dict(bisect=False, pack_cands=True), "pack_cands"),  # the histogram select reads two 32-bit arrays
     (dict(bisect=False, page_early=True), "page_early"),  # the histogram select never gathers the entries
     (dict(bisect=False, first_chunk_regs=True), "first_chunk_regs"),  # ... nor keeps its first chunk
     (dict(sample_run=3), "sample_run"),  # a run that does not divide the sample
+    (dict(warp_regions=True), "warp_regions"),  # the regions hold packed candidates
 ])
 def test_config_refused(fields, match):
     """A warp config whose flags do not go together is refused with a ValueError before any launch."""

@@ -640,7 +640,8 @@ def pick_warp(rows: int, n: int, k: int, sm_count: int, transform: str = "none",
     config = all_cands_config(config, n, k, elem_bytes)
     if elem_bytes == 2 and config.warps < 16:  # float32's keys per tile (see WARP_MIN_ROWS_PER_SM)
         config = replace(config, a=max(1, config.a // 2))
-    return config if rows * 8 * warp_cap(config, n, k) <= WARP_MAX_SCRATCH else None
+    words = warp_scratch_words(config, warp_cap(config, n, k), k, 8 * elem_bytes)
+    return config if rows * 4 * words <= WARP_MAX_SCRATCH else None
 
 
 WARP_MAX_CAP = (1 << 21) - 1
@@ -655,6 +656,19 @@ def warp_cap(config: WarpConfig, n: int, k: int) -> int:
         want += k + config.a * 8 * 32 * config.warps
     # below 2**21: the select's packed counts (``bisect_select._count3``, sbits 2)
     return max(1, min(n, WARP_MAX_CAP, max(1024, 32 * -(-int(want) // 32))))
+
+
+def warp_scratch_words(config: WarpConfig, cap: int, k: int, key_bits: int) -> int:
+    """A row's candidate scratch in 32-bit words: ``cap`` candidates (two words each), and with ``warp_regions`` a
+    region per warp of its fair share and a warp's tile of slack, and without all_cands a sure region per warp of
+    twice its share of k (``warp.warp_row_words``)."""
+    if not config.warp_regions:
+        return 2 * cap
+    warp_tile = config.a * (128 // key_bits) * 32
+    words = 2 * (cap + config.warps * (cap // config.warps + warp_tile))
+    if not config.all_cands:  # the sure columns' regions
+        words += config.warps * ((2 * k) // config.warps + warp_tile)
+    return words
 
 
 def late_block(config: WarpConfig | SplitConfig, k: int) -> int:
@@ -678,7 +692,7 @@ def warp_constexprs(config: WarpConfig, key_bits: int, transform: int, has_start
                 BPB=config.bracket_bits, GUESS=float(config.guess), **({"AHEAD": 2} if config.ahead == 2 else {}),
                 SRUN=config.sample_run, SVEC=config.sample_vec, PACK=config.pack_cands, ALLC=config.all_cands,
                 EMIT_DONE=config.emit_done, X0E=config.early_pivot, PE=config.page_early,
-                K0=config.first_chunk_regs,
+                K0=config.first_chunk_regs, WR=config.warp_regions,
                 PSTREAM=config.page_stream and transform == 1,
                 **({"HEAD": True} if has_starts and config.aligned_windows
                    and not (config.page_stream and transform == 1) else {}), SU=1)
@@ -705,6 +719,8 @@ def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
     if (config.page_early or config.first_chunk_regs) and not config.bisect:
         raise ValueError(f"config: page_early and first_chunk_regs need bisect (its select keeps the first chunk), "
                          f"got {config}")
+    if config.warp_regions and not config.pack_cands:
+        raise ValueError(f"config: warp_regions needs pack_cands (its regions hold packed candidates), got {config}")
     if config.all_cands and not config.pack_cands:
         raise ValueError(f"config: all_cands needs pack_cands (its stream writes packed candidates), got {config}")
     _check_sample_run(config)
@@ -713,7 +729,7 @@ def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
     if config.page_stream and call.transform == "page_table" and not _page_streamable(call):
         config = replace(config, page_stream=False, late=True)  # its late_kb: the pass it falls back to
     cap = warp_cap(config, n, k)
-    nbytes = 4 * rows * 2 * cap
+    nbytes = 4 * rows * warp_scratch_words(config, cap, k, KEY_BITS[logits.dtype])
     scratch = ws.scratch(OWNER + ".warp", device, nbytes, call.workspace)[:nbytes].view(torch.int32)
     transform, starts, outputs = _transform_operands(call)
     const = warp_constexprs(config, KEY_BITS[logits.dtype], transform, call.row_starts is not None, k)

@@ -53,6 +53,30 @@ from .split import (
 
 
 @triton.jit
+def warp_region_cap(cap, W: tl.constexpr):
+    """WR: each warp region's candidates before it stops storing: a fair share of the row's list (about twice the
+    expected, ``launch.warp_cap``; each warp's columns are stripes spread over the row)."""
+    return cap // W
+
+
+@triton.jit
+def warp_sure_cap(k, W: tl.constexpr):
+    """WR without ALLC: each warp's sure region before it stops storing: twice a fair share of the k slots."""
+    return (2 * k) // W
+
+
+@triton.jit
+def warp_row_words(cap, k, W: tl.constexpr, R: tl.constexpr, ALLC: tl.constexpr):
+    """WR: a row's scratch in 32-bit words: its list of ``cap`` packed words, ``W`` candidate regions of
+    ``warp_region_cap`` packed words and a warp's tile of slack each, and without ALLC ``W`` sure regions of
+    ``warp_sure_cap`` columns and a tile of slack each (``launch.warp_scratch_words`` on the host)."""
+    words = 2 * (cap + W * (warp_region_cap(cap, W) + R * 32))
+    if not ALLC:
+        words += W * (warp_sure_cap(k, W) + R * 32)
+    return words
+
+
+@triton.jit
 def _store_packed(buf_key, slot, ckey, ref, mask):
     """Candidates as one 64-bit scratch word each, order key << 32 | column (or page entry), both halves
     zero-extended (read back by ``kernel._packed_cand``)."""
@@ -136,11 +160,124 @@ def _place_all(j, x, cand, n_c, cap, buf_key, N: tl.constexpr, pg=None, PSTREAM:
 
 
 @triton.jit
+def _place_all_warps(j, x, cand, n_w, cap_w, region, R: tl.constexpr, TH: tl.constexpr, pg=None,
+                     PSTREAM: tl.constexpr = False):
+    """WR's ``_place_all``: each warp appends its candidates to a region of its own (``region + w * (cap_w + R *
+    32)`` packed words), so the slots come from in-warp scans and sums alone: no block-wide scan, no barrier in the
+    stream. ``n_w`` (``[W]``): each region's count; a warp whose count is past ``cap_w`` stores nothing more (a
+    warp's tile of slack past ``cap_w``), and the caller's overflow check sends the row to the exact path."""
+    W: tl.constexpr = TH // 32
+    cnt = tl.reshape(tl.sum(cand, axis=0), [W, 32])  # per thread, a row per warp (no data movement: sm_90 PTX)
+    start = n_w[:, None] + tl.cumsum(cnt, axis=1) - cnt
+    room = n_w[:, None] + tl.zeros([W, 32], tl.int32) <= cap_w
+    warp_base = (tl.arange(0, TH) // 32) * (cap_w + R * 32)
+    slot = (warp_base + tl.reshape(start, [TH]))[None, :] + tl.cumsum(cand, axis=0) - cand
+    if PSTREAM:
+        ref = pg
+    else:
+        ref = j
+    keep = (cand != 0) & tl.reshape(room, [TH])[None, :]
+    _store_packed(region, tl.reshape(slot, [R * TH]), tl.reshape(order_key(x), [R * TH]), tl.reshape(ref, [R * TH]),
+                  tl.reshape(keep, [R * TH]))
+    return n_w + tl.sum(cnt, axis=1)
+
+
+@triton.jit
+def _place_warps(j, x, sure, cand, n_s, n_c, cap_s, cap_c, region, region_s, R: tl.constexpr, TH: tl.constexpr,
+                 pg=None, PSTREAM: tl.constexpr = False):
+    """WR's ``_place``: each warp appends its sure columns (or page entries) and its packed candidates to regions of
+    its own (``_place_all_warps``); ``n_s`` / ``n_c`` (``[W]``) count them, ``cap_s`` / ``cap_c`` bound them."""
+    W: tl.constexpr = TH // 32
+    cnt = tl.reshape(tl.sum(sure + (cand << 16), axis=0), [W, 32])  # a tile has < 65536 columns
+    pre = tl.cumsum(cnt, axis=1) - cnt
+    zero = tl.zeros([W, 32], tl.int32)
+    s_room = tl.reshape(n_s[:, None] + zero <= cap_s, [TH])[None, :]
+    c_room = tl.reshape(n_c[:, None] + zero <= cap_c, [TH])[None, :]
+    warp = tl.arange(0, TH) // 32
+    s_start = warp * (cap_s + R * 32) + tl.reshape(n_s[:, None] + (pre & 0xFFFF), [TH])
+    c_start = warp * (cap_c + R * 32) + tl.reshape(n_c[:, None] + (pre >> 16), [TH])
+    s_slot = s_start[None, :] + tl.cumsum(sure, axis=0) - sure
+    c_slot = c_start[None, :] + tl.cumsum(cand, axis=0) - cand
+    if PSTREAM:
+        ref = pg
+    else:
+        ref = j
+    # Flat stores: a 2-D store of scattered addresses would be re-laid out through shared memory.
+    tl.store(region_s + tl.reshape(s_slot, [R * TH]), tl.reshape(ref, [R * TH]),
+             mask=tl.reshape((sure != 0) & s_room, [R * TH]))
+    # no candidate is a NaN (split._classify)
+    _store_packed(region, tl.reshape(c_slot, [R * TH]), tl.reshape(order_key(x, NAN_FREE=True), [R * TH]),
+                  tl.reshape(ref, [R * TH]), tl.reshape((cand != 0) & c_room, [R * TH]))
+    tot = tl.sum(cnt, axis=1)
+    return n_s + (tot & 0xFFFF), n_c + (tot >> 16)
+
+
+@triton.jit
+def _emit_sure_regions(n_s, cap_s, k, region_s, orow, out_idx_ptr, out_val_ptr, return_values, row_ptr, req, offset,
+                       page_ptr, page_stride, R: tl.constexpr, TH: tl.constexpr, CH: tl.constexpr,
+                       TRANSFORM: tl.constexpr, PSTREAM: tl.constexpr):
+    """WR without ALLC: the sure regions' entries to output slots from 0, region after region (transformed, with
+    values); returns their count, or ``k + 1`` where a region or the k slots would overflow (nothing written)."""
+    W: tl.constexpr = TH // 32
+    pre = tl.cumsum(n_s, axis=0) - n_s
+    most = tl.max(n_s, axis=0)
+    total = tl.sum(n_s, axis=0)
+    if (most <= cap_s) & (total <= k):
+        src = region_s + (tl.arange(0, W) * (cap_s + R * 32))[:, None]
+        for c0 in range(0, most, CH):
+            i = c0 + tl.arange(0, CH)[None, :]
+            m = i < n_s[:, None]
+            # Flat: a 2-D store of scattered addresses would be re-laid out through shared memory.
+            ref = tl.reshape(tl.load(src + i, mask=m, other=0), [W * CH])
+            mf = tl.reshape(m, [W * CH])
+            if PSTREAM:
+                dst = ref
+            else:
+                dst = _transform(ref, mf, req, offset, page_ptr, page_stride, TRANSFORM)
+            pos = orow + tl.reshape(pre[:, None] + i, [W * CH])
+            tl.store(out_idx_ptr + pos, dst, mask=mf)
+            if return_values:
+                tl.store(out_val_ptr + pos, tl.load(row_ptr + ref, mask=mf), mask=mf)
+    else:
+        total = k + 1
+    return total
+
+
+@triton.jit
+def _gather_regions(n_w, cap_w, list_cap, region, buf_key, R: tl.constexpr, TH: tl.constexpr, CH: tl.constexpr):
+    """WR: the regions' candidates copied to one list from ``buf_key`` (what the select reads), region after
+    region; returns their count, or ``list_cap + 1`` where a region or the list would overflow."""
+    W: tl.constexpr = TH // 32
+    pre = tl.cumsum(n_w, axis=0) - n_w
+    most = tl.max(n_w, axis=0)
+    total = tl.sum(n_w, axis=0)
+    if (most <= cap_w) & (total <= list_cap):
+        src = region + (tl.arange(0, W) * (cap_w + R * 32))[:, None]
+        dst = buf_key.to(tl.pointer_type(tl.int64)) + pre[:, None]
+        for c0 in range(0, most, CH):
+            i = c0 + tl.arange(0, CH)[None, :]
+            m = i < n_w[:, None]
+            tl.store(dst + i, tl.load(src + i, mask=m), mask=m)
+    else:
+        total = list_cap + 1
+    return total
+
+
+@triton.jit
 def _tile(j, x, end, lo, hi, f_lo, f_hi, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr, return_values, buf_key,
           buf_idx, req, offset, page_ptr, page_stride, N: tl.constexpr, TRANSFORM: tl.constexpr, PACK: tl.constexpr,
-          pg, PSTREAM: tl.constexpr, MASKED: tl.constexpr, ALLC: tl.constexpr, HEAD: tl.constexpr = False, shift=0):
-    """Classify and place one loaded tile (stream columns ``j``; ``j - shift`` are window columns)."""
-    if ALLC:
+          pg, PSTREAM: tl.constexpr, MASKED: tl.constexpr, ALLC: tl.constexpr, HEAD: tl.constexpr = False, shift=0,
+          WR: tl.constexpr = False, region=None, R: tl.constexpr = 1, TH: tl.constexpr = 32, region_s=None,
+          cap_s=0):
+    """Classify and place one loaded tile (stream columns ``j``; ``j - shift`` are window columns). WR: ``n_s`` /
+    ``n_c`` are per-warp counts, ``cap_s`` / ``cap`` each region's (``_place_warps``, ``_place_all_warps``)."""
+    if WR and ALLC:
+        cand = _classify_all(x, j, end, lo, f_lo, MASKED, HEAD, shift)
+        n_c = _place_all_warps(j - shift, x, cand, n_c, cap, region, R, TH, pg, PSTREAM)
+    elif WR:
+        sure, cand = _classify(x, j, end, lo, hi, f_lo, f_hi, MASKED, HEAD, shift)
+        n_s, n_c = _place_warps(j - shift, x, sure, cand, n_s, n_c, cap_s, cap, region, region_s, R, TH, pg, PSTREAM)
+    elif ALLC:
         cand = _classify_all(x, j, end, lo, f_lo, MASKED, HEAD, shift)
         n_c = _place_all(j - shift, x, cand, n_c, cap, buf_key, N, pg, PSTREAM)
     else:
@@ -160,7 +297,8 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
                SRUN: tl.constexpr = 1, SVEC: tl.constexpr = False, PACK: tl.constexpr = False, prow=None,
                PSTREAM: tl.constexpr = False, base=None, shift=0, HEAD: tl.constexpr = False,
                ALLC: tl.constexpr = False, EMIT_DONE: tl.constexpr = False, X0E: tl.constexpr = False,
-               PE: tl.constexpr = False, K0: tl.constexpr = False):
+               PE: tl.constexpr = False, K0: tl.constexpr = False, WR: tl.constexpr = False, region=None,
+               region_s=None):
     """Steps 2-4 of the module docstring for a row with ``L > k``; False (having settled
     nothing: the caller's exact path rewrites every slot) when the counts show a miss. AHEAD: tiles in flight
     ahead of the one being placed (1 or 2). SVEC: the sample's runs loaded as vectors. PACK (with BISECT): each
@@ -171,7 +309,10 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
     ALLC (with PACK): no sure keys in the stream: every key at or above ``lo`` is a candidate, and the select counts
     those above ``hi`` (more than k of them: False, as the counts' miss). PE (TRANSFORM 1): the select gathers its
     first chunk's page entries before its search (``WarpConfig.page_early``). K0: the select emits its first chunk from
-    registers (``WarpConfig.first_chunk_regs``)."""
+    registers (``WarpConfig.first_chunk_regs``). WR (with PACK): the stream appends to regions per warp, copied to one
+    list (the candidates) and to the output (the sure keys) before the select (``WarpConfig.warp_regions``;
+    ``region``: the candidate regions' first packed word, ``region_s`` the sure regions' first column)."""
+    tl.static_assert(not WR or PACK, "warp regions hold packed candidates")
     tl.static_assert(not PACK or BISECT, "packed candidates are read by the bisection select only")
     tl.static_assert(not ALLC or PACK, "all-candidate rows are written as packed words")
     tl.static_assert(not (HEAD and PSTREAM), "the page stream reads the table at window columns")
@@ -185,11 +326,21 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
         _, x_after = _load_tile(base, RT, end, A, V, TH, False, n_full > 1)
         p_after = _page_tile(prow, RT, L, A, V, TH, False, n_full > 1, PSTREAM)
     lo, hi = _bracket_bisect(row_ptr, L, k, KEY_BITS, SAMPLE, BB, BPB, GUESS, SRUN, SVEC, X0E)
+    R: tl.constexpr = A * V
+    list_cap = cap
     if ALLC:
         cap = cap - RT  # the tile of slack (``_place_all``)
+    cap_s = 0
+    if WR:
+        cap = warp_region_cap(list_cap, TH // 32)  # each region's (``_place_all_warps``)
+        cap_s = warp_sure_cap(k, TH // 32)
     f_lo, f_hi = _fp32_bounds(lo, hi)  # used for float32 rows only
-    n_s = tl.zeros([], dtype=tl.int32)
-    n_c = tl.zeros([], dtype=tl.int32)
+    if WR:
+        n_s = tl.zeros([TH // 32], dtype=tl.int32)
+        n_c = tl.zeros([TH // 32], dtype=tl.int32)
+    else:
+        n_s = tl.zeros([], dtype=tl.int32)
+        n_c = tl.zeros([], dtype=tl.int32)
     first = 0
     if HEAD:  # the first tile holds the columns before the window
         first = (n_full > 0).to(tl.int32)
@@ -202,7 +353,7 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
                 _, x_next = _load_tile(base, RT, end, A, V, TH, False, n_full > 1)
             n_s, n_c = _tile(j0, x, end, lo, hi, f_lo, f_hi, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr,
                              return_values, buf_key, buf_idx, req, offset, page_ptr, page_stride, RT, TRANSFORM,
-                             PACK, None, False, True, ALLC, HEAD, shift)
+                             PACK, None, False, True, ALLC, HEAD, shift, WR, region, R, TH, region_s, cap_s)
     for i in range(first, n_full):  # the next tile's load (AHEAD 2: the one after it) is issued before this one is used
         x = x_next
         pg = p_next
@@ -220,14 +371,23 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
             p_next = _page_tile(prow, c1, L, A, V, TH, False, i + 1 < n_full, PSTREAM)
         n_s, n_c = _tile(j, x, end, lo, hi, f_lo, f_hi, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr,
                          return_values, buf_key, buf_idx, req, offset, page_ptr, page_stride, RT, TRANSFORM, PACK,
-                         pg, PSTREAM, False, ALLC, False, shift)
+                         pg, PSTREAM, False, ALLC, False, shift, WR, region, R, TH, region_s, cap_s)
     tail = n_full * RT
     if tail < end:
         j, x = _load_tile(base, tail, end, A, V, TH, True)
         pg = _page_tile(prow, tail, L, A, V, TH, True, True, PSTREAM)
         n_s, n_c = _tile(j, x, end, lo, hi, f_lo, f_hi, n_s, n_c, k, cap, orow, out_idx_ptr, out_val_ptr,
                          return_values, buf_key, buf_idx, req, offset, page_ptr, page_stride, RT, TRANSFORM, PACK,
-                         pg, PSTREAM, True, ALLC, HEAD, shift)
+                         pg, PSTREAM, True, ALLC, HEAD, shift, WR, region, R, TH, region_s, cap_s)
+    if WR:
+        tl.debug_barrier()  # the regions were written by their warps
+        if ALLC:
+            n_s = tl.zeros([], dtype=tl.int32)
+        else:
+            n_s = _emit_sure_regions(n_s, cap_s, k, region_s, orow, out_idx_ptr, out_val_ptr, return_values, row_ptr,
+                                     req, offset, page_ptr, page_stride, R, TH, 8 * 32, TRANSFORM, PSTREAM)
+        n_c = _gather_regions(n_c, cap, list_cap, region, buf_key, R, TH, 8 * 32)
+        cap = list_cap
     ok = (n_s <= k) & (n_s + n_c >= k) & (n_c <= cap)
     if ok & (n_s < k):
         tl.debug_barrier()  # candidates were written by other threads
@@ -256,7 +416,7 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
                 SVEC: tl.constexpr = False, PACK: tl.constexpr = False, PSTREAM: tl.constexpr = False,
                 HEAD: tl.constexpr = False, SU: tl.constexpr = 1, ALLC: tl.constexpr = False,
                 EMIT_DONE: tl.constexpr = False, X0E: tl.constexpr = False, PE: tl.constexpr = False,
-                K0: tl.constexpr = False):
+                K0: tl.constexpr = False, WR: tl.constexpr = False):
     """Row ``program_id(0)``: its k output slots. TRANSFORM: 0 none, 1 page_table, 2 ragged.
     ``stride_row`` is specialized (16-divisible strides keep the 16-byte loads); BLOCK is the
     lane count of the short-row fill and of the exact fallback. LATE (page table only): local
@@ -273,7 +433,8 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
     ``WarpConfig.aligned_windows``): the stream's full tiles load 16 bytes at a time at any window start
     (``split._stream_base``). ALLC: no sure keys in the stream (``WarpConfig.all_cands``). EMIT_DONE:
     ``WarpConfig.emit_done``. PE: ``WarpConfig.page_early`` (where the select applies the page table). K0:
-    ``WarpConfig.first_chunk_regs``."""
+    ``WarpConfig.first_chunk_regs``. WR: ``WarpConfig.warp_regions`` (each row's scratch: its list, then the
+    regions, ``warp_row_words``)."""
     b = tl.program_id(0)
     # LATE: the fast path writes local columns; the page table goes over the k slots at the end.
     tl.static_assert(not PSTREAM or (TRANSFORM == 1 and not LATE), "the page stream replaces the late page pass")
@@ -288,7 +449,15 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
         _fill_short_row(L, k, orow, row_ptr, lane, req, offset, page_ptr, page_stride, out_idx_ptr, out_val_ptr,
                         return_values, BLOCK, TRANSFORM)
     else:
-        buf_key = scratch_ptr + b.to(tl.int64) * (2 * cap)
+        region_s = None
+        if WR:
+            buf_key = scratch_ptr + b.to(tl.int64) * warp_row_words(cap, k, TH // 32, A * V, ALLC)
+            region = buf_key.to(tl.pointer_type(tl.int64)) + cap
+            if not ALLC:
+                region_s = buf_key + 2 * (cap + (TH // 32) * (warp_region_cap(cap, TH // 32) + A * V * 32))
+        else:
+            buf_key = scratch_ptr + b.to(tl.int64) * (2 * cap)
+            region = None
         buf_idx = buf_key + cap
         prow = page_ptr
         if PSTREAM:
@@ -298,7 +467,7 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
         ok = _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf_key, buf_idx, cap,
                         req, offset, page_ptr, page_stride, KEY_BITS, A, V, TH, SAMPLE, CBLOCK, FAST_T, BISECT,
                         SB, BB, BPB, GUESS, AHEAD, SRUN, SVEC, PACK, prow, PSTREAM, base, shift, HEAD, ALLC,
-                        EMIT_DONE, X0E, PE, K0)
+                        EMIT_DONE, X0E, PE, K0, WR, region, region_s)
         if SETUP_T != TRANSFORM:
             req, offset = _row_transform(b, lane, cu_ptr, has_cu, num_req, offsets_ptr, BLOCK, TRANSFORM)
         if (FAST_T != TRANSFORM) and not PSTREAM:  # the late pass (the page stream wrote entries already)

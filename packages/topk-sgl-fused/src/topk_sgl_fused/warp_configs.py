@@ -92,8 +92,12 @@ class WarpConfig:
     # The select's first candidate chunk emitted from the registers its first load filled (columns kept beside the
     # keys: free in packed words), not re-read from scratch at the end. Session 34 (``sgl10_bench.py`` ``pickk0``, µs
     # v2 / page table): 4096x8K 150.6 / 155.7 -> 148.5 / 154.5, 149.6 / 155.3 -> 147.8 / 153.6; even at 128x32K,
-    # 512x128K, 1024x64K and 64x32K; 128x128K page 58.8 -> 60.1. Off (not yet in a committed run).
+    # 512x128K, 1024x64K and 64x32K; 128x128K page 58.8 -> 60.1. On in WARP_MANY_SMALL[_PAGE] (session 35).
     first_chunk_regs: bool = False
+    # With pack_cands: each warp appends its candidates (and without all_cands its sure columns) to scratch regions of
+    # its own (in-warp scans only: no block-wide scan or barrier in the stream loop); before the select the candidate
+    # regions are copied to one list and the sure ones to the output (session 35).
+    warp_regions: bool = False
 
 
 #: The warp path's configs by rows per SM (H200, fp32, k=2048, NOTES.md 2026-11-30 session 10):
@@ -150,14 +154,18 @@ WARP_MID_PAGE_MANY = WARP_MANY_PAGE
 #: 31.7 / 33.7 -> 30.0 / 32.0, 150x32K 52.1 / 57.1 -> 52.0 / 57.2; slower on shorter and longer rows: 128x16K 21.5
 #: -> 23.1, 128x128K 84.5 -> 86.9; 16384 keys at 128x32K 35.0). The bracket's 16 steps each count the sample; the
 #: select's steps count the candidates, whose number goes as the row length over the square root of the sample.
-WARP_MANY_SMALL = replace(WARP_MANY, sample=1024, sbits=WARP_SELECT_SECANT)
+#: Session 35: their select emits its first candidate chunk from the registers of its first load
+#: (``first_chunk_regs``; ``sgl10_bench.py`` ``pickk0``, µs v2 / page table, three rounds over sessions 34-35): 4096x8K
+#: 150.6 / 155.7 -> 148.5 / 154.5, 149.6 / 155.3 -> 147.8 / 153.6, 149.8 / 155.4 -> 147.8 / 154.0. Even at 128x32K,
+#: 512x128K, 1024x64K and 64x32K, and 128x128K's page table lost (58.8 -> 60.1): the other configs keep the re-read.
+WARP_MANY_SMALL = replace(WARP_MANY, sample=1024, sbits=WARP_SELECT_SECANT, first_chunk_regs=True)
 #: The page table's many short rows capped at 80 registers, 6 programs per SM not 5 (session 21, ``sgl10_bench.py``
 #: ``m80``, one round, µs: 4096x8K 179.9 -> 173.4; the identity transform's 152.4 -> 152.0 kept; 16K rows not timed).
 #: Session 28 (``sgl10_bench.py`` ``pickps`` / ``pickkb``, µs page table): the table's rows streamed beside the scores
 #: (``page_stream``; v2 148.5): 4096x8K 171.8 -> 155.1, 2048x8K 95.1 -> 87.1; the late pass over all k slots at once
 #: (the fallback where the table cannot be streamed): 4096x8K 172.7 -> 166.1 / 165.9, 2048x8K 95.1 -> 91.0.
 WARP_MANY_SMALL_PAGE = replace(WARP_MANY_PAGE, sample=1024, sbits=WARP_SELECT_SECANT, maxnreg=80, late=False,
-                               page_stream=True, late_kb=LATE_ALL_K)
+                               page_stream=True, late_kb=LATE_ALL_K, first_chunk_regs=True)
 WARP_MANY_SMALL_N = 16384
 #: With the guessed bracket (session 22, below) its wider candidate set takes chunks of 2048, not 1024 (128x32K, one
 #: round, µs v2 / page: 27.65 / 29.75 -> 24.8 / 26.9; slack 1.5: 26.8 / 28.9; 4096 sampled keys: 24.4 / 26.7).
@@ -185,13 +193,22 @@ WARP_FEW_LARGE_SELECT = dict(sbits=2, emit_done=True)
 #: repeated). The stamps at 1.5: the select's median 10180 -> 9988 cycles, its max 15877 -> 14062, the row's max 42848
 #: -> 43932 (session 32's stamps at 2.5). No gain: 2.5 stays.
 WARP_FEW_LARGE_GUESS = 2.5
+#: About one row per SM of 16K+ columns writes its sure columns and packed candidates to regions per warp
+#: (``warp_regions``: no block-wide scan or barrier in the stream loop; the regions copied to the output and to one list
+#: before the select). Session 35 (``sgl10_bench.py`` ``pickwrs`` / ``pickwrsp``, µs v2 / page table, two rounds at
+#: 128x32K): 128x32K 21.8 / 22.4 -> 21.8 / 21.2, 21.9 / 22.3 -> 21.9 / 21.3; 150x32K 35.7 / 36.7 -> 35.9 / 35.8;
+#: WARP_FEW_LONG[_PAGE] with packed candidates too (they had lost alone, above): 128x128K 57.2 / 59.0 -> 48.4 / 51.0.
+#: Not the many-row configs: 4096x8K 147.0 / 153.6 -> 162.0 / 173.4 (with packed candidates); 512x32K 71.0 / 71.5 ->
+#: 68.1 / 72.0 (one round, not taken).
+WARP_FEW_REGIONS = True
 WARP_FEW_LARGE = replace(WARP_FEW, sample=WARP_FEW_LARGE_SAMPLE, cblock=2048, guess=WARP_FEW_LARGE_GUESS,
-                         pack_cands=WARP_FEW_LARGE_PACK,
+                         pack_cands=WARP_FEW_LARGE_PACK, warp_regions=WARP_FEW_REGIONS,
                          **WARP_FEW_LARGE_SELECT)
 #: Its page table streamed beside the scores (session 28, ``pickps`` / ``pickpsah1``, µs, v2 22.1): 128x32K 24.5 ->
 #: 23.8 (twice), 23.2 with one tile ahead (the late pass's two measured slower without it, session 25).
 WARP_FEW_LARGE_PAGE = replace(WARP_FEW_PAGE, sample=WARP_FEW_LARGE_SAMPLE, cblock=2048, guess=WARP_FEW_LARGE_GUESS,
-                              pack_cands=WARP_FEW_LARGE_PACK, late=False, page_stream=True, **WARP_FEW_LARGE_SELECT)
+                              pack_cands=WARP_FEW_LARGE_PACK, late=False, page_stream=True,
+                              warp_regions=WARP_FEW_REGIONS, **WARP_FEW_LARGE_SELECT)
 WARP_FEW_LARGE_N = (16384, 32768)
 #: 2-12 rows per SM of at least WARP_MID_LARGE_N columns, v2 and ragged: a 4096-key bracket sample and the select by
 #: interpolation (session 19 call 9, two rounds, µs): 512x128K 243.0 / 242.2 -> 236.9 / 236.9, 1024x64K 226.8 / 227.4
@@ -221,8 +238,10 @@ WARP_MID_LARGE_PAGE = replace(WARP_MID_PAGE, sample=4096)
 #: 42.1 / 40.6 / 43.5; 128x128K 66.6 / 69.4 -> 69.3 / 71.7 / 64.5 / 66.3. More rows per SM lose (slack 2.5, µs v2):
 #: 4096x8K 152.2 -> 172.0, 1024x64K 199.5 -> 204.3, 512x128K 200.3 -> 214.3: the bisection's chain hides behind other
 #: rows there, and the guess's wider bracket costs more than its steps save.
-WARP_FEW_LONG = replace(WARP_FEW, sbits=WARP_SELECT_SECANT, cblock=4096, guess=1.5)
-WARP_FEW_LONG_PAGE = replace(WARP_FEW_PAGE, cblock=4096, guess=1.5)
+WARP_FEW_LONG = replace(WARP_FEW, sbits=WARP_SELECT_SECANT, cblock=4096, guess=1.5, pack_cands=WARP_FEW_REGIONS,
+                        warp_regions=WARP_FEW_REGIONS)
+WARP_FEW_LONG_PAGE = replace(WARP_FEW_PAGE, cblock=4096, guess=1.5, pack_cands=WARP_FEW_REGIONS,
+                             warp_regions=WARP_FEW_REGIONS)
 #: Rows of at most WARP_NARROW_BRACKET_MAX_N columns bracket on the top 12 key bits, not 16, whatever the config
 #: (session 18, ``sgl10_bench.py`` ``pb<B>``, µs none / page): 4096x8K 187.6 / 209.9 -> 181.5 / 203.3 (11 and 13 bits
 #: within 0.5), 2048x8K 100.5 / 112.8 -> 98.2 / 109.8, 1024x8K 56.7 / 64.7 -> 54.3 / 61.1, 1x8K 12.0 / 13.0 -> 11.2 /
@@ -267,11 +286,20 @@ WARP_ALL_CANDS_MID_CBLOCK = 2048
 #: / 159.2 (session 33's ``pickpc`` 157.9, its committed run 159.1 against 161.6); 256x128K 86.7 -> 84.3 (session 33
 #: 86.8 -> 85.1); 300x64K 82.4 -> 80.0. Not 6-12 rows per SM (1024x64K 176.1 / 177.0 -> 177.5 / 178.1).
 WARP_ALL_CANDS_MID_AHEAD = 2
+#: Every all_cands pick appends its candidates to a scratch region per warp (``warp_regions``: in-warp scans, no
+#: barrier in the stream loop; the regions copied to one list before the select). Session 35 (``sgl10_bench.py``
+#: ``pickwr``, µs v2 / page table, two rounds where two are given): 512x128K 158.1 / 162.4 -> 139.5 / 148.7, 159.1 /
+#: 163.1 -> 139.3 / 148.2; 1024x64K 175.9 / 179.2 -> 165.8 / 173.9; 256x128K 84.9 / 87.0 -> 75.3 / 79.5; bf16
+#: 128x128K 53.2 / 55.2 -> 42.9 / 47.5; 128x128K k = 512 49.4 / 50.6 -> 43.0 / 44.0. Forced on the other one-row-per-SM
+#: picks with all_cands (``pickwra`` against ``pickwrax``): 128x32K 24.3 / 23.9 -> 22.7 / 22.9 (the pick: 21.8 /
+#: 22.4), 128x128K 61.5 / 63.4 -> 55.8 / 59.3 (the pick: 56.8 / 58.7): not taken there.
+WARP_ALL_CANDS_REGIONS = True
 
 
 def all_cands_config(config: WarpConfig, n: int, k: int, elem_bytes: int) -> WarpConfig:
-    """``config`` with ``all_cands`` where sessions 32 and 34 measured it faster (above), else ``config``; a streamed
-    page table is then applied as the select emits each slot, its first chunk's entries gathered early."""
+    """``config`` with ``all_cands`` (and ``warp_regions``) where sessions 32, 34 and 35 measured it faster (above),
+    else ``config``; a streamed page table is then applied as the select emits each slot, its first chunk's entries
+    gathered early."""
     if (config in (WARP_MID_LARGE, WARP_MID_LARGE_MANY, WARP_MID_LARGE_PAGE, WARP_MID_LARGE_PAGE_MANY)
             and elem_bytes == 4 and n >= WARP_ALL_CANDS_MIN_RATIO * k):
         cblock = max(config.cblock, WARP_ALL_CANDS_MID_CBLOCK)
@@ -281,7 +309,8 @@ def all_cands_config(config: WarpConfig, n: int, k: int, elem_bytes: int) -> War
         return config
     page = dict(page_stream=False, late=False, page_early=True) if config.page_stream else {}
     ahead = dict(ahead=WARP_ALL_CANDS_MID_AHEAD) if config == WARP_MID_LARGE else {}
-    return replace(config, all_cands=True, pack_cands=True, cblock=cblock, **page, **ahead)
+    return replace(config, all_cands=True, pack_cands=True, cblock=cblock, warp_regions=WARP_ALL_CANDS_REGIONS, **page,
+                   **ahead)
 
 
 @dataclass(frozen=True)
