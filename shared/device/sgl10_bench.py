@@ -77,6 +77,9 @@ register cap] [with all_cands and the page table's early gathers].
 candidates (``warp_regions``) [every bisection pick given pack_cands].
 "pickwr[a][x]" (session 35) the all_cands warp picks with a candidate region per warp (``warp_regions``) [every
 bisection pick forced to all_cands first] [without the regions].
+"pickold36" (session 36) the one-row-per-SM picks as before session 36 (sample runs of 8 single values, one tile
+ahead). "pickcopy" / "picknope" (session 36, removed after: the page table's all_cands picks gathering every candidate's
+entry as the regions are copied to the list / at emission only) measured slower / even (NOTES.md, session 36).
 "pickk0[a|off]" (session 34, prepared) the warp picks' select emitting its first candidate chunk from the
 registers of its first load (``first_chunk_regs``) [with all_cands] [session 35: every pick without it];
 "pickx<0|1>[g<G>]" the warp picks with the bracket guess's pivot loaded beside the sample
@@ -421,6 +424,13 @@ def _setup(name):
                             page_early=True)
             return replace(c, warp_regions=regions and c.all_cands)
         launch.pick_warp = wr
+        return
+    if name == "pickold36":  # session 36: the one-row-per-SM picks as before session 36 (the bracket sample in runs
+        # of 8 single values, one tile ahead)
+        launch.WARP = True
+        launch.pick_warp = lambda *a: (
+            replace(c, sample_run=8, sample_vec=False, ahead=1)
+            if isinstance(c := ORIG_WARP(*a), launch.WarpConfig) and c.warps == 16 and c.sample_run == 16 else c)
         return
     m = re.fullmatch(r"pickk0(a|off)?", name)
     if m:  # session 34 (prepared): the warp picks' select emits its first candidate chunk from the registers of its

@@ -186,10 +186,11 @@ def test_pick_split_one_wave_warps(monkeypatch):
 
 
 def test_pick_warp_page_two_tiles_ahead(monkeypatch):
-    """The page table's warp configs of 2-12 rows per SM stream two tiles ahead (session 25), and every transform's
-    float32 all_cands rows of 2-6 per SM (session 34); the other identity transform configs, WARP_FEW_LONG_PAGE, the
-    many-row configs, rows of at most 8K columns and (session 28, its page table streamed beside the scores) about
-    one row per SM of 16K-32K columns keep one."""
+    """The page table's warp configs of 2-12 rows per SM stream two tiles ahead (session 25), every transform's
+    float32 all_cands rows of 2-6 per SM (session 34) and float32 rows of about one per SM of 16K-32K columns without
+    the page table (session 36); the other identity transform configs, WARP_FEW_LONG_PAGE, the many-row configs, rows
+    of at most 8K columns, 16-bit rows of WARP_FEW_LARGE and (session 28, its page table streamed beside the scores)
+    about one row per SM of 16K-32K columns keep one."""
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
     from topk_sgl_fused import launch
 
@@ -201,7 +202,10 @@ def test_pick_warp_page_two_tiles_ahead(monkeypatch):
     assert ahead(512, 131072) == ahead(1024, 65536) == ahead(256, 32768) == 2
     assert ahead(300, 17000) == launch.WARP_PAGE_AHEAD == 2
     assert ahead(128, 32768) == ahead(150, 20000) == 1
-    assert ahead(128, 32768, "none") == ahead(1024, 65536, "none") == ahead(1024, 65536, "ragged") == 1
+    assert ahead(1024, 65536, "none") == ahead(1024, 65536, "ragged") == 1
+    assert ahead(128, 32768, "none") == ahead(150, 20000, "ragged") == launch.WARP_FEW_LARGE_AHEAD_F32 == 2
+    assert launch.pick_warp(128, 32768, 2048, 132, "none", 2) == launch.WARP_FEW_LARGE_16
+    assert launch.WARP_FEW_LARGE_16.ahead == 1
     assert ahead(512, 131072, "none") == ahead(300, 65536, "ragged") == launch.WARP_ALL_CANDS_MID_AHEAD == 2
     assert ahead(512, 131072, "none") == 2 and launch.pick_warp(512, 131072, 2048, 132, "none", 2).ahead == 1
     assert ahead(512, 32768, "none") == 1
@@ -272,8 +276,9 @@ def test_pick_split_guess(monkeypatch):
 
 def test_pick_warp_16bit(monkeypatch):
     """16-bit rows take float32's warp configs, below 16 warps with half the 16-byte runs per tile, so that a tile
-    holds as many keys (session 31); the resident picks keep their 16-bit config, and RESIDENT_WIDE is float32's
-    alone. (``all_cands`` depends on the dtype on its own: ``test_pick_warp_all_cands``.)"""
+    holds as many keys (session 31), and one tile ahead where float32's WARP_FEW_LARGE streams two (session 36); the
+    resident picks keep their 16-bit config, and RESIDENT_WIDE is float32's alone. (``all_cands`` depends on the
+    dtype on its own: ``test_pick_warp_all_cands``.)"""
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
     from topk_sgl_fused import launch
 
@@ -285,6 +290,8 @@ def test_pick_warp_16bit(monkeypatch):
                 wide, half = launch.pick_warp(rows, n, 2048, 132, t), launch.pick_warp(rows, n, 2048, 132, t, 2)
                 if isinstance(wide, launch.WarpConfig):
                     same = wide.warps == 16
+                    if wide == launch.WARP_FEW_LARGE:
+                        wide = launch.WARP_FEW_LARGE_16
                     assert half == (wide if same else replace(wide, a=wide.a // 2)) and wide.a % 2 == 0, (rows, n, t)
                     seen += 1
                 elif wide == launch.RESIDENT:
@@ -393,10 +400,15 @@ def test_pick_warp(monkeypatch):
     assert pick(128, 32768, 2048, 132, "page_table") == launch.WARP_FEW_LARGE_PAGE
     assert launch.WARP_FEW_LARGE.sample == launch.WARP_FEW_LARGE_SAMPLE == 4096
     assert pick(128, 32769, 2048, 132) == launch.WARP_FEW
-    # every shipped warp config samples in runs of WARP_SAMPLE_RUN columns (session 26)
-    for rows, n, t in ((4096, 8192, "none"), (1024, 65536, "page_table"), (128, 32768, "none"), (128, 131072, "ragged"),
-                       (512, 131072, "page_table"), (150, 8192, "none")):
+    # every shipped warp config samples in runs of WARP_SAMPLE_RUN columns (session 26), but about one row per SM of
+    # 16K+ columns: runs of 16 loaded as vectors (session 36)
+    for rows, n, t in ((4096, 8192, "none"), (1024, 65536, "page_table"), (512, 131072, "page_table"),
+                       (150, 8192, "none")):
         assert pick(rows, n, 2048, 132, t).sample_run == launch.WARP_SAMPLE_RUN == 8
+    for rows, n, t in ((128, 32768, "none"), (128, 131072, "ragged"), (128, 32768, "page_table"),
+                       (128, 131072, "page_table")):
+        c = pick(rows, n, 2048, 132, t)
+        assert (c.sample_run, c.sample_vec) == (launch.WARP_FEW_SAMPLE["sample_run"], True) == (16, True)
     # the candidate select by interpolation where it was timed faster (session 19)
     assert pick(4096, 8192, 2048, 132).sbits == pick(4096, 8192, 2048, 132, "page_table").sbits == 0
     assert pick(512, 131072, 2048, 132, "page_table").sbits == pick(128, 131072, 2048, 132, "page_table").sbits == 0

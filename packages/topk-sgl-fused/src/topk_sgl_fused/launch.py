@@ -34,6 +34,8 @@ from .warp_configs import (  # noqa: F401 (re-exported: launch is where callers 
     WARP_ALL_CANDS_MIN_RATIO,
     WARP_FEW,
     WARP_FEW_LARGE,
+    WARP_FEW_LARGE_16,
+    WARP_FEW_LARGE_AHEAD_F32,
     WARP_FEW_LARGE_GUESS,
     WARP_FEW_LARGE_N,
     WARP_FEW_LARGE_PAGE,
@@ -42,6 +44,7 @@ from .warp_configs import (  # noqa: F401 (re-exported: launch is where callers 
     WARP_FEW_LONG,
     WARP_FEW_LONG_PAGE,
     WARP_FEW_PAGE,
+    WARP_FEW_SAMPLE,
     WARP_MANY,
     WARP_MANY_PAGE,
     WARP_MANY_SMALL,
@@ -616,7 +619,7 @@ def pick_warp(rows: int, n: int, k: int, sm_count: int, transform: str = "none",
     long_rows = n >= WARP_MID_LARGE_N
     if per_sm <= 1.5:
         if WARP_FEW_LARGE_N[0] < n <= WARP_FEW_LARGE_N[1]:
-            config = WARP_FEW_LARGE_PAGE if page else WARP_FEW_LARGE
+            config = WARP_FEW_LARGE_PAGE if page else WARP_FEW_LARGE if elem_bytes == 4 else WARP_FEW_LARGE_16
         elif long_rows:
             config = WARP_FEW_LONG_PAGE if page else WARP_FEW_LONG
         else:

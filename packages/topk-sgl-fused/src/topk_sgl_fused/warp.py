@@ -219,10 +219,8 @@ def _emit_sure_regions(n_s, cap_s, k, region_s, orow, out_idx_ptr, out_val_ptr, 
     """WR without ALLC: the sure regions' entries to output slots from 0, region after region (transformed, with
     values); returns their count, or ``k + 1`` where a region or the k slots would overflow (nothing written)."""
     W: tl.constexpr = TH // 32
-    pre = tl.cumsum(n_s, axis=0) - n_s
-    most = tl.max(n_s, axis=0)
-    total = tl.sum(n_s, axis=0)
-    if (most <= cap_s) & (total <= k):
+    pre, most, total, fits = _region_counts(n_s, cap_s, k)
+    if fits:
         src = region_s + (tl.arange(0, W) * (cap_s + R * 32))[:, None]
         for c0 in range(0, most, CH):
             i = c0 + tl.arange(0, CH)[None, :]
@@ -244,14 +242,22 @@ def _emit_sure_regions(n_s, cap_s, k, region_s, orow, out_idx_ptr, out_val_ptr, 
 
 
 @triton.jit
+def _region_counts(n_w, cap_w, limit):
+    """The regions' offsets in what they are copied to (exclusive scan of their counts ``n_w``), the largest count,
+    their total, and whether no region (``cap_w``) nor the total (``limit``) overflowed."""
+    pre = tl.cumsum(n_w, axis=0) - n_w
+    most = tl.max(n_w, axis=0)
+    total = tl.sum(n_w, axis=0)
+    return pre, most, total, (most <= cap_w) & (total <= limit)
+
+
+@triton.jit
 def _gather_regions(n_w, cap_w, list_cap, region, buf_key, R: tl.constexpr, TH: tl.constexpr, CH: tl.constexpr):
     """WR: the regions' candidates copied to one list from ``buf_key`` (what the select reads), region after
     region; returns their count, or ``list_cap + 1`` where a region or the list would overflow."""
     W: tl.constexpr = TH // 32
-    pre = tl.cumsum(n_w, axis=0) - n_w
-    most = tl.max(n_w, axis=0)
-    total = tl.sum(n_w, axis=0)
-    if (most <= cap_w) & (total <= list_cap):
+    pre, most, total, fits = _region_counts(n_w, cap_w, list_cap)
+    if fits:
         src = region + (tl.arange(0, W) * (cap_w + R * 32))[:, None]
         dst = buf_key.to(tl.pointer_type(tl.int64)) + pre[:, None]
         for c0 in range(0, most, CH):

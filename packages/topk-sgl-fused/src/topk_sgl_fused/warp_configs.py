@@ -201,14 +201,28 @@ WARP_FEW_LARGE_GUESS = 2.5
 #: Not the many-row configs: 4096x8K 147.0 / 153.6 -> 162.0 / 173.4 (with packed candidates); 512x32K 71.0 / 71.5 ->
 #: 68.1 / 72.0 (one round, not taken).
 WARP_FEW_REGIONS = True
-WARP_FEW_LARGE = replace(WARP_FEW, sample=WARP_FEW_LARGE_SAMPLE, cblock=2048, guess=WARP_FEW_LARGE_GUESS,
-                         pack_cands=WARP_FEW_LARGE_PACK, warp_regions=WARP_FEW_REGIONS,
-                         **WARP_FEW_LARGE_SELECT)
+#: About one row per SM of 16K+ columns samples its bracket in runs of 16 columns loaded as vectors (session 36,
+#: ``sgl10_bench.py`` ``pickrun16vec``, after the regions per warp; µs v2 / page table, runs of 8 as single values ->):
+#: 128x32K 21.4 / 21.2 -> 20.7 / 20.1, 21.6 / 21.0 -> 20.7 / 20.0 (runs of 16 alone 21.1 / 20.5, 21.0 / 20.5; of 32
+#: 21.6 / 20.9; 8192 keys in runs of 16 21.7 / 21.2; runs of 16 two tiles ahead without vectors 20.4 / 21.2);
+#: 150x32K 35.5 / 35.5 -> 34.5 / 34.6; 128x24K 19.7 / 19.2 -> 19.1 / 18.6; bf16 128x32K 21.7 / 21.1 -> 20.7 / 20.5;
+#: 128x32K k = 512 21.5 / 20.7 -> 20.8 / 20.0; WARP_FEW_LONG 128x128K 48.0 / 50.3 -> 45.6 / 47.7, 128x64K 32.1 / 34.1
+#: -> 31.5 / 33.4.
+WARP_FEW_SAMPLE = dict(sample_run=16, sample_vec=True)
+#: ... and float32 rows of WARP_FEW_LARGE without the page table stream two tiles ahead (``pickrun16ah2vec``, µs v2):
+#: 128x32K 20.7 -> 20.1 (twice), 150x32K 34.5 -> 33.9, 128x24K 19.1 -> 18.8, k = 512 20.8 -> 20.5. Not 16-bit rows
+#: (bf16 128x32K 20.7 -> 21.1) nor the page table's stream, whose tiles two ahead double the registers in flight
+#: (20.1 -> 20.7).
+WARP_FEW_LARGE_AHEAD_F32 = 2
+WARP_FEW_LARGE_16 = replace(WARP_FEW, sample=WARP_FEW_LARGE_SAMPLE, cblock=2048, guess=WARP_FEW_LARGE_GUESS,
+                            pack_cands=WARP_FEW_LARGE_PACK, warp_regions=WARP_FEW_REGIONS,
+                            **WARP_FEW_LARGE_SELECT, **WARP_FEW_SAMPLE)
+WARP_FEW_LARGE = replace(WARP_FEW_LARGE_16, ahead=WARP_FEW_LARGE_AHEAD_F32)
 #: Its page table streamed beside the scores (session 28, ``pickps`` / ``pickpsah1``, µs, v2 22.1): 128x32K 24.5 ->
 #: 23.8 (twice), 23.2 with one tile ahead (the late pass's two measured slower without it, session 25).
 WARP_FEW_LARGE_PAGE = replace(WARP_FEW_PAGE, sample=WARP_FEW_LARGE_SAMPLE, cblock=2048, guess=WARP_FEW_LARGE_GUESS,
                               pack_cands=WARP_FEW_LARGE_PACK, late=False, page_stream=True,
-                              warp_regions=WARP_FEW_REGIONS, **WARP_FEW_LARGE_SELECT)
+                              warp_regions=WARP_FEW_REGIONS, **WARP_FEW_LARGE_SELECT, **WARP_FEW_SAMPLE)
 WARP_FEW_LARGE_N = (16384, 32768)
 #: 2-12 rows per SM of at least WARP_MID_LARGE_N columns, v2 and ragged: a 4096-key bracket sample and the select by
 #: interpolation (session 19 call 9, two rounds, µs): 512x128K 243.0 / 242.2 -> 236.9 / 236.9, 1024x64K 226.8 / 227.4
@@ -239,9 +253,9 @@ WARP_MID_LARGE_PAGE = replace(WARP_MID_PAGE, sample=4096)
 #: 4096x8K 152.2 -> 172.0, 1024x64K 199.5 -> 204.3, 512x128K 200.3 -> 214.3: the bisection's chain hides behind other
 #: rows there, and the guess's wider bracket costs more than its steps save.
 WARP_FEW_LONG = replace(WARP_FEW, sbits=WARP_SELECT_SECANT, cblock=4096, guess=1.5, pack_cands=WARP_FEW_REGIONS,
-                        warp_regions=WARP_FEW_REGIONS)
+                        warp_regions=WARP_FEW_REGIONS, **WARP_FEW_SAMPLE)
 WARP_FEW_LONG_PAGE = replace(WARP_FEW_PAGE, cblock=4096, guess=1.5, pack_cands=WARP_FEW_REGIONS,
-                             warp_regions=WARP_FEW_REGIONS)
+                             warp_regions=WARP_FEW_REGIONS, **WARP_FEW_SAMPLE)
 #: Rows of at most WARP_NARROW_BRACKET_MAX_N columns bracket on the top 12 key bits, not 16, whatever the config
 #: (session 18, ``sgl10_bench.py`` ``pb<B>``, µs none / page): 4096x8K 187.6 / 209.9 -> 181.5 / 203.3 (11 and 13 bits
 #: within 0.5), 2048x8K 100.5 / 112.8 -> 98.2 / 109.8, 1024x8K 56.7 / 64.7 -> 54.3 / 61.1, 1x8K 12.0 / 13.0 -> 11.2 /
@@ -251,7 +265,7 @@ WARP_NARROW_BRACKET_MAX_N = 8192
 WARP_NARROW_BRACKET_BITS = 12
 _NARROW_BRACKET = {c: replace(c, bracket_bits=WARP_NARROW_BRACKET_BITS, ahead=1) for c in (
     WARP_FEW, WARP_MID, WARP_MANY, WARP_FEW_PAGE, WARP_MID_PAGE, WARP_MANY_PAGE, WARP_MANY_SMALL, WARP_MANY_SMALL_PAGE,
-    WARP_FEW_LARGE, WARP_FEW_LARGE_PAGE)}
+    WARP_FEW_LARGE, WARP_FEW_LARGE_16, WARP_FEW_LARGE_PAGE)}
 #: Every key at or above the bracket's low bound a packed candidate (``all_cands``; session 32, ``sgl10_bench.py``
 #: ``pickallc`` / ``pickqa`` / ``pickqac<C>``, µs v2 / page table, shipped -> all_cands; the stream's SASS per key drops
 #: by a third (fp32 128x32K 51.4 -> 33.5), the select ranks k more candidates). Where it pays:
