@@ -71,6 +71,9 @@ from .warp_configs import (  # noqa: F401 (re-exported: launch is where callers 
     ResidentConfig,
     WarpConfig,
     all_cands_config,
+    resident_config,
+    resident_constexprs,
+    resident_row,
 )
 
 OWNER = "sgl_fused"
@@ -765,33 +768,6 @@ def _page_streamable(call: Call) -> bool:
     table = call.page_table
     return (call.values is None and table.data_ptr() % 16 == 0 and table.stride(0) % 4 == 0
             and table.stride(1) == 1)
-
-
-def resident_config(elem_bytes: int) -> ResidentConfig:
-    """The resident path's shipped config for rows of ``elem_bytes``-byte logits."""
-    return RESIDENT if elem_bytes == 4 else RESIDENT_16
-
-
-def resident_row(n: int) -> int:
-    """Columns a resident program covers for rows of ``n`` columns (a power of two, >= 512)."""
-    return max(512, 1 << max(n - 1, 0).bit_length())
-
-
-def resident_constexprs(config: ResidentConfig, n: int, key_bits: int, transform: int, has_starts: bool) -> dict:
-    """``resident_kernel``'s compile-time arguments (also built by the sm_90 compile test)."""
-    th = 32 * config.warps
-    v = 128 // key_bits
-    row = resident_row(n)
-    if row % (v * th) or row // th > RESIDENT_MAX_KEYS_PER_THREAD:
-        raise ValueError(f"config: {config.warps} warps cannot hold rows of {n} columns "
-                         f"(1 to {RESIDENT_MAX_KEYS_PER_THREAD} keys per thread in 16-byte runs)")
-    if config.sbits not in (1, 2):
-        raise ValueError(f"config: sbits must be 1 or 2, got {config}")
-    return dict(KEY_BITS=key_bits, A=row // (v * th), V=v, TH=th, BLOCK=min(1024, th * 4), TRANSFORM=transform,
-                HAS_STARTS=has_starts, **({"SB": 2} if config.sbits == 2 else {}),
-                **({"REREAD": True} if config.reread else {}), **({"SECANT": True} if config.secant else {}),
-                **({"GUESS": True} if config.secant and config.guess else {}),
-                **({"ONE_SCAN": True} if config.secant and config.one_scan and not config.reread else {}), SU=1)
 
 
 def launch_resident(call: Call, config: ResidentConfig) -> None:

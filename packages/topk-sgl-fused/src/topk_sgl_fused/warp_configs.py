@@ -1,6 +1,6 @@
 """The one-program-per-row paths' configs and the shipped picks with their measurements (H200): ``WarpConfig`` (the
-warp path, ``warp.py``) and ``ResidentConfig`` (the resident path, ``resident.py``). ``launch`` re-exports every name
-here and picks among them (``launch.pick_warp``)."""
+warp path, ``warp.py``) and ``ResidentConfig`` (the resident path, ``resident.py``, with its compile-time arguments).
+``launch`` re-exports every name here and picks among them (``launch.pick_warp``)."""
 
 from __future__ import annotations
 
@@ -263,9 +263,9 @@ WARP_FEW_LONG_PAGE = replace(WARP_FEW_PAGE, cblock=4096, guess=1.5, pack_cands=W
 #: 128x32K 31.8 -> 33.3, 512x128K 240.1 -> 247.4, 1024x64K 226.2 -> 233.1 (14 bits: even within 2%).
 WARP_NARROW_BRACKET_MAX_N = 8192
 WARP_NARROW_BRACKET_BITS = 12
+#: (WARP_FEW_LARGE[_16|_PAGE] take rows of more than WARP_FEW_LARGE_N[0] > WARP_NARROW_BRACKET_MAX_N columns only.)
 _NARROW_BRACKET = {c: replace(c, bracket_bits=WARP_NARROW_BRACKET_BITS, ahead=1) for c in (
-    WARP_FEW, WARP_MID, WARP_MANY, WARP_FEW_PAGE, WARP_MID_PAGE, WARP_MANY_PAGE, WARP_MANY_SMALL, WARP_MANY_SMALL_PAGE,
-    WARP_FEW_LARGE, WARP_FEW_LARGE_16, WARP_FEW_LARGE_PAGE)}
+    WARP_FEW, WARP_MID, WARP_MANY, WARP_FEW_PAGE, WARP_MID_PAGE, WARP_MANY_PAGE, WARP_MANY_SMALL, WARP_MANY_SMALL_PAGE)}
 #: Every key at or above the bracket's low bound a packed candidate (``all_cands``; session 32, ``sgl10_bench.py``
 #: ``pickallc`` / ``pickqa`` / ``pickqac<C>``, µs v2 / page table, shipped -> all_cands; the stream's SASS per key drops
 #: by a third (fp32 128x32K 51.4 -> 33.5), the select ranks k more candidates). Where it pays:
@@ -396,3 +396,30 @@ WARP_MIN_RATIO = 4
 WARP_MIN_N = 8192
 #: ... and its candidate scratch (rows x cap keys and columns) within this many bytes.
 WARP_MAX_SCRATCH = 1 << 30
+
+
+def resident_config(elem_bytes: int) -> ResidentConfig:
+    """The resident path's shipped config for rows of ``elem_bytes``-byte logits."""
+    return RESIDENT if elem_bytes == 4 else RESIDENT_16
+
+
+def resident_row(n: int) -> int:
+    """Columns a resident program covers for rows of ``n`` columns (a power of two, >= 512)."""
+    return max(512, 1 << max(n - 1, 0).bit_length())
+
+
+def resident_constexprs(config: ResidentConfig, n: int, key_bits: int, transform: int, has_starts: bool) -> dict:
+    """``resident_kernel``'s compile-time arguments (also built by the sm_90 compile test)."""
+    th = 32 * config.warps
+    v = 128 // key_bits
+    row = resident_row(n)
+    if row % (v * th) or row // th > RESIDENT_MAX_KEYS_PER_THREAD:
+        raise ValueError(f"config: {config.warps} warps cannot hold rows of {n} columns "
+                         f"(1 to {RESIDENT_MAX_KEYS_PER_THREAD} keys per thread in 16-byte runs)")
+    if config.sbits not in (1, 2):
+        raise ValueError(f"config: sbits must be 1 or 2, got {config}")
+    return dict(KEY_BITS=key_bits, A=row // (v * th), V=v, TH=th, BLOCK=min(1024, th * 4), TRANSFORM=transform,
+                HAS_STARTS=has_starts, **({"SB": 2} if config.sbits == 2 else {}),
+                **({"REREAD": True} if config.reread else {}), **({"SECANT": True} if config.secant else {}),
+                **({"GUESS": True} if config.secant and config.guess else {}),
+                **({"ONE_SCAN": True} if config.secant and config.one_scan and not config.reread else {}), SU=1)
