@@ -77,6 +77,8 @@ register cap] [with all_cands and the page table's early gathers].
 candidates (``warp_regions``) [every bisection pick given pack_cands].
 "pickwr[a][x]" (session 35) the all_cands warp picks with a candidate region per warp (``warp_regions``) [every
 bisection pick forced to all_cands first] [without the regions].
+"pickpsr[ah1]" (session 37) the all_cands page-table picks without all_cands, the table streamed into the regions
+per warp (identity transform: the same config unstreamed) [one tile ahead].
 "pickold36" (session 36) the one-row-per-SM picks as before session 36 (sample runs of 8 single values, one tile
 ahead). "pickcopy" / "picknope" (session 36, removed after: the page table's all_cands picks gathering every candidate's
 entry as the regions are copied to the list / at emission only) measured slower / even (NOTES.md, session 36).
@@ -424,6 +426,23 @@ def _setup(name):
                             page_early=True)
             return replace(c, warp_regions=regions and c.all_cands)
         launch.pick_warp = wr
+        return
+    m = re.fullmatch(r"pickpsr(ah1)?", name)
+    if m:  # session 37: the all_cands page-table picks (2-12 rows per SM) without all_cands, with the table streamed
+        # beside the scores into the regions per warp [one tile ahead]; the identity transform ("none") runs the same
+        # config without the stream, so the pair is issue 6's same-kernel comparison
+        launch.WARP = True
+        ah1 = m.group(1) is not None
+
+        def psr(rows, n, k, sm, transform="none", elem_bytes=4):
+            c = ORIG_WARP(rows, n, k, sm, "page_table", elem_bytes)
+            if not (isinstance(c, launch.WarpConfig) and c.all_cands and c.page_early):
+                return ORIG_WARP(rows, n, k, sm, transform, elem_bytes)
+            c = replace(c, all_cands=False, page_early=False, first_chunk_regs=False, pack_cands=True,
+                        warp_regions=True, late=False, page_stream=transform == "page_table",
+                        **({"ahead": 1} if ah1 else {}))
+            return c
+        launch.pick_warp = psr
         return
     if name == "pickold36":  # session 36: the one-row-per-SM picks as before session 36 (the bracket sample in runs
         # of 8 single values, one tile ahead)
