@@ -18,7 +18,8 @@ sparse1 with pass 0 counting raw bins of x + 0.0, permuted to key bins after the
 32242f9 has it);
 ``tr1k``/``tr1k4``/``tr1k13`` the two-read path on 1024 threads at 32K rows (session 20: slower);
 ``m8``/``m8c1`` 8 CTAs per SM (min_ctas, 32 registers; 1024 candidates), ``t128``/``t128c1``/``t128c1m12``
-(session 37: slower) 128-thread CTAs [1024 candidates] [12 per SM], ``cs1`` (session 37) ``cstore1``, ``u2``/``u8``/``u8m6`` other unroll
+(session 37: slower) 128-thread CTAs [1024 candidates] [12 per SM], ``cs1`` (session 37, slower: ``cstore1``, removed
+after commit b272f3b), ``u2``/``u8``/``u8m6`` other unroll
 counts on SHORT_MANY, session 14; ``fb12`` SHORT_MANY's first digit of 12 bits (session 16: slower, 4096x8K
 67.1 -> 74.9 µs; 10 bits would make the second digit wider than the first, which RadixTopK now refuses);
 FIND_AB=name,... keeps only those), and
@@ -263,7 +264,6 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
                 alts["fb12"] = replace(v, first_bits=12)  # pass 0's histogram of 4096 bins (session 16: slower)
                 # session 37: 7 CTAs of 256 per SM (36 registers); 128-thread CTAs with today's flags, 2048 or
                 # 1024 candidates (9 / 12 CTAs per SM: shared memory / registers)
-                alts["cs1"] = replace(v, cstore1=True)  # pass 1's selected columns staged per warp, stored coalesced
                 alts["t128"] = replace(v, threads=128)
                 alts["t128c1"] = replace(v, threads=128, cand=1024)
                 alts["t128c1m12"] = replace(v, threads=128, cand=1024, min_ctas=12)

@@ -77,6 +77,8 @@ register cap] [with all_cands and the page table's early gathers].
 candidates (``warp_regions``) [every bisection pick given pack_cands].
 "pickwr[a][x]" (session 35) the all_cands warp picks with a candidate region per warp (``warp_regions``) [every
 bisection pick forced to all_cands first] [without the regions].
+"pickds[p][s]" (session 37) the late-pass page-table picks with regions on ``defer_sure`` [with ``page_early``] [the
+streamed ones too].
 "pickpsr[ah1]" (session 37) the all_cands page-table picks without all_cands, the table streamed into the regions
 per warp (identity transform: the same config unstreamed) [one tile ahead].
 "pickold36" (session 36) the one-row-per-SM picks as before session 36 (sample runs of 8 single values, one tile
@@ -426,6 +428,21 @@ def _setup(name):
                             page_early=True)
             return replace(c, warp_regions=regions and c.all_cands)
         launch.pick_warp = wr
+        return
+    m = re.fullmatch(r"pickds(p)?(s)?", name)
+    if m:  # session 37: the page-table warp picks with regions and the late pass take defer_sure (the sure columns'
+        # entries gathered after their copy, held through the select; the candidates' applied as the select emits)
+        # [their first chunk's entries gathered before the search] [the streamed picks too, unstreamed]
+        launch.WARP = True
+        early, streamed = m.group(1) is not None, m.group(2) is not None
+
+        def ds(rows, n, k, sm, transform="none", elem_bytes=4):
+            c = ORIG_WARP(rows, n, k, sm, transform, elem_bytes)
+            if (transform != "page_table" or not isinstance(c, launch.WarpConfig) or not c.warp_regions
+                    or c.all_cands or not (c.late or (streamed and c.page_stream))):
+                return c
+            return replace(c, late=False, page_stream=False, defer_sure=True, page_early=early)
+        launch.pick_warp = ds
         return
     m = re.fullmatch(r"pickpsr(ah1)?", name)
     if m:  # session 37: the all_cands page-table picks (2-12 rows per SM) without all_cands, with the table streamed

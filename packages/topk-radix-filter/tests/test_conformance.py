@@ -113,11 +113,7 @@ RAWBIN = [dict(v, rawbin=True) for v in SPARSE1[:3]] + [dict(pstore1=True, spars
 #: SHORT_MANY's m8.
 MINCTAS = [dict(threads=512, cand=4096, **_S1, min_ctas=4), dict(threads=256, cand=2048, **_S1, min_ctas=8),
            dict(threads=512, cand=4096, first_bits=11, late=True, min_ctas=4)]
-#: sparse1 with pass 1's selected columns staged per warp and stored warp-wide (``cstore1``, session 37): SHORT_MANY's
-#: flags, the small buffer, the order-key classification. (Builds with values, or of 512 threads, keep the
-#: per-key stores: the flag is off there.)
-CSTORE1 = [dict(v, cstore1=True) for v in SPARSE1[:1] + SPARSE1[2:4]]
-VARIANTS += TWO_READ + SPARSE + SPARSE1 + RAWBIN + MINCTAS + CSTORE1
+VARIANTS += TWO_READ + SPARSE + SPARSE1 + RAWBIN + MINCTAS
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")
@@ -168,29 +164,25 @@ def test_two_read_flags_on_special_bits(variant, dtype):
         check_topk(logits, seq_lens, k, idx, vals, next_n=2)
 
 
-@pytest.mark.parametrize("variant", SPARSE1[:2] + RAWBIN[:2] + CSTORE1[:1],
-                         ids=["sparse1_short_many", "sparse1_short_f32", "rawbin_short_many", "rawbin_short_f32",
-                              "cstore1_short_many"])
+@pytest.mark.parametrize("variant", SPARSE1[:2] + RAWBIN[:2], ids=["sparse1_short_many", "sparse1_short_f32",
+                                                                  "rawbin_short_many", "rawbin_short_f32"])
 @pytest.mark.parametrize("kind", ["randn", "int_ties", "plateau", "zeros_denormals", "sorted", "reversed", "huge"])
 def test_sparse1_on_batches(variant, kind):
     """``sparse1`` at the shapes it is for (many rows of 4K-8K columns, k a third of a row: most tiles hold
-    candidates), aligned rows (16-byte vectors, with values and without: ``cstore1`` stages only without) and rows
-    one column shifted (scalar loads), lengths uniform, mixed (0, <= k, > N) and full."""
+    candidates), aligned rows (16-byte vectors, values) and rows one column shifted (scalar loads), lengths
+    uniform, mixed (0, <= k, > N) and full."""
     if not torch.cuda.is_available():
         pytest.skip("needs a CUDA GPU")
     from topk_radix_filter.launch import Variant, launch
 
     dev = torch.device("cuda")
-    for rows, n, k, mode, shift, with_values in ((300, 8192, 2048, "uniform", 0, True),
-                                                 (300, 8192, 2048, "uniform", 0, False),
-                                                 (37, 8192, 2048, "mixed", 1, False),
-                                                 (64, 4096, 1024, "full", 0, True), (64, 4096, 1024, "full", 0, False),
-                                                 (9, 5003, 700, "mixed", 0, True)):
+    for rows, n, k, mode, shift in ((300, 8192, 2048, "uniform", 0), (37, 8192, 2048, "mixed", 1),
+                                    (64, 4096, 1024, "full", 0), (9, 5003, 700, "mixed", 0)):
         full = make_logits(kind, rows, n + shift, torch.float32, dev, seed=rows + n, k=k)
         logits = full[:, shift:]  # shift 1: rows 4 bytes past 16-byte alignment
         seq_lens = make_seq_lens(rows, n, seed=rows, mode=mode, device=dev)
         idx = torch.full((rows, k), -7, dtype=torch.int32, device=dev)
-        vals = torch.full((rows, k), 7.0, dtype=torch.float32, device=dev) if with_values else None
+        vals = torch.full((rows, k), 7.0, dtype=torch.float32, device=dev) if shift == 0 else None
         launch(Call(logits=logits, seq_lens=seq_lens, top_k=k, indices=idx, values=vals), Variant(**variant))
         check_topk(logits, seq_lens, k, idx, vals)
 

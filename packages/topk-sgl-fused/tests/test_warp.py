@@ -643,7 +643,32 @@ def test_warp_regions(transform):
     _check_cases(cases + gpu, transform, 69)
 
 
+@pytest.mark.parametrize("transform", ["page_table", "none"])
+def test_defer_sure(transform):
+    """``defer_sure`` (the sure columns' page entries gathered after their copy, stored after the select): all k slots
+    held (k 37) and only the first 4 a thread with the rest gathered in the copy (k 300 on one warp: 128 held), with
+    the early gathers and without, bisection, two bits a step and interpolation, ties, NaN and +-inf
+    (``_special_rows``), a region's overflow and a tiny cap (the exact fallback, which must not be overwritten by
+    the held entries); the identity transform ignores the flag. On a GPU also the float32 picks of 1 row per SM."""
+    from topk_sgl_fused.launch import WarpConfig
+
+    dev = triton_device()
+    cases = []
+    for k, seed in ((37, 71), (300, 72)):
+        lens = torch.tensor([60, 200, 513, 1300, k - 5, k + 1, 1299], dtype=torch.int32, device=dev)
+        x = _special_rows(dev, lens, k, seed, 7)
+        x[3, 1000:1300] = 7.0  # the top keys all in the last tiles: one warp's region overflows first
+        ds = dict(pack_cands=True, warp_regions=True, defer_sure=True)
+        cases += [(x, lens, k, c) for c in (WarpConfig(1, 1, 64, 64, 64, **ds),
+                                            WarpConfig(2, 1, 128, 32, 64, sbits=2, page_early=True, **ds),
+                                            WarpConfig(4, 1, 64, 64, 64, sbits=0, guess=2.5, **ds),
+                                            WarpConfig(2, 1, 64, 64, 64, cap=40, **ds))]
+    gpu = _gpu_pick_cases(dev, transform, 73, late=False, defer_sure=True)
+    _check_cases(cases + gpu, transform, 74)
+
+
 @pytest.mark.parametrize("fields, match", [
+    (dict(defer_sure=True), "defer_sure"),  # the held entries are the sure regions'
     (dict(all_cands=True), "all_cands"),  # all_cands writes packed candidates
     (dict(bisect=False, pack_cands=True), "pack_cands"),  # the histogram select reads two 32-bit arrays
     (dict(bisect=False, page_early=True), "page_early"),  # the histogram select never gathers the entries

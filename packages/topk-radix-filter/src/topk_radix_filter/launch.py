@@ -49,7 +49,6 @@ class Variant:
     sparse1: bool = False  # pstore1: pass 1 writes a tile's candidates by a loop over their mask's set bits
     rawbin: bool = False  # sparse1: pass 0 on raw top bits of x + 0.0, permuted to key bins (measured slower: off)
     min_ctas: int = 0  # one CTA per row: registers capped so this many CTAs share an SM (0: ptxas chooses)
-    cstore1: bool = False  # sparse1: pass 1's selected columns staged per warp, then stored warp-wide (coalesced)
 
 
 #: Every sampled variant writes kept keys by predicated stores on float32 (``pstore``; session 7, us,

@@ -85,8 +85,7 @@ class SampledFilter(TwoReadSparse, RadixTopK):
                  late: bool = False, sample_bits: int = 0, compact: bool = False, root_pad: int = 1,
                  bf16cmp: bool = True, rel16: bool = True, f16cmp: bool = True, fastkey: bool = False,
                  pstore1: bool = False, early: bool = False, vclear: bool = False, unitdiv: bool = False,
-                 sparse: bool = False, sparse1: bool = False, rawbin: bool = False, min_ctas: int = 0,
-                 cstore1: bool = False):
+                 sparse: bool = False, sparse1: bool = False, rawbin: bool = False, min_ctas: int = 0):
         assert sample % 32 == 0 and (sample <= cand or not sampled)
         assert group in (1, 2, 3, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
@@ -152,11 +151,6 @@ class SampledFilter(TwoReadSparse, RadixTopK):
         # rawbin (sparse1, fastkey): the two-read path's pass 0 counts keys in bins of the raw top bits of x + 0.0
         # (no sign flip: 4 instructions a key, not 6), permuted into the order keys' bins once after the pass
         self.rawbin = rawbin and self.sparse1 and self.fastkey
-        # cstore1 (sparse1, no values): pass 1's selected columns go to a per-warp stage in the histogram (unused
-        # between the first bin search and the candidates' histogram), then out as whole warp-wide stores; a
-        # predicated store per key filled ~6 of a sector's 32 bytes (ncu, 4096x8K)
-        self.cstore1 = (cstore1 and self.sparse1 and not with_values
-                        and self.bins // (threads // 32) >= 32 * self.unroll1 * self.vec)
         # min_ctas (one CTA per row): ptxas keeps registers for this many CTAs per SM (.minnctapersm).
         self.min_ctas = min_ctas if group == 1 else 0
 

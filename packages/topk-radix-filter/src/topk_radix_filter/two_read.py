@@ -31,17 +31,6 @@ def f32_or_if_not_below(mask: Int32, bits: Int32, floor_bits: Int32, bit: cutlas
 
 
 @cute.jit
-def stage_if_bit(mask: Uint32, bit: cutlass.Constexpr, pos: Int32, col: Int32, stage: Int32) -> Int32:
-    """``cstore1``: column ``col`` to word ``pos`` of the shared stage at byte address ``stage`` when ``bit`` of
-    ``mask`` is set; returns ``pos`` plus that bit (``emit_if_bit``'s shape, a shared store)."""
-    return Int32(llvm.inline_asm(
-        mlir_t.i32(), [Int32(mask).ir_value(), pos.ir_value(), col.ir_value(), stage.ir_value()],
-        f"{{\n\t.reg .pred p;\n\t.reg .b32 t, a;\n\tand.b32 t, $1, {1 << bit};\n\tsetp.ne.b32 p, t, 0;\n\t"
-        "shl.b32 a, $0, 2;\n\tadd.u32 a, a, $4;\n\t@p st.shared.b32 [a], $3;\n\t@p add.s32 $0, $0, 1;\n\t}",
-        "=r,r,0,r,r", has_side_effects=True, is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT))
-
-
-@cute.jit
 def _pinned(x: Int32) -> Int32:
     """``x`` through a side-effecting ``mov``: computed where it is written (the compiler would otherwise sink a
     per-row value into the loop that uses it and recompute it every iteration)."""
@@ -148,23 +137,13 @@ class TwoReadSparse:
             use_f, flo, fhi = self._pass1_floors(b0)
             for start in cutlass.range(0, nv, T * U1):
                 vs = self._load_vectors(xv, start, nv, tid, U1)
-                self._select_or_keep_sparse(vs, start, nv, b0, use_f, flo, fhi, out, ckey, cidx, ctl, tid, hist)
-            if cutlass.const_expr(self.cstore1):  # the candidates' histogram (after the next barrier) needs zeros
-                cute.arch.sync_warp()
-                S = self._stage_words()
-                zero = cute.make_tensor(hist.iterator + Int32((tid // 32) * S), cute.make_layout(S))
-                for i in cutlass.range_constexpr(S // 32):
-                    zero[i * 32 + tid % 32] = Int32(0)
+                self._select_or_keep_sparse(vs, start, nv, b0, use_f, flo, fhi, out, ckey, cidx, ctl, tid)
         else:
             RadixTopK._pass1(self, xv, nv, b0, out, hist, ckey, cidx, ctl, tid, lane)
 
-    def _stage_words(self) -> int:
-        """``cstore1``: words of the histogram each warp stages its selected columns in."""
-        return self.bins // (self.threads // 32)
-
     @cute.jit
     def _select_or_keep_sparse(self, vs: list, start: Int32, nv: Int32, b0: Int32, use_f: Int32, flo: Int32,
-                               fhi: Int32, out, ckey, cidx, ctl, tid: Int32, hist=None):
+                               fhi: Int32, out, ckey, cidx, ctl, tid: Int32):
         """``sparse1``'s pass-1 tile: keys above bin b0 and inside it marked in two masks (as RadixTopK's, by a
         compare and a predicated or each), one scan and two atomics per warp; the keys above go out by predicated
         stores (a third of a short row is selected), the few inside by a loop over their bits (``_write_kept``).
@@ -203,30 +182,12 @@ class TwoReadSparse:
             gbase = cute.arch.atomic_add((ctl.iterator + GT).llvm_ptr, incl & Int32(0xFFFF))
             cbase = cute.arch.atomic_add((ctl.iterator + CAND).llvm_ptr, incl >> 16)
         ex = incl - packed
-        gstart = cute.arch.shuffle_sync(gbase, 31)
-        apos = gstart + (ex & Int32(0xFFFF))
+        apos = cute.arch.shuffle_sync(gbase, 31) + (ex & Int32(0xFFFF))
         cpos = cute.arch.shuffle_sync(cbase, 31) + (ex >> 16)
         ir, vr, xr = out
-        if cutlass.const_expr(self.cstore1):
-            # the warp's selected columns are contiguous in the output: staged in its slice of the histogram at the
-            # lanes' exclusive offsets, then stored by consecutive lanes to consecutive slots
-            S = self._stage_words()
-            wbase = (tid // 32) * S
-            spos = ex & Int32(0xFFFF)
-            for u in cutlass.range_constexpr(nvec):
-                for e in cutlass.range_constexpr(V):
-                    spos = stage_if_bit(amask, u * V + e, spos, (start + u * T + tid) * V + e,
-                                        Int32((hist.iterator + Int32(wbase)).toint()))
-            cute.arch.sync_warp()
-            total = cute.arch.shuffle_sync(incl, 31) & Int32(0xFFFF)
-            stage = cute.make_tensor(hist.iterator + Int32(wbase), cute.make_layout(S))
-            for i in cutlass.range(tid % 32, total, 32):
-                ir[gstart + i] = stage[i]
-            cute.arch.sync_warp()  # read before the next tile stages
-        else:
-            vbytes = self.elem.width // 8 if self.with_values else 0
-            for u in cutlass.range_constexpr(nvec):
-                for e in cutlass.range_constexpr(V):
-                    apos = emit_if_bit(amask, u * V + e, apos, (start + u * T + tid) * V + e, ir.iterator,
-                                       raws[u * V + e], vr.iterator, vbytes)
+        vbytes = self.elem.width // 8 if self.with_values else 0
+        for u in cutlass.range_constexpr(nvec):
+            for e in cutlass.range_constexpr(V):
+                apos = emit_if_bit(amask, u * V + e, apos, (start + u * T + tid) * V + e, ir.iterator, raws[u * V + e],
+                                   vr.iterator, vbytes)
         self._write_kept(imask, start, cpos, xr, ckey, cidx, tid, V)

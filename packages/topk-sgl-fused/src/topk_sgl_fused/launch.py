@@ -686,6 +686,14 @@ def late_block(config: WarpConfig | SplitConfig, k: int) -> int:
     return min(1 << max(k - 1, 0).bit_length(), 16 * 32 * warps)
 
 
+def _defer_sure(config: WarpConfig, transform: int, k: int) -> dict:
+    """``defer_sure``'s constexprs where it applies (the page table applied as the select emits): DS, and DSK the
+    slots whose entries are held through the select (all k up to 4 a thread)."""
+    if not (config.defer_sure and transform == 1 and not config.late and not config.page_stream):
+        return {}
+    return dict(DS=True, DSK=min(late_block(config, k), 4 * 32 * config.warps))
+
+
 def warp_constexprs(config: WarpConfig, key_bits: int, transform: int, has_starts: bool, k: int) -> dict:
     """``warp_kernel``'s compile-time arguments (also built by the sm_90 compile test)."""
     late = config.late and transform == 1
@@ -698,7 +706,7 @@ def warp_constexprs(config: WarpConfig, key_bits: int, transform: int, has_start
                 BPB=config.bracket_bits, GUESS=float(config.guess), **({"AHEAD": 2} if config.ahead == 2 else {}),
                 SRUN=config.sample_run, SVEC=config.sample_vec, PACK=config.pack_cands, ALLC=config.all_cands,
                 EMIT_DONE=config.emit_done, X0E=config.early_pivot, PE=config.page_early,
-                K0=config.first_chunk_regs, WR=config.warp_regions,
+                K0=config.first_chunk_regs, WR=config.warp_regions, **_defer_sure(config, transform, k),
                 PSTREAM=config.page_stream and transform == 1,
                 **({"HEAD": True} if has_starts and config.aligned_windows
                    and not (config.page_stream and transform == 1) else {}), SU=1)
@@ -727,6 +735,8 @@ def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
                          f"got {config}")
     if config.warp_regions and not config.pack_cands:
         raise ValueError(f"config: warp_regions needs pack_cands (its regions hold packed candidates), got {config}")
+    if config.defer_sure and (config.all_cands or not config.warp_regions):
+        raise ValueError(f"config: defer_sure needs warp_regions without all_cands (sure regions), got {config}")
     if config.all_cands and not config.pack_cands:
         raise ValueError(f"config: all_cands needs pack_cands (its stream writes packed candidates), got {config}")
     _check_sample_run(config)

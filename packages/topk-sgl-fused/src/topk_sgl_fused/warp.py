@@ -215,9 +215,10 @@ def _place_warps(j, x, sure, cand, n_s, n_c, cap_s, cap_c, region, region_s, R: 
 @triton.jit
 def _emit_sure_regions(n_s, cap_s, k, region_s, orow, out_idx_ptr, out_val_ptr, return_values, row_ptr, req, offset,
                        page_ptr, page_stride, R: tl.constexpr, TH: tl.constexpr, CH: tl.constexpr,
-                       TRANSFORM: tl.constexpr, PSTREAM: tl.constexpr):
+                       TRANSFORM: tl.constexpr, PSTREAM: tl.constexpr, DSK: tl.constexpr = 0):
     """WR without ALLC: the sure regions' entries to output slots from 0, region after region (transformed, with
-    values); returns their count, or ``k + 1`` where a region or the k slots would overflow (nothing written)."""
+    values); returns their count, or ``k + 1`` where a region or the k slots would overflow (nothing written).
+    DSK > 0 (``defer_sure``): slots below DSK get local columns (the caller gathers their entries later)."""
     W: tl.constexpr = TH // 32
     pre, most, total, fits = _region_counts(n_s, cap_s, k)
     if fits:
@@ -230,6 +231,10 @@ def _emit_sure_regions(n_s, cap_s, k, region_s, orow, out_idx_ptr, out_val_ptr, 
             mf = tl.reshape(m, [W * CH])
             if PSTREAM:
                 dst = ref
+            elif DSK > 0:
+                slot = tl.reshape(pre[:, None] + i, [W * CH])
+                dst = tl.where(slot < DSK, ref,
+                               _transform(ref, mf & (slot >= DSK), req, offset, page_ptr, page_stride, TRANSFORM))
             else:
                 dst = _transform(ref, mf, req, offset, page_ptr, page_stride, TRANSFORM)
             pos = orow + tl.reshape(pre[:, None] + i, [W * CH])
@@ -304,7 +309,7 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
                PSTREAM: tl.constexpr = False, base=None, shift=0, HEAD: tl.constexpr = False,
                ALLC: tl.constexpr = False, EMIT_DONE: tl.constexpr = False, X0E: tl.constexpr = False,
                PE: tl.constexpr = False, K0: tl.constexpr = False, WR: tl.constexpr = False, region=None,
-               region_s=None):
+               region_s=None, DS: tl.constexpr = False, DSK: tl.constexpr = 0):
     """Steps 2-4 of the module docstring for a row with ``L > k``; False (having settled
     nothing: the caller's exact path rewrites every slot) when the counts show a miss. AHEAD: tiles in flight
     ahead of the one being placed (1 or 2). SVEC: the sample's runs loaded as vectors. PACK (with BISECT): each
@@ -317,11 +322,14 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
     first chunk's page entries before its search (``WarpConfig.page_early``). K0: the select emits its first chunk from
     registers (``WarpConfig.first_chunk_regs``). WR (with PACK): the stream appends to regions per warp, copied to one
     list (the candidates) and to the output (the sure keys) before the select (``WarpConfig.warp_regions``;
-    ``region``: the candidate regions' first packed word, ``region_s`` the sure regions' first column)."""
+    ``region``: the candidate regions' first packed word, ``region_s`` the sure regions' first column). DS (WR, not
+    ALLC, TRANSFORM 1): the sure slots below DSK get local columns, whose entries are gathered after a barrier and
+    stored once the select is done (``WarpConfig.defer_sure``)."""
     tl.static_assert(not WR or PACK, "warp regions hold packed candidates")
     tl.static_assert(not PACK or BISECT, "packed candidates are read by the bisection select only")
     tl.static_assert(not ALLC or PACK, "all-candidate rows are written as packed words")
     tl.static_assert(not (HEAD and PSTREAM), "the page stream reads the table at window columns")
+    tl.static_assert(not DS or (WR and not ALLC and not PSTREAM and TRANSFORM == 1), "defer_sure: sure regions")
     RT: tl.constexpr = A * V * TH
     end = L + shift  # stream columns j: window columns + shift
     n_full = end // RT
@@ -391,12 +399,20 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
             n_s = tl.zeros([], dtype=tl.int32)
         else:
             n_s = _emit_sure_regions(n_s, cap_s, k, region_s, orow, out_idx_ptr, out_val_ptr, return_values, row_ptr,
-                                     req, offset, page_ptr, page_stride, R, TH, 8 * 32, TRANSFORM, PSTREAM)
+                                     req, offset, page_ptr, page_stride, R, TH, 8 * 32, TRANSFORM, PSTREAM,
+                                     DSK if DS else 0)
         n_c = _gather_regions(n_c, cap, list_cap, region, buf_key, R, TH, 8 * 32)
         cap = list_cap
     ok = (n_s <= k) & (n_s + n_c >= k) & (n_c <= cap)
+    if DS:
+        tl.debug_barrier()  # the sure slots and the candidates were written by other threads
+        ds_i = tl.arange(0, DSK)
+        ds_m = (ds_i < n_s) & (n_s <= k)  # n_s past k: nothing was written
+        ds_ent = tl.load(page_ptr + req * page_stride + tl.load(out_idx_ptr + orow + ds_i, mask=ds_m, other=0),
+                         mask=ds_m, other=-1)
     if ok & (n_s < k):
-        tl.debug_barrier()  # candidates were written by other threads
+        if not DS:
+            tl.debug_barrier()  # candidates were written by other threads
         if BISECT:
             settled = _select_bisect(n_s, k - n_s, lo, hi, n_c, k, buf_key, buf_idx, row_ptr, orow, out_idx_ptr,
                                      out_val_ptr, req, offset, page_ptr, page_stride, return_values, CBLOCK, TRANSFORM,
@@ -406,6 +422,9 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
         else:
             _select_cands(n_s, k - n_s, lo, hi, n_c, k, buf_key, buf_idx, row_ptr, orow, out_idx_ptr, out_val_ptr,
                           req, offset, page_ptr, page_stride, return_values, CBLOCK, TRANSFORM, False)
+    if DS:
+        if ok:
+            tl.store(out_idx_ptr + orow + ds_i, ds_ent, mask=ds_m)
     return ok
 
 
@@ -422,7 +441,8 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
                 SVEC: tl.constexpr = False, PACK: tl.constexpr = False, PSTREAM: tl.constexpr = False,
                 HEAD: tl.constexpr = False, SU: tl.constexpr = 1, ALLC: tl.constexpr = False,
                 EMIT_DONE: tl.constexpr = False, X0E: tl.constexpr = False, PE: tl.constexpr = False,
-                K0: tl.constexpr = False, WR: tl.constexpr = False):
+                K0: tl.constexpr = False, WR: tl.constexpr = False, DS: tl.constexpr = False,
+                DSK: tl.constexpr = 0):
     """Row ``program_id(0)``: its k output slots. TRANSFORM: 0 none, 1 page_table, 2 ragged.
     ``stride_row`` is specialized (16-divisible strides keep the 16-byte loads); BLOCK is the
     lane count of the short-row fill and of the exact fallback. LATE (page table only): local
@@ -473,7 +493,7 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
         ok = _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf_key, buf_idx, cap,
                         req, offset, page_ptr, page_stride, KEY_BITS, A, V, TH, SAMPLE, CBLOCK, FAST_T, BISECT,
                         SB, BB, BPB, GUESS, AHEAD, SRUN, SVEC, PACK, prow, PSTREAM, base, shift, HEAD, ALLC,
-                        EMIT_DONE, X0E, PE, K0, WR, region, region_s)
+                        EMIT_DONE, X0E, PE, K0, WR, region, region_s, DS, DSK)
         if SETUP_T != TRANSFORM:
             req, offset = _row_transform(b, lane, cu_ptr, has_cu, num_req, offsets_ptr, BLOCK, TRANSFORM)
         if (FAST_T != TRANSFORM) and not PSTREAM:  # the late pass (the page stream wrote entries already)
