@@ -1,5 +1,6 @@
 #!/bin/bash
-# Session 37's final checks (carry .carry/dsl, which the bench call then finds): sgl_fused's GPU suite, then memcheck
+# Prepared in session 37 (not run: no device after call 6) for the session that ships defer_sure (NOTES.md).
+# Final checks (carry .carry/dsl, which the bench call then finds): sgl_fused's GPU suite, then memcheck
 # and racecheck of the page-table cases (130x131072 runs defer_sure) beside test_warp.py -k defer_sure at GPU sizes.
 # Then, within 30 s:
 #   bash shared/device/run.sh bash shared/device/check37f.sh

@@ -649,7 +649,8 @@ def test_defer_sure(transform):
     held (k 37) and only the first 4 a thread with the rest gathered in the copy (k 300 on one warp: 128 held), with
     the early gathers and without, bisection, two bits a step and interpolation, ties, NaN and +-inf
     (``_special_rows``), a region's overflow and a tiny cap (the exact fallback, which must not be overwritten by
-    the held entries); the identity transform ignores the flag. On a GPU also the float32 picks of 1 row per SM."""
+    the held entries); the identity transform ignores the flag. On a GPU also the float32 picks of 1 row per SM, with
+    the early gathers and without (the streamed ones stay streamed: the flag leaves them alone)."""
     from topk_sgl_fused.launch import WarpConfig
 
     dev = triton_device()
@@ -663,7 +664,8 @@ def test_defer_sure(transform):
                                             WarpConfig(2, 1, 128, 32, 64, sbits=2, page_early=True, **ds),
                                             WarpConfig(4, 1, 64, 64, 64, sbits=0, guess=2.5, **ds),
                                             WarpConfig(2, 1, 64, 64, 64, cap=40, **ds))]
-    gpu = _gpu_pick_cases(dev, transform, 73, late=False, defer_sure=True)
+    gpu = (_gpu_pick_cases(dev, transform, 73, late=False, defer_sure=True)
+           + _gpu_pick_cases(dev, transform, 75, late=False, defer_sure=True, page_early=True))
     _check_cases(cases + gpu, transform, 74)
 
 
