@@ -71,9 +71,11 @@ from .warp_configs import (  # noqa: F401 (re-exported: launch is where callers 
     ResidentConfig,
     WarpConfig,
     all_cands_config,
+    all_k_block,
     resident_config,
     resident_constexprs,
     resident_row,
+    warp_constexprs,
 )
 
 OWNER = "sgl_fused"
@@ -678,38 +680,9 @@ def warp_scratch_words(config: WarpConfig, cap: int, k: int, key_bits: int) -> i
 
 
 def late_block(config: WarpConfig | SplitConfig, k: int) -> int:
-    """A block that takes all k slots at once (one dependent round trip per row) up to 16 per thread, so that its
-    registers stay bounded: the late page pass of the few- and mid-row warp page configs (``LATE_ALL_K``) and the
-    two-launch select's sure copy and page pass (session 23). At 4096x8K it measured no faster than blocks of
-    ``block`` slots (230.5 against 229.2 µs, session 11 call 2), so the many-row configs keep those."""
-    warps = config.select_warps if isinstance(config, SplitConfig) else config.warps
-    return min(1 << max(k - 1, 0).bit_length(), 16 * 32 * warps)
-
-
-def _defer_sure(config: WarpConfig, transform: int, k: int) -> dict:
-    """``defer_sure``'s constexprs where it applies (the page table applied as the select emits): DS, and DSK the
-    slots whose entries are held through the select (all k up to 4 a thread)."""
-    if not (config.defer_sure and transform == 1 and not config.late and not config.page_stream):
-        return {}
-    return dict(DS=True, DSK=min(late_block(config, k), 4 * 32 * config.warps))
-
-
-def warp_constexprs(config: WarpConfig, key_bits: int, transform: int, has_starts: bool, k: int) -> dict:
-    """``warp_kernel``'s compile-time arguments (also built by the sm_90 compile test)."""
-    late = config.late and transform == 1
-    kb = (late_block(config, k) if config.late_kb == LATE_ALL_K else config.late_kb or config.block) if late else 0
-    # The newer flags are always given: a build from explicit constants (ASTSource) binds no defaults.
-    return dict(KEY_BITS=key_bits, A=config.a, V=128 // key_bits, TH=32 * config.warps, SAMPLE=config.sample,
-                CBLOCK=config.cblock, BLOCK=config.block, TRANSFORM=transform, HAS_STARTS=has_starts,
-                BISECT=config.bisect, LATE=late, LATE_KB=kb, SB=config.sbits,
-                BB=config.bbits, **({"LAZY": True} if late and config.lazy else {}),
-                BPB=config.bracket_bits, GUESS=float(config.guess), **({"AHEAD": 2} if config.ahead == 2 else {}),
-                SRUN=config.sample_run, SVEC=config.sample_vec, PACK=config.pack_cands, ALLC=config.all_cands,
-                EMIT_DONE=config.emit_done, X0E=config.early_pivot, PE=config.page_early,
-                K0=config.first_chunk_regs, WR=config.warp_regions, **_defer_sure(config, transform, k),
-                PSTREAM=config.page_stream and transform == 1,
-                **({"HEAD": True} if has_starts and config.aligned_windows
-                   and not (config.page_stream and transform == 1) else {}), SU=1)
+    """``all_k_block`` for a warp config or for a two-launch config's select: the late page pass of the few- and mid-row
+    warp page configs (``LATE_ALL_K``) and the two-launch select's sure copy and page pass (session 23)."""
+    return all_k_block(config.select_warps if isinstance(config, SplitConfig) else config.warps, k)
 
 
 def launch_warp(call: Call, config: WarpConfig | None = None) -> None:

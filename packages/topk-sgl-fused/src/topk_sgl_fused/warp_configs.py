@@ -429,3 +429,38 @@ def resident_constexprs(config: ResidentConfig, n: int, key_bits: int, transform
                 **({"REREAD": True} if config.reread else {}), **({"SECANT": True} if config.secant else {}),
                 **({"GUESS": True} if config.secant and config.guess else {}),
                 **({"ONE_SCAN": True} if config.secant and config.one_scan and not config.reread else {}), SU=1)
+
+
+def all_k_block(warps: int, k: int) -> int:
+    """A block that takes all k slots at once (one dependent round trip per row) up to 16 per thread of ``warps``, so
+    that its registers stay bounded. At 4096x8K it measured no faster than blocks of ``block`` slots (230.5 against
+    229.2 µs, session 11 call 2), so the many-row configs keep those."""
+    return min(1 << max(k - 1, 0).bit_length(), 16 * 32 * warps)
+
+
+def _defer_sure(config: WarpConfig, transform: int, k: int) -> dict:
+    """``defer_sure``'s constexprs where it applies (the page table applied as the select emits): DS, and DSK the
+    slots whose entries are held through the select (all k up to 4 a thread)."""
+    if not (config.defer_sure and transform == 1 and not config.late and not config.page_stream):
+        return {}
+    return dict(DS=True, DSK=min(all_k_block(config.warps, k), 4 * 32 * config.warps))
+
+
+def warp_constexprs(config: WarpConfig, key_bits: int, transform: int, has_starts: bool, k: int) -> dict:
+    """``warp_kernel``'s compile-time arguments (also built by the sm_90 compile test)."""
+    late = config.late and transform == 1
+    kb = 0
+    if late:
+        kb = all_k_block(config.warps, k) if config.late_kb == LATE_ALL_K else config.late_kb or config.block
+    # The newer flags are always given: a build from explicit constants (ASTSource) binds no defaults.
+    return dict(KEY_BITS=key_bits, A=config.a, V=128 // key_bits, TH=32 * config.warps, SAMPLE=config.sample,
+                CBLOCK=config.cblock, BLOCK=config.block, TRANSFORM=transform, HAS_STARTS=has_starts,
+                BISECT=config.bisect, LATE=late, LATE_KB=kb, SB=config.sbits,
+                BB=config.bbits, **({"LAZY": True} if late and config.lazy else {}),
+                BPB=config.bracket_bits, GUESS=float(config.guess), **({"AHEAD": 2} if config.ahead == 2 else {}),
+                SRUN=config.sample_run, SVEC=config.sample_vec, PACK=config.pack_cands, ALLC=config.all_cands,
+                EMIT_DONE=config.emit_done, X0E=config.early_pivot, PE=config.page_early,
+                K0=config.first_chunk_regs, WR=config.warp_regions, **_defer_sure(config, transform, k),
+                PSTREAM=config.page_stream and transform == 1,
+                **({"HEAD": True} if has_starts and config.aligned_windows
+                   and not (config.page_stream and transform == 1) else {}), SU=1)
