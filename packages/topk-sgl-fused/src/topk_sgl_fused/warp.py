@@ -231,7 +231,7 @@ def _emit_sure_regions(n_s, cap_s, k, region_s, orow, out_idx_ptr, out_val_ptr, 
             mf = tl.reshape(m, [W * CH])
             if PSTREAM:
                 dst = ref
-            elif DSK > 0:
+            elif DSK > 0:  # (slot computed here, not shared with pos: that keeps the other builds' PTX as it was)
                 slot = tl.reshape(pre[:, None] + i, [W * CH])
                 dst = tl.where(slot < DSK, ref,
                                _transform(ref, mf & (slot >= DSK), req, offset, page_ptr, page_stride, TRANSFORM))
