@@ -81,6 +81,8 @@ bisection pick forced to all_cands first] [without the regions].
 streamed ones too].
 "pickpsr[ah1]" (session 37) the all_cands page-table picks without all_cands, the table streamed into the regions
 per warp (identity transform: the same config unstreamed) [one tile ahead].
+"picklf<F>[s]" (session 39) the warp picks with the rows past a first wave of F programs per SM taken longest first
+(``WarpConfig.longest_first``) [the order kernel serialized, not the row kernel's programmatic primary].
 "pickold36" (session 36) the one-row-per-SM picks as before session 36 (sample runs of 8 single values, one tile
 ahead). "pickcopy" / "picknope" (session 36, removed after: the page table's all_cands picks gathering every candidate's
 entry as the regions are copied to the list / at emission only) measured slower / even (NOTES.md, session 36).
@@ -460,6 +462,19 @@ def _setup(name):
                         **({"ahead": 1} if ah1 else {}))
             return c
         launch.pick_warp = psr
+        return
+    m = re.fullmatch(r"picklf(\d+)(s)?", name)
+    if m:  # session 39: the warp picks with the rows past the first wave taken longest first (``longest_first``),
+        # F programs per SM in index order [the order kernel serialized before the row kernel, not its PDL primary]
+        launch.WARP = True
+        first, serial = int(m.group(1)), m.group(2) is not None
+
+        def lf(*a):
+            c = ORIG_WARP(*a)
+            if not isinstance(c, launch.WarpConfig):
+                return c
+            return replace(c, longest_first=True, first_wave=first, order_pdl=not serial)
+        launch.pick_warp = lf
         return
     if name == "pickold36":  # session 36: the one-row-per-SM picks as before session 36 (the bracket sample in runs
         # of 8 single values, one tile ahead)

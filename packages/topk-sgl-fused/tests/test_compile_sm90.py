@@ -187,6 +187,10 @@ def _compile_row_kernel(fn, dtype, const, options, has_starts, scratch):
            "out_val_ptr": f"*{dtype}", "return_values": "i32", "page_ptr": "*i32", "page_stride": "i32",
            "cu_ptr": "*i32", "has_cu": "i32", "num_req": "i32", "offsets_ptr": "*i32",
            **({"scratch_ptr": "*i32", "cap": "i32"} if scratch else {}), **{name: "constexpr" for name in const}}
+    if scratch:  # the warp kernel's row order: runtime arguments only with ORDER (else None and 1, as the launch)
+        order = {"order_ptr": "*i32", "order_first": "i32"} if const.get("ORDER") else {}
+        sig = {**sig, **{name: order.get(name, "constexpr") for name in ("order_ptr", "order_first")}}
+        const = {**const, **({} if order else {"order_ptr": None, "order_first": 1})}
     # Aligned rows (pointer and stride 16-divisible) and page table (pointer), as the launch specializes them: the
     # 16-byte loads (the page stream's too).
     attrs = {(i,): [["tt.divisibility", 16]] for i in (0, 1, 11)}
@@ -198,14 +202,30 @@ def _compile_row_kernel(fn, dtype, const, options, has_starts, scratch):
     return compiled
 
 
-def compile_warp(dtype, transform, config, has_starts=False, k=2048):
+def compile_warp(dtype, transform, config, has_starts=False, k=2048, order=0):
     """The warp path's kernel (``warp.py``) for one dtype, transform and config (the late page-table
-    pass's block from ``k``); returns the build."""
+    pass's block from ``k``; ``order``: its ORDER, ``row_order.launch_order``); returns the build."""
     from topk_sgl_fused import launch, warp
 
-    const = launch.warp_constexprs(config, DTYPES[dtype], transform, has_starts, k)
+    const = launch.warp_constexprs(config, DTYPES[dtype], transform, has_starts, k, order)
     options = {"num_warps": config.warps, **({"maxnreg": config.maxnreg} if config.maxnreg else {})}
     return _compile_row_kernel(warp.warp_kernel, dtype, const, options, has_starts, scratch=True)
+
+
+def compile_order(has_starts: bool, pdl: bool = True):
+    """``row_order.order_kernel`` as ``row_order.launch_order`` launches it; returns the build."""
+    import triton
+    from triton.backends.compiler import GPUTarget
+
+    from topk_sgl_fused import row_order
+
+    const = dict(HAS_STARTS=has_starts, CHUNK=row_order.ORDER_CHUNK, BUCKETS=row_order.ORDER_BANDS, PDL=pdl)
+    sig = {"seq_lens_ptr": "*i32", "next_n": "i32", "compress_ratio": "i32", "row_starts_ptr": "*i32", "n": "i32",
+           "rows": "i32", "first": "i32", "order_ptr": "*i32", **{name: "constexpr" for name in const}}
+    compiled = triton.compile(triton.compiler.ASTSource(row_order.order_kernel, sig, const),
+                              target=GPUTarget("cuda", 90, 32), options={"num_warps": 16})
+    assert ("griddepcontrol.launch_dependents" in compiled.asm["ptx"]) == pdl, "PDL's trigger as asked"
+    return compiled
 
 
 def compile_resident(dtype, transform, config, n, has_starts=False):
@@ -302,6 +322,10 @@ def compile_warp_part(which: str) -> None:
         c = _pick(rows, n, k, 132, transform, eb)
         assert c.all_cands, (rows, n, k, transform, eb)
         compile_warp("fp32" if eb == 4 else "bf16", ("none", "page_table", "ragged").index(transform), c, k=k)
+    # longest first (``row_order``, session 39): the order kernel and a many-wave pick that waits for its order
+    compile_order(has_starts=which == "all")
+    ordered = compile_warp("fp32", 0, replace(_pick(1024, 65536, 2048, 132, "none", 4), longest_first=True), order=2)
+    assert "griddepcontrol.wait" in ordered.asm["ptx"], "the ordered programs wait for the order kernel"
     if which == "all":
         from topk_sgl_fused.launch import WarpConfig, pick_warp
 

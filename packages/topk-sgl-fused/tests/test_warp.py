@@ -669,6 +669,36 @@ def test_defer_sure(transform):
     _check_cases(cases + gpu, transform, 74)
 
 
+@pytest.mark.parametrize("transform", ["none", "page_table", "ragged"])
+def test_longest_first(transform):
+    """``longest_first``: programs past the first wave take rows from the order kernel's output (all of them, and
+    past a first wave of 1 or 2 programs per SM: the interpreter's 4 SMs), rows of every length class with ties,
+    NaN and +-inf, the exact fallback (a tiny cap). On a GPU also two many-wave picks, with the order kernel as the
+    programmatic primary and without."""
+    from dataclasses import replace
+
+    from topk_sgl_fused import launch
+    from topk_sgl_fused.launch import WarpConfig
+
+    dev = triton_device()
+    k = 37
+    lens = torch.tensor([60, 1300, 513, 1299, k - 5, k + 1, 200, 1300, 0, 700, 1250, 90], dtype=torch.int32,
+                        device=dev)
+    x = _special_rows(dev, lens, k, 76, 11)
+    lf = dict(longest_first=True)
+    cases = [(x, lens, k, WarpConfig(1, 1, 64, 64, 64, first_wave=f, **lf)) for f in (0, 1, 2)]
+    cases.append((x, lens, k, WarpConfig(2, 1, 64, 64, 64, cap=8, first_wave=1, **lf)))
+    if not launch.interpreting():
+        for r, m, seed in ((700, 32768, 77), (2100, 8192, 78)):
+            big = make_logits("randn", r, m, torch.float32, dev, seed=seed)
+            big[::5, : m // 4] = 0.25  # a plateau across the threshold of every fifth row
+            seq = torch.randint(0, m + 1, (r,), dtype=torch.int32, device=dev)
+            config = launch.pick_warp(r, m, 2048, launch.sm_count(dev), transform)
+            assert isinstance(config, WarpConfig)
+            cases += [(big, seq, 2048, replace(config, first_wave=1, order_pdl=pdl, **lf)) for pdl in (True, False)]
+    _check_cases(cases, transform, 79)
+
+
 @pytest.mark.parametrize("fields, match", [
     (dict(defer_sure=True), "defer_sure"),  # the held entries are the sure regions'
     (dict(all_cands=True), "all_cands"),  # all_cands writes packed candidates
@@ -677,6 +707,7 @@ def test_defer_sure(transform):
     (dict(bisect=False, first_chunk_regs=True), "first_chunk_regs"),  # ... nor keeps its first chunk
     (dict(sample_run=3), "sample_run"),  # a run that does not divide the sample
     (dict(warp_regions=True), "warp_regions"),  # the regions hold packed candidates
+    (dict(longest_first=True, first_wave=-1), "first_wave"),  # programs per SM
 ])
 def test_config_refused(fields, match):
     """A warp config whose flags do not go together is refused with a ValueError before any launch."""

@@ -687,7 +687,7 @@ def late_block(config: WarpConfig | SplitConfig, k: int) -> int:
 
 def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
     """Run the warp path for one validated call (outputs already allocated)."""
-    from . import warp  # imports triton; kept out of the entry point
+    from . import row_order, warp  # both import triton; kept out of the entry point
 
     if _settle_empty(call):
         return
@@ -715,18 +715,23 @@ def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
     _check_sample_run(config)
     if config.page_stream and config.late:
         raise ValueError(f"config: page_stream replaces the late page pass (late must be False), got {config}")
+    if config.first_wave < 0:
+        raise ValueError(f"config: first_wave must be >= 0 programs per SM, got {config}")
     if config.page_stream and call.transform == "page_table" and not _page_streamable(call):
         config = replace(config, page_stream=False, late=True)  # its late_kb: the pass it falls back to
     cap = warp_cap(config, n, k)
     nbytes = 4 * rows * warp_scratch_words(config, cap, k, KEY_BITS[logits.dtype])
     scratch = ws.scratch(OWNER + ".warp", device, nbytes, call.workspace)[:nbytes].view(torch.int32)
     transform, starts, outputs = _transform_operands(call)
-    const = warp_constexprs(config, KEY_BITS[logits.dtype], transform, call.row_starts is not None, k)
+    order, first, order_code = row_order.launch_order(call, config, starts)
+    const = warp_constexprs(config, KEY_BITS[logits.dtype], transform, call.row_starts is not None, k, order_code)
     stride, su = _stride_args(logits)
     const = {**const, **su}
     opts = _options(config.warps, config.maxnreg)
+    if order_code == 2:
+        opts["launch_pdl"] = True
     args = (logits, stride, n, call.seq_lens, call.next_n, call.compress_ratio, starts, k, *outputs,
-            scratch, cap)
+            scratch, cap, order, first)
     _run_cached(_cache_key(("warp",), logits.dtype, const, opts, device), warp.warp_kernel[(rows,)], args,
                 {**const, **opts})
 

@@ -38,6 +38,7 @@ from topk_core.kernels.triton_common import order_key
 
 from .bisect_select import _bracket_bisect, _select_bisect
 from .kernel import _exact_row, _fill_short_row, _late_page, _row_transform, _select_cands, _transform
+from .row_order import ordered_row
 from .split import (
     _as_lists,
     _classify,
@@ -432,7 +433,7 @@ def _warp_fast(row_ptr, L, k, orow, out_idx_ptr, out_val_ptr, return_values, buf
                                "num_req", "cap"])
 def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k,
                 out_idx_ptr, out_val_ptr, return_values, page_ptr, page_stride, cu_ptr, has_cu, num_req, offsets_ptr,
-                scratch_ptr, cap,
+                scratch_ptr, cap, order_ptr, order_first,
                 KEY_BITS: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr, SAMPLE: tl.constexpr,
                 CBLOCK: tl.constexpr, BLOCK: tl.constexpr, TRANSFORM: tl.constexpr, HAS_STARTS: tl.constexpr,
                 BISECT: tl.constexpr = True, LATE: tl.constexpr = False, LATE_KB: tl.constexpr = 0,
@@ -442,7 +443,7 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
                 HEAD: tl.constexpr = False, SU: tl.constexpr = 1, ALLC: tl.constexpr = False,
                 EMIT_DONE: tl.constexpr = False, X0E: tl.constexpr = False, PE: tl.constexpr = False,
                 K0: tl.constexpr = False, WR: tl.constexpr = False, DS: tl.constexpr = False,
-                DSK: tl.constexpr = 0):
+                DSK: tl.constexpr = 0, ORDER: tl.constexpr = 0):
     """Row ``program_id(0)``: its k output slots. TRANSFORM: 0 none, 1 page_table, 2 ragged.
     ``stride_row`` is specialized (16-divisible strides keep the 16-byte loads); BLOCK is the
     lane count of the short-row fill and of the exact fallback. LATE (page table only): local
@@ -460,8 +461,10 @@ def warp_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio,
     (``split._stream_base``). ALLC: no sure keys in the stream (``WarpConfig.all_cands``). EMIT_DONE:
     ``WarpConfig.emit_done``. PE: ``WarpConfig.page_early`` (where the select applies the page table). K0:
     ``WarpConfig.first_chunk_regs``. WR: ``WarpConfig.warp_regions`` (each row's scratch: its list, then the
-    regions, ``warp_row_words``)."""
-    b = tl.program_id(0)
+    regions, ``warp_row_words``). ORDER: programs from ``order_first`` on take row ``order_ptr[p]``
+    (``row_order.ordered_row``; ``WarpConfig.longest_first``); without it both are None and 1, so that neither is a
+    runtime argument."""
+    b = ordered_row(order_ptr, order_first, ORDER)
     # LATE: the fast path writes local columns; the page table goes over the k slots at the end.
     tl.static_assert(not PSTREAM or (TRANSFORM == 1 and not LATE), "the page stream replaces the late page pass")
     FAST_T: tl.constexpr = 0 if (LATE or PSTREAM) and TRANSFORM == 1 else TRANSFORM

@@ -104,6 +104,13 @@ class WarpConfig:
     # at its end; the late pass's barrier, slot re-read and gathers after the select go (session 37, prepared: off in
     # every pick until the GPU checks and a committed run have seen it; NOTES.md).
     defer_sure: bool = False
+    # Programs past the first wave take the rows longest first (``row_order.py``; session 39, prepared: off in every
+    # pick until timed): a launch of several waves otherwise ends on whichever rows come last, long ones included.
+    # ``first_wave`` programs per SM take their own row; the rest read an order that a one-program kernel sorts just
+    # before (with ``order_pdl`` beside the first wave, the row kernel launched as its programmatic dependent).
+    longest_first: bool = False
+    first_wave: int = 0
+    order_pdl: bool = True
 
 
 #: The warp path's configs by rows per SM (H200, fp32, k=2048, NOTES.md 2026-11-30 session 10):
@@ -446,8 +453,10 @@ def _defer_sure(config: WarpConfig, transform: int, k: int) -> dict:
     return dict(DS=True, DSK=min(all_k_block(config.warps, k), 4 * 32 * config.warps))
 
 
-def warp_constexprs(config: WarpConfig, key_bits: int, transform: int, has_starts: bool, k: int) -> dict:
-    """``warp_kernel``'s compile-time arguments (also built by the sm_90 compile test)."""
+def warp_constexprs(config: WarpConfig, key_bits: int, transform: int, has_starts: bool, k: int,
+                    order: int = 0) -> dict:
+    """``warp_kernel``'s compile-time arguments (also built by the sm_90 compile test). ``order``: its ORDER
+    (``row_order.ordered_row``; ``row_order.launch_order`` gives it)."""
     late = config.late and transform == 1
     kb = 0
     if late:
@@ -463,4 +472,5 @@ def warp_constexprs(config: WarpConfig, key_bits: int, transform: int, has_start
                 K0=config.first_chunk_regs, WR=config.warp_regions, **_defer_sure(config, transform, k),
                 PSTREAM=config.page_stream and transform == 1,
                 **({"HEAD": True} if has_starts and config.aligned_windows
-                   and not (config.page_stream and transform == 1) else {}), SU=1)
+                   and not (config.page_stream and transform == 1) else {}), SU=1,
+                ORDER=order)
