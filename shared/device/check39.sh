@@ -7,17 +7,19 @@
 # 2. The tail probe (carry .carry/dsl for radix_filter): the shipped radix_filter and sgl_fused with seq_lens as
 #    drawn, longest first and shortest first, and the 8K row sweep (~4 minutes, mostly compiles):
 #      bash shared/device/run.sh python3 shared/device/tail_probe.py 2
-# 3. The A/B of the picks with it (~5 minutes; variants "picklf<F>[s]", sgl10_bench.py):
-#   SGL_PLAN="4096x8K:noold,pick,picklf1,picklf2,picklf0s;1024x64K:noold,pick,picklf1,picklf3,picklf0s;512x128K:noold,pick,picklf1,picklf2,picklf0s;2048x8K:noold,pick,picklf2" \
+# 3. The A/B of the picks with it (~5 minutes; variants "picklf<F>[s]", sgl10_bench.py; F the programs per SM that
+#    fit at once, from ptxas on CPU: 4096x8K/2048x8K 4 warps at 80 registers -> 6, 1024x64K 8 warps at 80 -> 3,
+#    512x128K 8 warps at 119 (page) -> 2; "s" sorts every row, serialized):
+#   SGL_PLAN="4096x8K:noold,pick,picklf6,picklf3,picklf0s;1024x64K:noold,pick,picklf3,picklf1,picklf0s;512x128K:noold,pick,picklf2,picklf1,picklf0s;2048x8K:noold,pick,picklf6" \
 #     bash shared/device/run.sh python3 shared/device/sgl10_bench.py 420
 set -u
 LF="packages/topk-sgl-fused/tests/test_row_order.py packages/topk-sgl-fused/tests/test_warp.py"
 echo "=== longest_first GPU tests ($(date +%T))"
-timeout 200 python3 -m pytest -q -p no:cacheprovider $LF -k "order_kernel or longest_first" > "$OUT/pytest-lf.log" 2>&1
+timeout 200 python3 -m pytest -q -p no:cacheprovider $LF -k "order_kernel or launch_order or longest_first" > "$OUT/pytest-lf.log" 2>&1
 echo "=== rc $?"; tail -3 "$OUT/pytest-lf.log"
 for tool in memcheck racecheck; do
   timeout 170 compute-sanitizer --tool $tool --report-api-errors no python3 -m pytest -q -p no:cacheprovider $LF \
-    -k "order_kernel or (longest_first and none)" > "$OUT/san-lf-$tool.log" 2>&1 &
+    -k "order_kernel or launch_order or (longest_first and none)" > "$OUT/san-lf-$tool.log" 2>&1 &
 done
 wait
 for tool in memcheck racecheck; do

@@ -48,3 +48,33 @@ def test_order_kernel(rows, first, next_n, ratio, starts, chunk, bands):
     assert torch.equal(taken.sort().values, torch.arange(first, rows)), "every row past the first wave once"
     band = _bands(lengths[taken], n, bands)
     assert (band[1:] >= band[:-1]).all(), ("longest first", band)
+
+
+@pytest.mark.parametrize("first_wave, balance, ordered", [
+    (1, True, True),  # rows past the first wave: ordered
+    (1, False, False),  # load_balance=False: every program takes its own row
+    (3, True, False),  # no row past the first wave (12 rows)
+])
+def test_launch_order(first_wave, balance, ordered):
+    """``launch_order`` launches the order kernel only where it has rows to order and the call asks for balance."""
+    from topk_core.testing import poisoned_call
+    from topk_sgl_fused import launch, row_order
+    from topk_sgl_fused.launch import WarpConfig
+
+    dev = triton_device()
+    rows = 3 * launch.sm_count(torch.device(dev))
+    x = torch.randn(rows, 300, device=dev)
+    seq = torch.arange(rows, dtype=torch.int32, device=dev) * 20  # rising lengths, 300 from row 15 on
+    call = poisoned_call(x, seq, 8, load_balance=balance)
+    config = WarpConfig(1, 1, 64, 64, 64, longest_first=True, first_wave=first_wave)
+    order, first, code = row_order.launch_order(call, config, seq)
+    if not ordered:
+        assert (order, first, code) == (None, 1, 0)
+        return
+    assert code in (1, 2) and first == first_wave * launch.sm_count(torch.device(dev))
+    if code == 2:
+        torch.cuda.synchronize()
+    taken = order[first:rows].cpu().long()
+    assert torch.equal(taken.sort().values, torch.arange(first, rows)), "every row past the first wave once"
+    band = _bands(seq.cpu()[taken].clamp(max=300), 300, row_order.ORDER_BANDS)
+    assert (band[1:] >= band[:-1]).all() and band[0] < band[-1], ("longest first", band)

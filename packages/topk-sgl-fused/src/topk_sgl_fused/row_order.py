@@ -74,15 +74,15 @@ def ordered_row(order_ptr, first, ORDER: tl.constexpr):
 
 def launch_order(call: Call, config, starts) -> tuple:
     """``(order, first, ORDER)`` for ``warp_kernel`` (``config``: its ``WarpConfig``; ``starts``: the row_starts
-    operand): with ``longest_first`` and more rows than the first wave, the order kernel launched (its output in
-    scratch) and ORDER 1 (2 with ``order_pdl``: the row kernel is then launched as its programmatic dependent); else
-    ``(None, 1, 0)``, which leaves both out of the kernel's runtime arguments."""
+    operand): with ``longest_first``, the call's ``load_balance`` and more rows than the first wave, the order kernel
+    launched (its output in scratch) and ORDER 1 (2 with ``order_pdl``: the row kernel is then launched as its
+    programmatic dependent); else ``(None, 1, 0)``, which leaves both out of the kernel's runtime arguments."""
     from . import launch
 
     logits = call.logits
     rows, n = logits.shape
     first = min(rows, config.first_wave * launch.sm_count(logits.device))
-    if not config.longest_first or first >= rows:
+    if not (config.longest_first and call.load_balance) or first >= rows:
         return None, 1, 0
     pdl = config.order_pdl and not launch.interpreting()
     nbytes = 4 * (rows + ORDER_BANDS)  # the order, then the bands' counters
