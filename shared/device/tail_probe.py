@@ -7,9 +7,9 @@
    before paying for the sort; if ``rand - desc`` is under ~3 µs at 4096x8K, an in-graph sort cannot pay for its
    own launch and the idea is dead.
 2. **Row sweep at 8K columns.** µs against rows (multiples of 792 = 132 SMs x SHORT_MANY's 6 CTAs, and 4096):
-   the slope is the steady per-row cost and the intercept the launch, ramp and drain. Sessions 16-21's committed
-   runs give, by hand, 1024 -> 2048 -> 4096 rows 23.2 -> 38.2 -> 67.0 µs: ~14.1 ns a row and ~9.4 µs of intercept,
-   which is what 4096x8K's 3 µs to its floor target (64.2) would have to come out of.
+   the slope is the steady per-row cost and the intercept the launch, ramp and drain. Session 17's A/B (the shipped
+   SHORT_F32_WIDE / SHORT_MANY column) gives, by hand, 1024 -> 2048 -> 4096 rows 23.2 -> 38.2 -> 66.7 µs: ~14 ns a
+   row and ~9.5 µs of intercept, which is what 4096x8K's 3 µs to its floor target (64.2) would have to come out of.
 
 Usage (device): bash shared/device/run.sh python3 shared/device/tail_probe.py [rounds]
 CPU: python3 shared/device/tail_probe.py --cpu   (the reordering and the exactness check on small shapes)
