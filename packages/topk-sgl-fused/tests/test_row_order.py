@@ -14,8 +14,15 @@ from topk_core.testing.triton_kit import TRITON_MARKS, triton_device
 pytestmark = TRITON_MARKS
 
 
-def _bands(lengths: torch.Tensor, n: int, bands: int) -> torch.Tensor:
-    return (n - lengths.long()) * bands // (n + 1)
+def _check_order(order: torch.Tensor, lengths: torch.Tensor, first: int, n: int, bands: int) -> torch.Tensor:
+    """Assert ``order[first:rows]`` holds every row past the first wave once, by band of falling length; returns the
+    bands in that order."""
+    rows = lengths.numel()
+    taken = order[first:rows].cpu().long()
+    assert torch.equal(taken.sort().values, torch.arange(first, rows)), "every row past the first wave once"
+    band = (n - lengths.cpu()[taken].long()) * bands // (n + 1)
+    assert (band[1:] >= band[:-1]).all(), ("longest first", band)
+    return band
 
 
 @pytest.mark.parametrize("rows, first, next_n, ratio, starts, chunk, bands", [
@@ -44,16 +51,13 @@ def test_order_kernel(rows, first, next_n, ratio, starts, chunk, bands):
                                  CHUNK=chunk, BUCKETS=bands, PDL=False, num_warps=chunk // 32)
     order = order_d.cpu()
     assert (order[:first] == -7).all(), "the first wave's slots are the row kernel's own rows: never written"
-    taken = order[first:rows].long()
-    assert torch.equal(taken.sort().values, torch.arange(first, rows)), "every row past the first wave once"
-    band = _bands(lengths[taken], n, bands)
-    assert (band[1:] >= band[:-1]).all(), ("longest first", band)
+    _check_order(order, lengths, first, n, bands)
 
 
 @pytest.mark.parametrize("first_wave, balance, ordered", [
     (1, True, True),  # rows past the first wave: ordered
     (1, False, False),  # load_balance=False: every program takes its own row
-    (3, True, False),  # no row past the first wave (12 rows)
+    (3, True, False),  # no row past the first wave (3 rows per SM)
 ])
 def test_launch_order(first_wave, balance, ordered):
     """``launch_order`` launches the order kernel only where it has rows to order and the call asks for balance."""
@@ -72,9 +76,5 @@ def test_launch_order(first_wave, balance, ordered):
         assert (order, first, code) == (None, 1, 0)
         return
     assert code in (1, 2) and first == first_wave * launch.sm_count(torch.device(dev))
-    if code == 2:
-        torch.cuda.synchronize()
-    taken = order[first:rows].cpu().long()
-    assert torch.equal(taken.sort().values, torch.arange(first, rows)), "every row past the first wave once"
-    band = _bands(seq.cpu()[taken].clamp(max=300), 300, row_order.ORDER_BANDS)
-    assert (band[1:] >= band[:-1]).all() and band[0] < band[-1], ("longest first", band)
+    band = _check_order(order, seq.clamp(max=300), first, 300, row_order.ORDER_BANDS)  # .cpu() waits for the kernel
+    assert band[0] < band[-1], ("more than one band", band)
