@@ -28,7 +28,7 @@ CI_INTERPRETER_PYTEST = ["-q", "-m", "interpreter and not slow", "-p", "no:cache
 #: spread; tests handed out one at a time, slow-marked first (conftest.py), so no long build runs alone at the end.
 PARALLEL = ["-n", "auto", "--maxschedchunk", "1"]
 #: Packages a package depends on that live in this repo (pip would look for them on an index otherwise).
-LOCAL_DEPS = {"topk-radix": ["topk-radix-filter"]}
+LOCAL_DEPS = {"topk-radix": ["topk-radix-filter"], "topk-gvr": ["topk-sgl-fused"]}
 
 
 def _install(session: nox.Session, packages: list[str], extras: tuple[str, ...] = ()) -> None:

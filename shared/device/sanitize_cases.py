@@ -10,7 +10,10 @@ import sys
 import torch
 
 import topk_core
-from topk_core.testing import check_topk, make_logits, make_seq_lens, poison_like
+from topk_core.testing import HINT_MODES, check_topk, make_hint, make_logits, make_seq_lens, poison_like
+
+#: Backends that refuse calls without a pre_idx hint: their cases cycle through the kit's hint modes (session 40).
+NEEDS_HINT = {"gvr"}
 
 CASES = [  # rows, n, k, dtype, kind, next_n, compress_ratio
     (4, 3000, 64, torch.float32, "int_ties", 1, 1),
@@ -178,18 +181,20 @@ def main(names):
         # SAN_CASES=windows[,page][,ROWSxN..]: the windowed cases, without the page cases; "cases": neither
         if name == "sgl_fused" and "cases" not in picked:
             failures += (page_cases() if "windows" not in picked or "page" in picked else 0) + window_cases()
-        for rows, n, k, dtype, kind, next_n, ratio in CASES:
+        for case, (rows, n, k, dtype, kind, next_n, ratio) in enumerate(CASES):
             if picked and f"{rows}x{n}" not in picked:
                 continue  # SAN_CASES=ROWSxN,...: only those cases
             logits = make_logits(kind, rows, n, dtype, "cuda", seed=rows * n, k=k)
             lens = make_seq_lens(rows // next_n, n, next_n=next_n, compress_ratio=ratio, seed=n, device="cuda")
             lens[0] = -3
-            label = f"{name} {rows}x{n} k={k} {dtype} {kind} nn={next_n} cr={ratio}"
+            mode = HINT_MODES[case % len(HINT_MODES)] if name in NEEDS_HINT else None
+            hint = make_hint(logits, lens, k, next_n=next_n, compress_ratio=ratio, mode=mode) if mode else None
+            label = f"{name} {rows}x{n} k={k} {dtype} {kind} nn={next_n} cr={ratio}" + (f" hint={mode}" if mode else "")
             try:
                 idx = poison_like(torch.empty(rows, k, dtype=torch.int32, device="cuda"))
                 val = poison_like(torch.empty(rows, k, dtype=dtype, device="cuda"))
-                topk_core.top_k_varlen(logits, lens, k, next_n=next_n, compress_ratio=ratio, return_values=True,
-                                       out_indices=idx, out_values=val, backend=name)
+                topk_core.top_k_varlen(logits, lens, k, pre_idx=hint, next_n=next_n, compress_ratio=ratio,
+                                       return_values=True, out_indices=idx, out_values=val, backend=name)
                 torch.cuda.synchronize()
                 check_topk(logits, lens, k, idx, val, next_n=next_n, compress_ratio=ratio)
                 print("ok     ", label, flush=True)

@@ -1,11 +1,18 @@
-"""The benchmark's SGL candidate on windows of a wider buffer (``SglTransform(windows=...)``), on CPU with the
-reference backend: results are window columns, checked against the inputs' rows."""
+"""The benchmark's candidates on CPU with the reference backend: the SGL candidate on windows of a wider buffer
+(``SglTransform(windows=...)``), results window columns checked against the inputs' rows; and ``--hint``: every
+input set's ``pre_idx`` reaches the top_k_varlen candidates, and a backend that needs one runs only with it."""
+
+import json
+import sys
+import types
 
 import pytest
 import torch
 
-from topk_core.bench.candidates import SglTransform, make_inputs
+from topk_core import registry
+from topk_core.bench.candidates import FlashInferVarlen, Ours, SglTransform, make_inputs
 from topk_core.bench.grids import Shape
+from topk_core.bench.run import run_grid
 from topk_core.testing import check_topk
 
 
@@ -59,3 +66,84 @@ def test_sgl_candidate_on_another_transforms_kernel(monkeypatch):
     prep.step(1)
     assert entered == ["page_table", "exit"]
     check_topk(inputs.logits[1], inputs.seq_lens[1], shape.k, prep.result(1))
+
+
+class NeedsHint:
+    """The reference's answers from a backend that refuses problems without a hint (as gvr does); records the
+    hints it is given. It outranks the reference, so auto picks it whenever a hint is passed."""
+
+    name = "needs_hint_bench"
+    protocol = 1
+
+    def __init__(self):
+        self.hints = []
+
+    def environment(self):
+        return None
+
+    def supports(self, problem):
+        return None if problem.has_hint else "needs a pre_idx hint"
+
+    def score(self, problem):
+        return 1.0
+
+    def run(self, problem, call):
+        self.hints.append(call.pre_idx)
+        registry.get("reference").backend.run(problem, call)
+
+
+@pytest.fixture
+def needs_hint():
+    backend = NeedsHint()
+    registry.register(backend)
+    yield backend
+    registry.entries(refresh=True)
+
+
+def test_make_inputs_hints():
+    shape = Shape(6, 500, k=40, next_n=2)
+    assert make_inputs(shape, 2, "cpu").pre_idx is None
+    inputs = make_inputs(shape, 2, "cpu", hint="previous")
+    assert [tuple(h.shape) for h in inputs.pre_idx] == [(3, 40)] * 2
+    assert all(h.dtype == torch.int32 and h.is_contiguous() for h in inputs.pre_idx)
+    assert not torch.equal(inputs.pre_idx[0], inputs.pre_idx[1])  # each input set its own hint
+    assert inputs.hint(1)["pre_idx"] is inputs.pre_idx[1] and make_inputs(shape, 1, "cpu").hint(0) == {}
+
+
+def test_backend_that_needs_a_hint_runs_only_with_hints(needs_hint):
+    """Without hints it is refused with its reason (and auto does not pick it); with them it and auto run,
+    given each input set's own hint, and both are checked and timed."""
+    name = needs_hint.name
+    shapes = [Shape(4, 600, k=40)]
+    plain = run_grid(shapes, [Ours("auto"), Ours(name)], "cpu", None)[0]
+    assert plain.notes == {name: "needs a pre_idx hint"} and set(plain.times) == {"auto"}
+    assert needs_hint.hints == []
+    hinted = run_grid(shapes, [Ours("auto"), Ours(name)], "cpu", None, hint="previous")[0]
+    assert hinted.notes == {} and set(hinted.times) == {"auto", name}
+    assert needs_hint.hints and all(h is not None and tuple(h.shape) == (4, 40) for h in needs_hint.hints)
+    assert len({h.data_ptr() for h in needs_hint.hints}) == 2  # the two rotating input sets' hints
+
+
+def test_flashinfer_varlen_gets_the_hint(monkeypatch):
+    """The FlashInfer peer is given ``pre_idx`` only when the inputs carry hints (stub module on CPU)."""
+    seen = []
+    stub = types.SimpleNamespace(top_k_varlen=lambda *args, **kw: seen.append(kw))
+    monkeypatch.setitem(sys.modules, "flashinfer", stub)
+    shape = Shape(2, 300, k=16)
+    for hint in (None, "previous"):
+        inputs = make_inputs(shape, 2, "cpu", hint=hint)
+        FlashInferVarlen().prepare(shape, inputs).step(1)
+        assert ("pre_idx" in seen[-1]) == (hint is not None)
+    assert seen[-1]["pre_idx"] is inputs.pre_idx[1]
+
+
+@pytest.mark.parametrize("hint", [False, True])
+def test_cli_bench_records_hints(hint, tmp_path, capsys):
+    from topk_core.__main__ import main
+
+    flags = ["--hint"] if hint else []
+    assert main(["bench", "--grid", "cpu", "--limit", "1", "--replays", "2", "--out", str(tmp_path)] + flags) == 0
+    assert "reference" in capsys.readouterr().out
+    (path,) = tmp_path.glob("*.json")
+    assert json.loads(path.read_text())["meta"]["hint"] == ("previous" if hint else None)
+    assert path.stem.endswith("-hint") == hint  # a hinted run never overwrites a plain one

@@ -43,6 +43,27 @@ def test_scratch_is_zeroed_reused_and_released():
     assert workspace.release_resources("cpu") >= 64
 
 
+@pytest.mark.parametrize("caller_owned", [False, True])
+def test_grown_scratch_keeps_the_old_buffer_until_released(caller_owned):
+    """A graph captured before a buffer grew still writes to the old one: it must stay allocated until
+    ``release_resources`` (freed, the allocator could hand its memory to another tensor)."""
+    import gc
+    import weakref
+
+    dev = torch.device("cpu")
+    workspace.release_resources("cpu")
+    ws = {} if caller_owned else None
+    small = workspace.scratch("grow", dev, 64, ws)
+    gone = weakref.ref(small)
+    del small
+    big = workspace.scratch("grow", dev, 4096, ws)
+    gc.collect()
+    assert big.numel() == 4096 and gone() is not None, "the replaced buffer was freed"
+    assert workspace.release_resources("cpu") >= 64 + (0 if caller_owned else 4096)
+    gc.collect()
+    assert gone() is None, "release_resources keeps the replaced buffer"
+
+
 def test_sgl_fast_topk_matches_torch():
     x = torch.randn(3, 50)
     v, i = sgl.fast_topk(x, 1, -1)

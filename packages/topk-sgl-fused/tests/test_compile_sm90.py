@@ -93,10 +93,11 @@ def split_configs():
     return _gpu_picks(launch.pick_split) + [one_wave]
 
 
-def compile_split(dtype, transform, config, aligned=False):
+def compile_split(dtype, transform, config, aligned=False, hint_k=0):
     """Both kernels of the two-launch path (``split.py``) for one dtype, transform and config, with the config's
     register caps (``aligned``: 16-byte aligned pointers and row stride, as a launch specializes them); returns the
-    filter's build."""
+    filter's build. ``hint_k`` > 0: the filter's bracket from a hint of that many columns (``launch_split``'s
+    ``hint``)."""
     import triton
     from triton.backends.compiler import GPUTarget
 
@@ -107,6 +108,7 @@ def compile_split(dtype, transform, config, aligned=False):
     scratch = {"ctr_ptr": "*i32", "lists_ptr": "*i32", "cap": "i32"}
     bits = DTYPES[dtype]
     filt, _ = launch.split_constexprs(config, bits, bits // 8, transform, has_starts=False, stream=True)
+    filt = {**filt, "HINT": launch.hint_lanes(hint_k)} if hint_k else {**filt, "hint_ptr": None}
     _, sel = launch.split_constexprs(config, bits, bits // 8, transform, has_starts=True, stream=True)
     select_sig = {**common, "rows": "i32", "out_idx_ptr": "*i32", "out_val_ptr": f"*{dtype}", "return_values": "i32",
                   "page_ptr": "*i32", "page_stride": "i32", "cu_ptr": "*i32", "has_cu": "i32", "num_req": "i32",
@@ -114,7 +116,8 @@ def compile_split(dtype, transform, config, aligned=False):
     page = {"page_ptr": "*i32", "page_stride": "i32", "cu_ptr": "*i32", "has_cu": "i32", "num_req": "i32"}
     builds = []
     for fn, sig, const, warps, maxnreg in (
-            (split.filter_kernel, {**common, **scratch, **page}, filt, config.warps, config.maxnreg),
+            (split.filter_kernel, {**common, **scratch, **page, **({"hint_ptr": "*i32"} if hint_k else {})}, filt,
+             config.warps, config.maxnreg),
             (split.select_kernel, select_sig, sel, config.select_warps, config.select_maxnreg)):
         sig = {**sig, **{name: "constexpr" for name in const}}
         attrs = {(i,): [["tt.divisibility", 16]] for i, (name, ty) in enumerate(sig.items())
@@ -381,6 +384,11 @@ if __name__ == "__main__":
                 builds = [(d, TRANSFORMS[i % 3]) for j, d in enumerate(DTYPES) if j % len(split_cfgs) == i]
             for dtype, transform in builds:
                 compile_split(dtype, transform, c)
+        # the filter's bracket from a hint (``topk-gvr``, session 40) on a decode row's config: fast lane float32
+        from topk_sgl_fused.launch import pick_split
+
+        for dtype in DTYPES if which in ("all", "every") else ("fp32",):
+            compile_split(dtype, 0, pick_split(1, 131072, 2048, 132), aligned=True, hint_k=2048)
         print("compiled the two-launch kernels")
     if "warp" in parts:
         compile_warp_part(which)

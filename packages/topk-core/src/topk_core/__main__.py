@@ -6,6 +6,7 @@ import argparse
 import datetime as dt
 import platform
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import torch
@@ -43,6 +44,21 @@ def cmd_explain(args) -> int:
     return 0
 
 
+def _runs(name: str, device: str, **facts) -> bool:
+    """Whether backend ``name`` takes a typical call (4 x 4096 float32, k = 64) with these facts on ``device``."""
+    from .auto import judge
+
+    capability = torch.cuda.get_device_capability() if device == "cuda" else None
+    plain = Problem(rows=4, n=4096, k=64, dtype="float32", device=device, capability=capability)
+    return judge(name, replace(plain, **facts)).usable
+
+
+def _check_hint(name: str, device: str) -> str | None:
+    """"previous" for a backend that runs a typical call only with a pre_idx hint (gvr), else None: without one,
+    ``topk check`` would see nothing but its refusals."""
+    return "previous" if not _runs(name, device) and _runs(name, device, has_hint=True) else None
+
+
 def cmd_check(args) -> int:
     """Run the conformance suite against each installed (or named) backend on this device."""
     import tempfile
@@ -54,11 +70,14 @@ def cmd_check(args) -> int:
     body = ["import pytest", "from topk_core.testing import BackendConformance, Claims, GpuConformance",
             "from topk_core.testing import TransformConformance"]
     for name in names:
-        bases = "BackendConformance, TransformConformance" + (", GpuConformance" if device == "cuda" else "")
+        # the SGLang functions' suite for backends that serve them (they pass no hint and may fuse a transform)
+        sgl_suite = ", TransformConformance" if _runs(name, device, transform="ragged", row_starts=True) else ""
+        bases = "BackendConformance" + sgl_suite + (", GpuConformance" if device == "cuda" else "")
         cls = "Test_" + "".join(c if c.isalnum() else "_" for c in name)
         body += [f"class {cls}({bases}):", f"    backend = {name!r}", f"    device = {device!r}",
                  f"    scale = {'full' if device == 'cuda' else 'small'!r}",
-                 "    claims = Claims(dtypes=())  # refusals allowed, but each must carry a reason"]
+                 "    claims = Claims(dtypes=())  # refusals allowed, but each must carry a reason",
+                 f"    hint = {_check_hint(name, device)!r}"]
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "test_topk_check.py"
         path.write_text("\n".join(body) + "\n")
@@ -83,7 +102,8 @@ def cmd_bench(args) -> int:
         shapes = shapes[: args.limit]
     candidates = cands.default_candidates(device, args.only, args.sgl)
     copy_gbs = copy_bandwidth_gbs() if device == "cuda" else None
-    rows = run_grid(shapes, candidates, device, copy_gbs, replays=args.replays)
+    hint = "previous" if args.hint else None  # a simulated previous decode step's top-k, slightly corrupted
+    rows = run_grid(shapes, candidates, device, copy_gbs, replays=args.replays, hint=hint)
     names = [c.name for c in candidates if any(c.name in r.times for r in rows)]
     now = dt.datetime.now(dt.UTC)
     meta = dict(
@@ -91,7 +111,7 @@ def cmd_bench(args) -> int:
         device=device, gpu=torch.cuda.get_device_name(0) if device == "cuda" else platform.processor() or "cpu",
         torch=torch.__version__, cuda=torch.version.cuda, topk_core=__version__,
         backends={n: e.version for n, e in registry.entries().items()},
-        flashinfer=cands.flashinfer_version(), copy_gbs=copy_gbs,
+        flashinfer=cands.flashinfer_version(), copy_gbs=copy_gbs, hint=hint,
         method="CUDA-graph replay over rotating input sets (cold L2), median of replays, each queued behind a "
                "sleep kernel so host launch latency is not counted; "
                "seq_lens uniform in [N/2, N]; each candidate checked exactly before timing",
@@ -102,11 +122,13 @@ def cmd_bench(args) -> int:
         except Exception:
             meta[mod] = None
     text = report.table(rows, names)
-    print(f"\ntopk bench: grid {grid} on {meta['gpu']}, copy {copy_gbs or 0:.0f} GB/s, {meta['date']}")
+    hinted = f", pre_idx hints ({hint})" if hint else ""
+    print(f"\ntopk bench: grid {grid} on {meta['gpu']}, copy {copy_gbs or 0:.0f} GB/s{hinted}, {meta['date']}")
     print(text)
     if not args.no_save:
         out = Path(args.out)
-        stem = out / f"{now:%Y-%m-%d}-{device}-{grid}{('-' + args.tag) if args.tag else ''}"
+        suffix = ("-hint" if hint else "") + (("-" + args.tag) if args.tag else "")
+        stem = out / f"{now:%Y-%m-%d}-{device}-{grid}{suffix}"
         for path in report.write(rows, names, meta, stem):
             print(f"wrote {path}")
     wrong = [f"{r.shape.label}:{n}" for r in rows for n, why in r.notes.items() if why.startswith("WRONG")]
@@ -139,6 +161,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--grid", default=None, help="dsa | decode | small | cpu (default: dsa, or cpu without a GPU)")
     p.add_argument("--only", nargs="*", help="candidate names to time (auto is always timed)")
     p.add_argument("--sgl", action="store_true", help="also time topk_core.sgl with fused transforms")
+    p.add_argument("--hint", action="store_true",
+                   help="give every top_k_varlen call a pre_idx hint (a previous decode step's top-k, noisy, "
+                        "~1%% corrupted), built before timing; backends that need one run only with it")
     p.add_argument("--limit", type=int, default=0, help="first N shapes only")
     p.add_argument("--replays", type=int, default=20)
     p.add_argument("--out", default="benchmarks/results")

@@ -5,6 +5,11 @@ stream; a kernel that uses it leaves it as it found it; a graph capture that
 would have to create it raises instead of allocating from the graph pool.
 A caller-owned ``workspace`` dict replaces all this and must not be shared by
 launches that can overlap.
+
+A buffer that grows is replaced, and the old one is kept alive (``_retired``) until
+``release_resources``: a CUDA graph captured earlier holds its address, and freeing it
+would let the caching allocator hand that memory to another tensor that the graph's
+replays then overwrite (capture shape A, warm up a larger shape B, replay A).
 """
 
 from __future__ import annotations
@@ -14,7 +19,10 @@ import threading
 import torch
 
 _lock = threading.Lock()
+_retire_lock = threading.Lock()  # apart from _lock, which default scratch holds while it creates a buffer
 _scratch: dict[tuple, torch.Tensor] = {}
+#: Buffers replaced by larger ones, per device: graphs captured before the growth still use them.
+_retired: dict[str, list[torch.Tensor]] = {}
 
 
 def _stream_key(device: torch.device) -> int:
@@ -32,6 +40,9 @@ def _get_or_create(store: dict, key, owner: str, device: torch.device, nbytes: i
             f"{owner}: {where} needs {nbytes} bytes on {device} and does not exist yet; run one eager "
             "call with the same shape on the capturing stream before capturing a CUDA graph"
         )
+    if buf is not None:
+        with _retire_lock:
+            _retired.setdefault(str(buf.device), []).append(buf)
     buf = torch.zeros(nbytes, dtype=torch.uint8, device=device)
     store[key] = buf
     return buf
@@ -51,7 +62,9 @@ def scratch(owner: str, device: torch.device, nbytes: int, workspace: dict | Non
 
 
 def release_resources(device=None) -> int:
-    """Synchronise ``device`` (default: current CUDA device) and free all default scratch on it.
+    """Synchronise ``device`` (default: current CUDA device) and free all default scratch on it, and every buffer
+    that a larger one replaced there (default scratch or a caller's ``workspace``). Graphs captured before must not
+    be replayed after this.
 
     Returns the number of bytes released.
     """
@@ -65,4 +78,8 @@ def release_resources(device=None) -> int:
         for key in list(_scratch):
             if dev is None or key[1] == str(dev):
                 freed += _scratch.pop(key).numel()
+    with _retire_lock:
+        for name in list(_retired):
+            if dev is None or name == str(dev):
+                freed += sum(buf.numel() for buf in _retired.pop(name))
     return freed

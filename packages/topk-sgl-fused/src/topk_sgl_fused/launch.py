@@ -565,8 +565,19 @@ def _check_sample_run(config: SplitConfig | WarpConfig) -> None:
         raise ValueError(f"config: sample_run must be a power of two up to 32 that divides sample, got {config}")
 
 
-def launch_split(call: Call, config: SplitConfig | None = None) -> None:
-    """Run the two-launch path for one validated call (outputs already allocated)."""
+#: The hint bracket's gather: at most this many of the hint's columns at a time (``split._hint_bracket``).
+HINT_GATHER = 2048
+
+
+def hint_lanes(k: int) -> int:
+    """``filter_kernel``'s HINT for a hint of ``k`` columns: k rounded up to a power of two, at most HINT_GATHER."""
+    return min(1 << max(k - 1, 0).bit_length(), HINT_GATHER)
+
+
+def launch_split(call: Call, config: SplitConfig | None = None, hint: torch.Tensor | None = None) -> None:
+    """Run the two-launch path for one validated call (outputs already allocated). ``hint``: the call's validated
+    ``pre_idx`` (``[rows // next_n, k]`` int32), whose columns give the filter's bracket instead of a sample
+    (``split._hint_bracket``: ``topk-gvr``); the answer is the same with or without it."""
     from . import split  # imports triton; kept out of the entry point
 
     if _settle_empty(call):
@@ -594,8 +605,10 @@ def launch_split(call: Call, config: SplitConfig | None = None) -> None:
     f_const, s_const = split_constexprs(config, key_bits, logits.element_size(), transform, has_starts, stream)
     stride, su = _stride_args(logits)
     f_const, s_const = {**f_const, **su}, {**s_const, **su}
+    if hint is not None:  # only then: the other builds keep their constexprs
+        f_const["HINT"] = hint_lanes(k)
     f_args = (logits, stride, n, call.seq_lens, call.next_n, call.compress_ratio, starts, k, ctr, lists,
-              config.cap, *outputs[3:8])  # the page table, its stride, cu, has_cu, requests
+              config.cap, *outputs[3:8], hint)  # the page table, its stride, cu, has_cu, requests; the hint
     s_args = (logits, stride, n, rows, call.seq_lens, call.next_n, call.compress_ratio, starts, k,
               *outputs, ctr, lists, config.cap)
     f_fn = split.filter_kernel[(rows, n_chunks)]

@@ -291,14 +291,37 @@ def _reserve(cnt, ctr):
     return sp, cp
 
 
+@triton.jit
+def _hint_bracket(hint_ptr, req, k, L, row_ptr, KEY_BITS: tl.constexpr, HB: tl.constexpr):
+    """The bracket from a hint (``topk-gvr``'s guess): ``lo`` is the lowest key at the hint's columns inside the
+    row (``hint_ptr`` row ``req``, ``k`` columns, ``HB`` gathered at a time; -1 and columns at or past ``L`` are
+    ignored), ``hi`` the top key, so no key is sure but the NaNs (float32, ``_classify``). With k distinct columns
+    inside the row, at least k keys are at or above ``lo``; the previous step's top k put ``lo`` near the k-th key.
+    Any other hint only makes the select's check fail, and the exact path runs: a hint never changes the answer."""
+    if KEY_BITS == 32:
+        top = tl.full([], 0xFFFFFFFF, tl.uint32)
+    else:
+        top = tl.full([], 0xFFFF, tl.uint32)
+    lane = tl.arange(0, HB)
+    hint_row = hint_ptr + req.to(tl.int64) * k
+    lo = top
+    for off in range(0, k, HB):
+        i = off + lane
+        col = tl.load(hint_row + i, mask=i < k, other=-1)
+        inside = (col >= 0) & (col < L)
+        x = tl.load(row_ptr + col, mask=inside, other=0.0)
+        lo = tl.minimum(lo, tl.min(tl.where(inside, order_key(x), top), axis=0))
+    return lo, top
+
+
 @triton.jit(do_not_specialize=["n", "next_n", "compress_ratio", "k", "cap", "page_stride", "has_cu", "num_req"])
 def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k,
-                  ctr_ptr, lists_ptr, cap, page_ptr, page_stride, cu_ptr, has_cu, num_req,
+                  ctr_ptr, lists_ptr, cap, page_ptr, page_stride, cu_ptr, has_cu, num_req, hint_ptr,
                   KEY_BITS: tl.constexpr, CHUNK: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr,
                   SAMPLE: tl.constexpr, HAS_STARTS: tl.constexpr, EARLY: tl.constexpr = False,
                   BPB: tl.constexpr = 0, GUESS: tl.constexpr = 0.0, SRUN: tl.constexpr = 1,
                   SVEC: tl.constexpr = False, PSTREAM: tl.constexpr = False, PAGE_AFTER: tl.constexpr = False,
-                  HEAD: tl.constexpr = False, SU: tl.constexpr = 1):
+                  HEAD: tl.constexpr = False, SU: tl.constexpr = 1, HINT: tl.constexpr = 0):
     """Chunk ``c`` of row ``b``: sure columns and bracket candidates into the row's lists.
     EARLY: the chunk's first full tile is loaded before the bracket, so the two latencies overlap.
     BPB: 0 the bracket by two histograms (``kernel._bracket``), else by bisection on BPB key prefix bits
@@ -310,7 +333,9 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
     the page tile and its row pointer only after the bracket, so they are not live across it. HEAD (with row_starts,
     not PSTREAM; ``SplitConfig.aligned_windows``): the tiles from the window's start rounded down to 16 bytes
     (``_stream_base``), chunk columns counted from there, the columns before the window masked out of chunk 0's
-    first tile, so that full tiles load 16 bytes at a time at any start.
+    first tile, so that full tiles load 16 bytes at a time at any start. HINT (> 0; ``hint_ptr`` the caller's
+    ``pre_idx``, row ``b // next_n``, else None): the bracket from the hint (``_hint_bracket``, HINT columns of it
+    gathered at a time), not from a sample.
 
     Tiles of ``A * V * TH`` columns (``_tile_offsets``), one list per thread, so list
     positions are an in-thread running count plus one block scan of the per-list counts.
@@ -334,7 +359,9 @@ def filter_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_rati
             j_e, x_e = _load_tile(base, c0, end, A, V, TH, False, n_full > 0)
             if not PAGE_AFTER:
                 p_e = _page_tile(prow, c0, end, A, V, TH, False, n_full > 0, PSTREAM)
-        if BPB == 0:
+        if HINT:  # (a truth test: builds from explicit constants bind None for a constexpr left out)
+            lo, hi = _hint_bracket(hint_ptr, b // next_n, k, L, row_ptr, KEY_BITS, HINT)
+        elif BPB == 0:
             lo, hi = _bracket(row_ptr, L, k, KEY_BITS, SAMPLE)
         else:
             lo, hi = _bracket_bisect(row_ptr, L, k, KEY_BITS, SAMPLE, 1, BPB, GUESS, SRUN, SVEC)

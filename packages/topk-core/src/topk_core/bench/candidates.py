@@ -2,7 +2,8 @@
 
 A candidate turns one shape's rotating inputs into ``step(i)`` (one call on
 input set i) and ``result(i)`` (indices as top_k_varlen would return them, for
-the correctness check before timing).
+the correctness check before timing). With hints (``topk bench --hint``) each
+input set carries a ``pre_idx``, which the ``top_k_varlen`` candidates pass.
 """
 
 from __future__ import annotations
@@ -26,6 +27,11 @@ class Inputs:
     logits: list[torch.Tensor]
     seq_lens: list[torch.Tensor]  # per request (top_k_varlen)
     lengths: list[torch.Tensor]  # per row, int32 (SGLang / FlashInfer ragged)
+    pre_idx: list[torch.Tensor] | None = None  # per request hints (make_hint), or None: no hints
+
+    def hint(self, i: int) -> dict:
+        """``pre_idx=`` of input set i as call keywords; none without hints, so those calls stay as they were."""
+        return {} if self.pre_idx is None else {"pre_idx": self.pre_idx[i]}
 
 
 @dataclass
@@ -58,14 +64,15 @@ class Ours(Candidate):
     def prepare(self, shape, inputs):
         logits = inputs.logits[0]
         if self.backend != "auto":
-            verdict = judge(self.backend, make_problem(logits, shape.k, next_n=shape.next_n))
-            if not verdict.usable:
+            problem = make_problem(logits, shape.k, next_n=shape.next_n, has_hint=inputs.pre_idx is not None)
+            verdict = judge(self.backend, problem)
+            if not verdict.usable:  # e.g. a backend that needs a hint, benched without --hint
                 return verdict.reason
         outs = _outs(shape, len(inputs.logits), logits.device)
 
         def step(i):
             top_k_varlen(inputs.logits[i], inputs.seq_lens[i], shape.k, next_n=shape.next_n,
-                         out_indices=outs[i], backend=self.backend)
+                         out_indices=outs[i], backend=self.backend, **inputs.hint(i))
 
         return Prepared(step, lambda i: outs[i])
 
@@ -159,7 +166,7 @@ class FlashInferVarlen(Candidate):
 
         def step(i):
             flashinfer.top_k_varlen(inputs.logits[i], inputs.seq_lens[i], shape.k, next_n=shape.next_n,
-                                    out_indices=outs[i])
+                                    out_indices=outs[i], **inputs.hint(i))
 
         return Prepared(step, lambda i: outs[i])
 
@@ -220,9 +227,10 @@ def default_candidates(device: str, include: list[str] | None = None, sgl_transf
     return cands
 
 
-def make_inputs(shape: Shape, count: int, device, seed: int = 0) -> Inputs:
-    """Fresh random rows (randn), seq_lens uniform in [N/2, N] columns."""
-    from ..testing.inputs import make_seq_lens
+def make_inputs(shape: Shape, count: int, device, seed: int = 0, hint: str | None = None) -> Inputs:
+    """Fresh random rows (randn), seq_lens uniform in [N/2, N] columns; with ``hint`` (a ``make_hint`` mode),
+    a ``pre_idx`` per input set, built here so that no timed call pays for it."""
+    from ..testing.inputs import make_hint, make_seq_lens
 
     dtype = getattr(torch, shape.dtype)
     g = torch.Generator(device=device).manual_seed(seed)
@@ -234,4 +242,8 @@ def make_inputs(shape: Shape, count: int, device, seed: int = 0) -> Inputs:
         logits.append(x)
         seq_lens.append(s)
         lengths.append(valid_lengths(s, shape.rows, shape.n, shape.next_n).to(torch.int32))
-    return Inputs(logits, seq_lens, lengths)
+    pre_idx = None
+    if hint is not None:
+        pre_idx = [make_hint(x, s, shape.k, next_n=shape.next_n, mode=hint, seed=seed + i)
+                   for i, (x, s) in enumerate(zip(logits, seq_lens))]
+    return Inputs(logits, seq_lens, lengths, pre_idx)

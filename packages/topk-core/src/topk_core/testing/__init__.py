@@ -1,4 +1,4 @@
-"""Test kit: ``check_topk``, input generators and the conformance suites.
+"""Test kit: ``check_topk``, input and hint generators and the conformance suites.
 
 The suites need pytest; they load on first use so ``check_topk`` and the
 generators work without it (the benchmark uses them).
@@ -6,10 +6,12 @@ generators work without it (the benchmark uses them).
 
 from .check import TopKMismatch, check_topk, expected_lengths
 from .inputs import (
+    HINT_MODES,
     KINDS,
     PAGE_STRIDE,
     clamped_windows,
     local_columns,
+    make_hint,
     make_logits,
     make_seq_lens,
     paged_requests,
@@ -36,6 +38,7 @@ def __getattr__(name):
 
 
 __all__ = [
+    "HINT_MODES",
     "KINDS",
     "PAGE_STRIDE",
     "BackendConformance",
@@ -47,6 +50,7 @@ __all__ = [
     "clamped_windows",
     "expected_lengths",
     "local_columns",
+    "make_hint",
     "make_logits",
     "make_seq_lens",
     "paged_requests",

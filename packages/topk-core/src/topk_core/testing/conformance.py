@@ -11,6 +11,9 @@ Subclass ``BackendConformance`` in a backend's tests::
 A case inside ``claims`` must run and be exact; a case outside may run (and is
 then checked) or be refused, and a refusal must carry a reason. Every test
 draws fresh random inputs and poisons the outputs first.
+
+A backend that needs a ``pre_idx`` hint sets ``hint = "previous"`` (a ``make_hint``
+mode): every case then passes one, so the whole suite runs.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from ..api import make_problem, top_k_varlen
 from ..auto import judge
 from ..errors import BackendNotSupportedError
 from .check import check_topk
-from .inputs import KINDS, make_logits, make_seq_lens, poison_like
+from .inputs import HINT_MODES, KINDS, make_hint, make_logits, make_seq_lens, poison_like
 
 DTYPE_NAMES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 
@@ -58,6 +61,8 @@ class BackendConformance:
     scale: str = "full"
     #: Passed to every call: run the suite once per path of a backend that has both.
     load_balance: bool = True
+    #: A ``make_hint`` mode passed as ``pre_idx`` on every case (for backends that need a hint), or None.
+    hint: str | None = None
 
     # ------------------------------------------------------------------ helpers
     def _device(self) -> torch.device:
@@ -65,26 +70,39 @@ class BackendConformance:
             pytest.skip("needs a CUDA GPU")
         return torch.device(self.device)
 
+    def _hint_mode(self, hint: bool | str | None) -> str | None:
+        """run_case's ``hint``: True is "random" (as always), a string is a ``make_hint`` mode, and
+        False/None defer to the class's ``hint``."""
+        if hint is True:
+            return "random"
+        if hint is False or hint is None:
+            return self.hint
+        return hint
+
     def run_case(self, rows, n, k, *, dtype="float32", kind="randn", next_n=1, compress_ratio=1,
                  return_values=True, seed=0, lens_mode="mixed", out_1d=False, hint=False):
-        """Run one case; returns "ok" or "refused" (after checking the refusal)."""
+        """Run one case; returns "ok" or "refused" (after checking the refusal).
+
+        ``hint``: True passes a "random" hint, a ``make_hint`` mode that hint; else the class's ``hint``.
+        """
         device = self._device()
         tdtype = DTYPE_NAMES[dtype]
         logits = make_logits(kind, rows, n, tdtype, device, seed=seed, k=k)
         seq_lens = make_seq_lens(rows // next_n, n, next_n=next_n, compress_ratio=compress_ratio,
                                  seed=seed, mode=lens_mode, device=device)
+        mode = self._hint_mode(hint)
         pre_idx = None
-        if hint:
-            g = torch.Generator().manual_seed(seed)
-            pre_idx = torch.randint(-1, n + 5, (rows // next_n, k), generator=g, dtype=torch.int32).to(device)
+        if mode is not None:
+            pre_idx = make_hint(logits, seq_lens, k, next_n=next_n, compress_ratio=compress_ratio, mode=mode,
+                                seed=seed)
         problem = make_problem(logits, k, next_n=next_n, compress_ratio=compress_ratio,
-                               return_values=return_values, has_hint=hint)
+                               return_values=return_values, has_hint=pre_idx is not None)
         verdict = judge(self.backend, problem)
         if not verdict.usable:
             assert not self.claims.covers(problem), f"{self.backend} refused a claimed case: {verdict.reason}"
             assert isinstance(verdict.reason, str) and verdict.reason.strip()
             with pytest.raises(BackendNotSupportedError, match="cannot run"):
-                top_k_varlen(logits, seq_lens, k, next_n=next_n, compress_ratio=compress_ratio,
+                top_k_varlen(logits, seq_lens, k, pre_idx=pre_idx, next_n=next_n, compress_ratio=compress_ratio,
                              return_values=return_values, backend=self.backend)
             return "refused"
         shape = (rows * k,) if out_1d else (rows, k)
@@ -128,7 +146,11 @@ class BackendConformance:
         self.run_case(6, self._size(100, 1500), 32, return_values=return_values, out_1d=out_1d, seed=5)
 
     def test_hint_never_changes_answer(self):
-        self.run_case(6, self._size(100, 2000), 32, hint=True, seed=6, kind="int_ties")
+        """Every hint mode, on ties, plateaus and NaN: a hint may change speed, never the answer."""
+        n = self._size(100, 2000)
+        for i, mode in enumerate(HINT_MODES):
+            for j, kind in enumerate(("int_ties", "plateau", "nan")):
+                self.run_case(6, n, 32, hint=mode, seed=6 + 10 * i + j, kind=kind)
 
     def test_plateau_overflow(self):
         """0.0 plateaus far wider than any candidate buffer."""

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import torch
 
+from ..keys import valid_lengths
+
 KINDS = ("randn", "int_ties", "plateau", "inf", "nan", "sorted", "reversed", "huge", "zeros_denormals")
 
 
@@ -159,3 +161,83 @@ def paged_requests(device) -> tuple[torch.Tensor, ...]:
     req = torch.tensor([1, 1, 1, 4, 4, 4, 4], device=device)
     table = (torch.arange(n)[None, :] + PAGE_STRIDE * torch.arange(5)[:, None]).to(torch.int32).to(device)
     return x, lens, cu, table, req
+
+
+#: ``make_hint`` modes: the true top-k, a previous decode step's (noisy, corrupted), random, all -1.
+HINT_MODES = ("exact", "previous", "random", "empty")
+#: Noise of the simulated previous step, as a fraction of each row's spread of finite values.
+HINT_NOISE = 0.05
+
+
+def make_hint(logits: torch.Tensor, seq_lens: torch.Tensor, k: int, *, next_n: int = 1, compress_ratio: int = 1,
+              mode: str = "previous", seed: int = 0) -> torch.Tensor:
+    """A ``pre_idx`` hint: int32 ``[rows // next_n, k]``, contiguous, on ``logits.device``.
+
+    Request ``i``'s hint ranks row ``i * next_n`` over its valid columns (the API's rules). ``exact``: that
+    row's top-k, argmax first, -1 padded; ``previous``: the top-k of a noisy copy (a simulated previous decode
+    step) with about 1% of each row's entries corrupted (-1, out of range, duplicated); ``random``: uniform in
+    ``[-1, n + 5)``; ``empty``: all -1. Deterministic for a given seed.
+    """
+    if mode not in HINT_MODES:
+        raise ValueError(f"mode: expected one of {HINT_MODES}, got {mode!r}")
+    rows, n = logits.shape
+    shape = (rows // next_n, k)
+    if mode == "empty":
+        return torch.full(shape, -1, dtype=torch.int32, device=logits.device)
+    if mode == "random":  # the same draws the kit has always used for hint=True
+        return torch.randint(-1, n + 5, shape, generator=_gen(seed), dtype=torch.int32).to(logits.device)
+    first = logits[::next_n]  # the first query row of each request
+    lengths = valid_lengths(seq_lens.to(logits.device), rows, n, next_n, compress_ratio)[::next_n]
+    if mode == "exact":
+        return _exact_top_k(first, lengths, k).to(torch.int32).contiguous()
+    hint = _exact_top_k(_previous_step(first, seed), lengths, k)
+    return _corrupt(hint.cpu(), lengths.cpu(), n, seed).to(torch.int32).to(logits.device).contiguous()
+
+
+def _exact_top_k(rows: torch.Tensor, lengths: torch.Tensor, k: int) -> torch.Tensor:
+    """The reference backend's top-k (int64, sorted, -1 padded) of ``rows[r, :lengths[r]]``."""
+    from ..protocol import Call
+    from ..reference import select_local
+
+    # With next_n 1 and compress_ratio 1 a row's seq_len is its valid length.
+    call = Call(logits=rows, seq_lens=lengths, top_k=k, indices=rows.new_empty(0, dtype=torch.int32))
+    return select_local(call)
+
+
+def _previous_step(x: torch.Tensor, seed: int) -> torch.Tensor:
+    """``x`` plus seeded gaussian noise of ``HINT_NOISE`` x each row's std of finite values; non-finite kept.
+
+    Statistics in float64 (the ``huge`` kind overflows float32 squares); results clamped to the dtype's
+    finite range, so a finite value stays finite.
+    """
+    wide = x.to(torch.float64)
+    finite = torch.isfinite(wide)
+    count = finite.sum(dim=1, keepdim=True).clamp(min=1)
+    mean = torch.where(finite, wide, 0.0).sum(dim=1, keepdim=True) / count
+    std = (torch.where(finite, (wide - mean) ** 2, 0.0).sum(dim=1, keepdim=True) / count).sqrt()
+    noise = torch.randn(x.shape, generator=_gen(seed + 104729), dtype=torch.float32).to(x.device, torch.float64)
+    top = torch.finfo(x.dtype).max
+    moved = (wide + HINT_NOISE * std * noise).clamp(-top, top).to(x.dtype)
+    return torch.where(finite, moved, x)
+
+
+def _corrupt_count(k: int) -> int:
+    """About 1% of a hint row, at least one entry from k = 8 on."""
+    return max(1, round(k / 100)) if k >= 8 else 0
+
+
+def _corrupt(hint: torch.Tensor, lengths: torch.Tensor, n: int, seed: int) -> torch.Tensor:
+    """Corrupt ``_corrupt_count(k)`` slots of each row (CPU int64) in turn: -1, an index in ``[L, n + 5)``, a
+    copy of an uncorrupted slot of the same row (so it really is a duplicate)."""
+    requests, k = hint.shape
+    m = _corrupt_count(k)
+    if m == 0 or requests == 0:
+        return hint
+    g = _gen(seed + 1299709)
+    perm = torch.rand(requests, k, generator=g).argsort(dim=1)
+    slots, sources = perm[:, :m], perm[:, m:2 * m]  # disjoint: sources are never corrupted
+    kind = (torch.arange(requests)[:, None] + torch.arange(m)[None, :]) % 3
+    low = lengths[:, None]
+    beyond = low + (torch.rand(requests, m, generator=g, dtype=torch.float64) * (n + 5 - low)).long()
+    new = torch.where(kind == 0, -1, torch.where(kind == 1, beyond, hint.gather(1, sources)))
+    return hint.clone().scatter_(1, slots, new)

@@ -1,0 +1,41 @@
+"""Host side of ``gvr``: topk-sgl-fused's two-launch path with its bracket taken from the hint.
+
+1. Guess: every filter program of row ``r`` gathers the row's scores at the hint's columns (request
+   ``r // next_n``'s previous top k) and takes the lowest key among those inside the row as ``lo``.
+2. Verify: the filter streams its chunk once and lists every key at or above ``lo`` as a candidate
+   (``split.filter_kernel`` with HINT). With k distinct hint columns inside the row at least k keys are listed.
+3. Refine: the select counts the list; with ``k <= count <= cap`` it ranks the k largest exactly, else (a hint with
+   fewer than k usable columns, or more candidates than the cap) it runs the exact one-row path on the row.
+
+No host reads of device data, so a call is CUDA-graph capturable after one eager call per geometry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from topk_core.protocol import Call
+
+#: Candidate room per row, in multiples of k: a hint from the previous step lists k keys plus those that rose above
+#: its lowest one since; more than this many runs the exact path (slow, still exact).
+CAP_PER_K = 4
+
+
+def gvr_config(rows: int, n: int, k: int, sm_count: int):
+    """topk-sgl-fused's two-launch config for the shape (its chunks and select), with room for the hint's
+    candidates."""
+    from topk_sgl_fused import launch as sgl
+
+    config = sgl.pick_split(rows, n, k, sm_count)
+    return replace(config, cap=max(config.cap, CAP_PER_K * k, k + config.block))
+
+
+def launch(call: Call) -> None:
+    """Run one validated call that has a hint (``supports`` refuses the others)."""
+    from topk_sgl_fused import launch as sgl  # imports triton; kept out of the entry point
+
+    if call.pre_idx is None:
+        raise ValueError("pre_idx: gvr needs the hint (the previous step's top-k indices), got None")
+    rows, n = call.logits.shape
+    config = gvr_config(rows, n, call.top_k, sgl.sm_count(call.logits.device))
+    sgl.launch_split(call, config, hint=call.pre_idx)

@@ -1,0 +1,70 @@
+"""Host logic: the refusals and their reasons, the score, the plugin's import cost, the config."""
+
+import subprocess
+import sys
+
+import pytest
+
+from topk_core.testing.readme import cuda_problem
+from topk_gvr import checks
+
+
+def P(**facts):
+    return cuda_problem(**{"has_hint": True, **facts})
+
+
+def test_supports_decode_shapes():
+    for rows, n in [(1, 8192), (1, 131072), (8, 131072), (32, 131072), (1, 1 << 20), (4096, 8192)]:
+        for dtype in checks.SUPPORTED_DTYPES:
+            assert checks.supports(P(rows=rows, n=n, k=2048, dtype=dtype)) is None
+
+
+@pytest.mark.parametrize("facts,word", [
+    (dict(has_hint=False), "hint"),
+    (dict(dtype="float64"), "dtype"),
+    (dict(transform="page_table"), "transform"),
+    (dict(row_starts=True), "row_starts"),
+    (dict(device="cpu"), "TRITON_INTERPRET"),
+    (dict(device="mps"), "CUDA"),
+    (dict(capability=(8, 0)), "sm_80"),
+    (dict(capability=(10, 0)), "sm_100"),
+    (dict(n=checks.MAX_N + 1), "N="),
+    (dict(k=checks.MAX_K + 1), "k="),
+    (dict(rows=1 << 31), "rows"),
+])
+def test_refusals_have_reasons(facts, word):
+    reason = checks.supports(P(**facts))
+    assert reason and word in reason
+
+
+def test_cpu_under_the_interpreter():
+    assert checks.supports(P(device="cpu", capability=None), interpreter=True) is None
+
+
+def test_never_raises():
+    class Odd:
+        has_hint = True
+
+        @property
+        def dtype(self):
+            raise RuntimeError("boom")
+
+    assert "unusual" in checks.supports(Odd())
+
+
+def test_unmeasured_score_ranks_below_measured_backends():
+    assert 0 < checks.score(P()) == checks.UNMEASURED_SCORE < 0.1
+
+
+def test_entry_point_does_not_import_triton():
+    code = "import sys; from topk_gvr._plugin import backend; print('triton' in sys.modules, backend.name)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "gvr"]
+
+
+@pytest.mark.parametrize("rows,n,k", [(1, 131072, 2048), (32, 131072, 512), (4096, 8192, 2048), (1, 1 << 20, 2048)])
+def test_config_holds_the_hint_candidates(rows, n, k):
+    from topk_gvr.launch import CAP_PER_K, gvr_config
+
+    config = gvr_config(rows, n, k, 132)
+    assert config.cap >= CAP_PER_K * k and config.cap >= k + config.block
