@@ -2,32 +2,17 @@
 
 from __future__ import annotations
 
-import os
-
-from topk_core.kernels.backend_base import TRITON, KernelBackend
-from topk_core.protocol import Problem
+from topk_core.kernels.backend_base import TritonBackend
 
 from . import checks
 
 
-def _interpreting() -> bool:
-    return os.environ.get("TRITON_INTERPRET", "") not in ("", "0")
-
-
-class SglFusedBackend(KernelBackend):
+class SglFusedBackend(TritonBackend):
     """Triton radix select with the SGLang page-table / ragged transforms fused in."""
 
     name = "sgl_fused"
-    requires = (TRITON,)
-    no_gpu_reason = "no CUDA GPU (set TRITON_INTERPRET=1 to run on CPU through the Triton interpreter)"
     checks = checks
     launcher = "topk_sgl_fused.launch:launch"
-
-    def runs_without_gpu(self) -> bool:
-        return _interpreting()
-
-    def supports(self, problem: Problem) -> str | None:
-        return checks.supports(problem, interpreter=_interpreting())
 
     def kernel_as(self, transform: str):
         """A context in which every call runs the kernel picked for ``transform`` (the benchmark's same-kernel

@@ -19,6 +19,7 @@ imports the launcher (and with it the DSL) only when a call runs.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from types import ModuleType
 
@@ -106,3 +107,22 @@ class KernelBackend:
             launch(problem, call)
         else:
             launch(call)
+
+
+def triton_interpreting() -> bool:
+    """TRITON_INTERPRET=1 is on: Triton kernels run on CPU tensors through the interpreter."""
+    return os.environ.get("TRITON_INTERPRET", "") not in ("", "0")
+
+
+class TritonBackend(KernelBackend):
+    """A :class:`KernelBackend` of Triton kernels: usable on CPU under the Triton interpreter, whose checks module
+    takes ``supports(problem, interpreter=...)``."""
+
+    requires = (TRITON,)
+    no_gpu_reason = "no CUDA GPU (set TRITON_INTERPRET=1 to run on CPU through the Triton interpreter)"
+
+    def runs_without_gpu(self) -> bool:
+        return triton_interpreting()
+
+    def supports(self, problem: Problem) -> str | None:
+        return self.checks.supports(problem, interpreter=triton_interpreting())

@@ -36,3 +36,44 @@ def supports_table(readme: str | Path) -> dict[str, str]:
     if cells and cells[0][0] == ROWS[0] and len(cells[0]) > 2:
         return dict(zip(cells[0], cells[1]))
     return {row[0]: row[1] for row in cells[1:] if len(row) == 2}
+
+
+class TritonSupportsTable:
+    """The Supports table rows that Triton backends share, held against their checks module (``CAPABILITY_MAJOR``,
+    ``SUPPORTED_DTYPES``, ``MAX_K``). Subclass it as ``Test...`` with ``checks``, ``readme`` (``package_readme``)
+    and, where a typical call needs more facts, ``facts``."""
+
+    checks = None
+    readme: Path | None = None
+    facts: dict = {}
+
+    def problem(self, **facts):
+        return cuda_problem(**{**self.facts, **facts})
+
+    def table(self) -> dict[str, str]:
+        return supports_table(self.readme)
+
+    def test_columns(self):
+        assert list(self.table()) == list(ROWS)
+
+    def test_gpus(self):
+        gpus = self.table()["GPUs"]
+        for major in self.checks.CAPABILITY_MAJOR:
+            assert f"sm_{major}0" in gpus
+            assert self.checks.supports(self.problem(capability=(major, 0))) is None
+        assert self.checks.supports(self.problem(capability=(8, 0))) is not None and "sm_80" not in gpus
+
+    def test_dtypes(self):
+        listed = [d.strip() for d in self.table()["dtypes"].split(",")]
+        assert listed == list(self.checks.SUPPORTED_DTYPES)
+        for d in listed:
+            assert self.checks.supports(self.problem(dtype=d)) is None
+
+    def test_k(self):
+        max_k = self.checks.MAX_K
+        assert self.table()["k"] == f"1 .. 2^{max_k.bit_length() - 1}"
+        assert self.checks.supports(self.problem(k=1)) is None and self.checks.supports(self.problem(k=max_k)) is None
+        assert self.checks.supports(self.problem(k=max_k + 1)) is not None
+
+    def test_graph_safe(self):
+        assert self.table()["graph-safe"].startswith("yes")
