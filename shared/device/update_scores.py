@@ -20,6 +20,8 @@ TABLES = [
     ("packages/topk-sgl-fused/src/topk_sgl_fused/checks.py", '"none"', "sgl_fused"),
     ("packages/topk-sgl-fused/src/topk_sgl_fused/checks.py", '"page_table"', "sgl_fused:page"),
     ("packages/topk-sgl-fused/src/topk_sgl_fused/checks.py", '"ragged"', "sgl_fused:ragged"),
+    # gvr runs only with a hint: its column comes from a `topk bench --hint` run (session 40)
+    ("packages/topk-gvr/src/topk_gvr/checks.py", "MEASURED", "gvr"),
 ]
 
 

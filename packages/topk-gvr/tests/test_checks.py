@@ -53,7 +53,13 @@ def test_never_raises():
 
 
 def test_unmeasured_score_ranks_below_measured_backends():
+    assert not checks.MEASURED  # until the first device run
     assert 0 < checks.score(P()) == checks.UNMEASURED_SCORE < 0.1
+
+
+def test_score_follows_a_measured_table(monkeypatch):
+    monkeypatch.setattr(checks, "MEASURED", {(1, 131072): 9.0, (32, 131072): 3.0})
+    assert checks.score(P(rows=1, n=131072)) == 9.0 and checks.score(P(rows=32, n=131072)) == 3.0
 
 
 def test_entry_point_does_not_import_triton():

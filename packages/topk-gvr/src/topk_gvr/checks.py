@@ -8,6 +8,7 @@ every backend with a measured table and above only ``reference``: pass ``backend
 
 from __future__ import annotations
 
+from topk_core.kernels.scores import measured_score
 from topk_core.protocol import Problem
 from topk_sgl_fused import checks as sgl_checks
 
@@ -15,8 +16,13 @@ CAPABILITY_MAJOR = sgl_checks.CAPABILITY_MAJOR
 MAX_N = sgl_checks.MAX_N
 MAX_K = sgl_checks.MAX_K
 SUPPORTED_DTYPES = sgl_checks.SUPPORTED_DTYPES
-#: Until a committed H200 run gives a measured table (``topk_core.kernels.scores``): below every measured backend.
+#: Until a committed H200 run fills MEASURED: below every measured backend, above only ``reference``.
 UNMEASURED_SCORE = 0.01
+#: Measured speed-up over masked torch.topk by (rows, N): H200, fp32, k=2048, next_n=1, every call given the previous
+#: step's top k as its hint (``topk bench --hint``). Empty until the first device run.
+#: Written by shared/device/update_scores.py.
+MEASURED = {
+}
 
 
 def supports(problem: Problem, interpreter: bool = False) -> str | None:
@@ -35,5 +41,10 @@ def supports(problem: Problem, interpreter: bool = False) -> str | None:
 
 
 def score(problem: Problem) -> float:
-    """``UNMEASURED_SCORE`` wherever it runs: no H200 measurement yet. Pure."""
-    return UNMEASURED_SCORE
+    """Estimated speed-up over masked torch.topk: the nearest measured shape (``topk_core.kernels.scores``), or
+    ``UNMEASURED_SCORE`` while nothing is measured. Pure."""
+    try:
+        measured = measured_score(MEASURED, problem)
+    except Exception:
+        return 0.0
+    return UNMEASURED_SCORE if measured is None else measured
