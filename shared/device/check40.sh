@@ -8,6 +8,7 @@
 #    hinted GPU class; then memcheck and racecheck of sanitize_cases.py gvr (41 cases, the hint modes in turn).
 # 2. Within 30 s, the first timing of gvr beside the others and FlashInfer (carry .carry/flashinfer):
 #      TAG=session40 GRIDS="decode" BENCH_ARGS="--hint" bash shared/device/bench.sh bash shared/device/final_b.sh
+#    (a less similar previous step, if time allows: BENCH_ARGS="--hint 0.3"; its 128K rows list 10-13K candidates)
 set -u
 echo "=== gvr + hint GPU tests ($(date +%T))"
 timeout 240 python3 -m pytest -q -p no:cacheprovider -n 4 packages/topk-gvr/tests \

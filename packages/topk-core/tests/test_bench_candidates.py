@@ -137,13 +137,31 @@ def test_flashinfer_varlen_gets_the_hint(monkeypatch):
     assert seen[-1]["pre_idx"] is inputs.pre_idx[1]
 
 
-@pytest.mark.parametrize("hint", [False, True])
-def test_cli_bench_records_hints(hint, tmp_path, capsys):
+@pytest.mark.parametrize("flags,noise,suffix", [([], None, ""), (["--hint"], 0.05, "-hint"),
+                                                 (["--hint", "0.3"], 0.3, "-hint0p3")])
+def test_cli_bench_records_hints(flags, noise, suffix, tmp_path, capsys):
     from topk_core.__main__ import main
 
-    flags = ["--hint"] if hint else []
     assert main(["bench", "--grid", "cpu", "--limit", "1", "--replays", "2", "--out", str(tmp_path)] + flags) == 0
     assert "reference" in capsys.readouterr().out
     (path,) = tmp_path.glob("*.json")
-    assert json.loads(path.read_text())["meta"]["hint"] == ("previous" if hint else None)
-    assert path.stem.endswith("-hint") == hint  # a hinted run never overwrites a plain one
+    meta = json.loads(path.read_text())["meta"]
+    assert meta["hint"] == ("previous" if flags else None) and meta["hint_noise"] == noise
+    assert path.stem.endswith("cpu" + suffix)  # a hinted run never overwrites a plain one, nor one of other noise
+
+
+def test_hint_noise_moves_the_hint():
+    """More noise, a hint further from the rows' own top k (the bench's ``--hint NOISE``)."""
+    from topk_core.testing import make_hint
+
+    x = torch.randn(4, 4000, generator=torch.Generator().manual_seed(3))
+    lens = torch.full((4,), 4000, dtype=torch.int32)
+    exact = make_hint(x, lens, 200, mode="exact")
+
+    def kept(noise):
+        hint = make_hint(x, lens, 200, mode="previous", noise=noise, seed=1)
+        return sum(len(set(a.tolist()) & set(b.tolist())) for a, b in zip(hint, exact))
+
+    assert kept(0.0) > kept(0.05) > kept(0.5)
+    with pytest.raises(ValueError, match="noise"):
+        make_hint(x, lens, 200, noise=-1.0)

@@ -73,4 +73,15 @@ def test_config_holds_the_hint_candidates(rows, n, k):
     from topk_gvr.launch import CAP_PER_K, gvr_config
 
     config = gvr_config(rows, n, k, 132)
-    assert config.cap >= CAP_PER_K * k and config.cap >= k + config.block
+    assert config.cap >= min(CAP_PER_K * k, n) and config.cap >= k + config.block
+
+
+def test_cap_grows_with_the_row_within_the_list_budget():
+    from topk_gvr.launch import LIST_BYTES, gvr_config
+
+    assert gvr_config(1, 131072, 2048, 132).cap >= 131072 // 4  # a decode row: room for a weaker hint
+    assert gvr_config(1, 1 << 20, 2048, 132).cap >= (1 << 20) // 4
+    for rows, n in ((32, 131072), (512, 131072), (4096, 8192), (1, 1000)):
+        config = gvr_config(rows, n, 2048, 132)
+        assert config.cap <= max(n, 2048 + config.block)  # never past the row
+        assert 8 * rows * config.cap <= max(LIST_BYTES, 8 * rows * 2 * 2048), (rows, n)  # the budget, or the minimum

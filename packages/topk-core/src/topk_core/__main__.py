@@ -14,6 +14,7 @@ import torch
 from . import __version__, registry
 from .api import explain
 from .protocol import Problem
+from .testing.inputs import HINT_NOISE
 
 
 def _device_line() -> str:
@@ -102,8 +103,9 @@ def cmd_bench(args) -> int:
         shapes = shapes[: args.limit]
     candidates = cands.default_candidates(device, args.only, args.sgl)
     copy_gbs = copy_bandwidth_gbs() if device == "cuda" else None
-    hint = "previous" if args.hint else None  # a simulated previous decode step's top-k, slightly corrupted
-    rows = run_grid(shapes, candidates, device, copy_gbs, replays=args.replays, hint=hint)
+    hint = "previous" if args.hint is not None else None  # a simulated previous decode step's top-k, corrupted
+    noise = None if args.hint in (None, HINT_NOISE) else args.hint
+    rows = run_grid(shapes, candidates, device, copy_gbs, replays=args.replays, hint=hint, hint_noise=noise)
     names = [c.name for c in candidates if any(c.name in r.times for r in rows)]
     now = dt.datetime.now(dt.UTC)
     meta = dict(
@@ -112,6 +114,7 @@ def cmd_bench(args) -> int:
         torch=torch.__version__, cuda=torch.version.cuda, topk_core=__version__,
         backends={n: e.version for n, e in registry.entries().items()},
         flashinfer=cands.flashinfer_version(), copy_gbs=copy_gbs, hint=hint,
+        hint_noise=None if hint is None else (HINT_NOISE if noise is None else noise),
         method="CUDA-graph replay over rotating input sets (cold L2), median of replays, each queued behind a "
                "sleep kernel so host launch latency is not counted; "
                "seq_lens uniform in [N/2, N]; each candidate checked exactly before timing",
@@ -122,12 +125,13 @@ def cmd_bench(args) -> int:
         except Exception:
             meta[mod] = None
     text = report.table(rows, names)
-    hinted = f", pre_idx hints ({hint})" if hint else ""
+    hinted = f", pre_idx hints ({hint}, noise {meta['hint_noise']})" if hint else ""
     print(f"\ntopk bench: grid {grid} on {meta['gpu']}, copy {copy_gbs or 0:.0f} GB/s{hinted}, {meta['date']}")
     print(text)
     if not args.no_save:
         out = Path(args.out)
-        suffix = ("-hint" if hint else "") + (("-" + args.tag) if args.tag else "")
+        noise_label = f"{noise:g}".replace(".", "p") if noise is not None else ""  # no dot: the writer adds suffixes
+        suffix = ("-hint" + noise_label if hint else "") + (("-" + args.tag) if args.tag else "")
         stem = out / f"{now:%Y-%m-%d}-{device}-{grid}{suffix}"
         for path in report.write(rows, names, meta, stem):
             print(f"wrote {path}")
@@ -161,9 +165,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--grid", default=None, help="dsa | decode | small | cpu (default: dsa, or cpu without a GPU)")
     p.add_argument("--only", nargs="*", help="candidate names to time (auto is always timed)")
     p.add_argument("--sgl", action="store_true", help="also time topk_core.sgl with fused transforms")
-    p.add_argument("--hint", action="store_true",
-                   help="give every top_k_varlen call a pre_idx hint (a previous decode step's top-k, noisy, "
-                        "~1%% corrupted), built before timing; backends that need one run only with it")
+    p.add_argument("--hint", nargs="?", type=float, const=HINT_NOISE, default=None, metavar="NOISE",
+                   help="give every top_k_varlen call a pre_idx hint (a previous decode step's top-k: the scores "
+                        f"plus NOISE x their deviation, default {HINT_NOISE}; ~1%% of entries corrupted), built "
+                        "before timing; backends that need one run only with it")
     p.add_argument("--limit", type=int, default=0, help="first N shapes only")
     p.add_argument("--replays", type=int, default=20)
     p.add_argument("--out", default="benchmarks/results")

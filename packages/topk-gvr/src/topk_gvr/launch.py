@@ -16,18 +16,30 @@ from dataclasses import replace
 
 from topk_core.protocol import Call
 
-#: Candidate room per row, in multiples of k: a hint from the previous step lists k keys plus those that rose above
-#: its lowest one since; more than this many runs the exact path (slow, still exact).
-CAP_PER_K = 4
+#: Candidate room per row, at least, in multiples of k: a hint from the previous step lists k keys plus those that
+#: rose above its lowest one since; more than the room runs the exact path (slow, still exact).
+CAP_PER_K = 2
+#: Beyond that, room for a quarter of the row while all rows' lists (two words a candidate) stay within this many
+#: bytes. On randn rows of 128K columns a "previous" hint of noise 0.05 (~95% of the top 2048 kept) lists ~2.7K
+#: candidates, of noise 0.3 (~72% kept) 10-13K, of noise 1.0 (~33%) 67-89K (topk_core.testing.make_hint, CPU).
+LIST_BYTES = 1 << 25
+
+
+def gvr_cap(rows: int, n: int, k: int, config) -> int:
+    """The candidate cap per row: at least CAP_PER_K x k, up to a quarter of the row where LIST_BYTES allows (so
+    that a hint from a less similar step slows the select down rather than sending the row to the exact path), never
+    past the row (no more candidates exist), and at least the exact stream fallback's k + block."""
+    room = min(n // 4, LIST_BYTES // (8 * max(rows, 1)))
+    return max(k + config.block, min(n, max(config.cap, CAP_PER_K * k, room)))
 
 
 def gvr_config(rows: int, n: int, k: int, sm_count: int):
     """topk-sgl-fused's two-launch config for the shape (its chunks and select), with room for the hint's
-    candidates."""
+    candidates (``gvr_cap``)."""
     from topk_sgl_fused import launch as sgl
 
     config = sgl.pick_split(rows, n, k, sm_count)
-    return replace(config, cap=max(config.cap, CAP_PER_K * k, k + config.block))
+    return replace(config, cap=gvr_cap(rows, n, k, config))
 
 
 def launch(call: Call) -> None:

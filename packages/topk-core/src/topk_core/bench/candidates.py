@@ -227,9 +227,11 @@ def default_candidates(device: str, include: list[str] | None = None, sgl_transf
     return cands
 
 
-def make_inputs(shape: Shape, count: int, device, seed: int = 0, hint: str | None = None) -> Inputs:
+def make_inputs(shape: Shape, count: int, device, seed: int = 0, hint: str | None = None,
+                hint_noise: float | None = None) -> Inputs:
     """Fresh random rows (randn), seq_lens uniform in [N/2, N] columns; with ``hint`` (a ``make_hint`` mode),
-    a ``pre_idx`` per input set, built here so that no timed call pays for it."""
+    a ``pre_idx`` per input set, built here so that no timed call pays for it (``hint_noise``: make_hint's
+    ``noise``, its default when None)."""
     from ..testing.inputs import make_hint, make_seq_lens
 
     dtype = getattr(torch, shape.dtype)
@@ -244,6 +246,7 @@ def make_inputs(shape: Shape, count: int, device, seed: int = 0, hint: str | Non
         lengths.append(valid_lengths(s, shape.rows, shape.n, shape.next_n).to(torch.int32))
     pre_idx = None
     if hint is not None:
-        pre_idx = [make_hint(x, s, shape.k, next_n=shape.next_n, mode=hint, seed=seed + i)
+        noise = {} if hint_noise is None else {"noise": hint_noise}
+        pre_idx = [make_hint(x, s, shape.k, next_n=shape.next_n, mode=hint, seed=seed + i, **noise)
                    for i, (x, s) in enumerate(zip(logits, seq_lens))]
     return Inputs(logits, seq_lens, lengths, pre_idx)
