@@ -103,9 +103,10 @@ def cmd_bench(args) -> int:
         shapes = shapes[: args.limit]
     candidates = cands.default_candidates(device, args.only, args.sgl)
     copy_gbs = copy_bandwidth_gbs() if device == "cuda" else None
-    hint = "previous" if args.hint is not None else None  # a simulated previous decode step's top-k, corrupted
-    noise = None if args.hint in (None, HINT_NOISE) else args.hint
-    rows = run_grid(shapes, candidates, device, copy_gbs, replays=args.replays, hint=hint, hint_noise=noise)
+    noise = args.hint  # --hint [NOISE]: a simulated previous decode step's top-k (make_hint), or None
+    hint = None if noise is None else "previous"
+    rows = run_grid(shapes, candidates, device, copy_gbs, replays=args.replays, hint=hint,
+                    hint_noise=HINT_NOISE if noise is None else noise)
     names = [c.name for c in candidates if any(c.name in r.times for r in rows)]
     now = dt.datetime.now(dt.UTC)
     meta = dict(
@@ -114,7 +115,7 @@ def cmd_bench(args) -> int:
         torch=torch.__version__, cuda=torch.version.cuda, topk_core=__version__,
         backends={n: e.version for n, e in registry.entries().items()},
         flashinfer=cands.flashinfer_version(), copy_gbs=copy_gbs, hint=hint,
-        hint_noise=None if hint is None else (HINT_NOISE if noise is None else noise),
+        hint_noise=noise,
         method="CUDA-graph replay over rotating input sets (cold L2), median of replays, each queued behind a "
                "sleep kernel so host launch latency is not counted; "
                "seq_lens uniform in [N/2, N]; each candidate checked exactly before timing",
@@ -130,7 +131,8 @@ def cmd_bench(args) -> int:
     print(text)
     if not args.no_save:
         out = Path(args.out)
-        noise_label = f"{noise:g}".replace(".", "p") if noise is not None else ""  # no dot: the writer adds suffixes
+        # the default noise unnamed; another without a dot (the writer adds its own suffixes)
+        noise_label = "" if noise in (None, HINT_NOISE) else f"{noise:g}".replace(".", "p")
         suffix = ("-hint" + noise_label if hint else "") + (("-" + args.tag) if args.tag else "")
         stem = out / f"{now:%Y-%m-%d}-{device}-{grid}{suffix}"
         for path in report.write(rows, names, meta, stem):

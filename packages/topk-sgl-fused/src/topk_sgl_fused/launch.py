@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 import torch
 
 from topk_core import workspace as ws
+from topk_core.kernels.backend_base import triton_interpreting
 from topk_core.kernels.toolchain import compile_cached
 from topk_core.protocol import Call
 
@@ -181,8 +182,7 @@ def cap_for(config: Config, k: int) -> int:
     return max(CAP, FAST_CAP) if config.fast else CAP
 
 
-def interpreting() -> bool:
-    return os.environ.get("TRITON_INTERPRET", "") not in ("", "0")
+interpreting = triton_interpreting  # TRITON_INTERPRET=1: CPU tensors through Triton's interpreter
 
 
 @functools.cache

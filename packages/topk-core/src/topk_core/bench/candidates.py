@@ -19,6 +19,7 @@ from .. import registry, sgl
 from ..api import make_problem, top_k_varlen
 from ..auto import judge
 from ..keys import valid_lengths
+from ..testing.inputs import HINT_NOISE
 from .grids import Shape
 
 
@@ -228,10 +229,10 @@ def default_candidates(device: str, include: list[str] | None = None, sgl_transf
 
 
 def make_inputs(shape: Shape, count: int, device, seed: int = 0, hint: str | None = None,
-                hint_noise: float | None = None) -> Inputs:
+                hint_noise: float = HINT_NOISE) -> Inputs:
     """Fresh random rows (randn), seq_lens uniform in [N/2, N] columns; with ``hint`` (a ``make_hint`` mode),
     a ``pre_idx`` per input set, built here so that no timed call pays for it (``hint_noise``: make_hint's
-    ``noise``, its default when None)."""
+    ``noise``)."""
     from ..testing.inputs import make_hint, make_seq_lens
 
     dtype = getattr(torch, shape.dtype)
@@ -246,7 +247,6 @@ def make_inputs(shape: Shape, count: int, device, seed: int = 0, hint: str | Non
         lengths.append(valid_lengths(s, shape.rows, shape.n, shape.next_n).to(torch.int32))
     pre_idx = None
     if hint is not None:
-        noise = {} if hint_noise is None else {"noise": hint_noise}
-        pre_idx = [make_hint(x, s, shape.k, next_n=shape.next_n, mode=hint, seed=seed + i, **noise)
+        pre_idx = [make_hint(x, s, shape.k, next_n=shape.next_n, mode=hint, seed=seed + i, noise=hint_noise)
                    for i, (x, s) in enumerate(zip(logits, seq_lens))]
     return Inputs(logits, seq_lens, lengths, pre_idx)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import torch
 
 from ..testing.check import TopKMismatch, check_topk
+from ..testing.inputs import HINT_NOISE
 from .candidates import Candidate, make_inputs
 from .grids import Shape
 from .timing import rotations, time_graph, time_wall
@@ -52,11 +53,11 @@ def _check(shape: Shape, inputs, prepared) -> None:
 
 
 def run_grid(shapes: list[Shape], candidates: list[Candidate], device: str, copy_gbs: float | None,
-             replays: int = 20, hint: str | None = None, hint_noise: float | None = None) -> list[Row]:
+             replays: int = 20, hint: str | None = None, hint_noise: float = HINT_NOISE) -> list[Row]:
     """Everything runs on one side stream: graphs cannot be captured on the default stream,
     and per-stream scratch must be created (eagerly) on the stream that captures.
     ``hint``: a ``make_hint`` mode; every input set then carries a ``pre_idx`` that candidates pass (``hint_noise``:
-    its ``noise``, make_hint's default when None)."""
+    its ``noise``)."""
     if device == "cuda":
         stream = torch.cuda.Stream()
         with torch.cuda.stream(stream):
@@ -66,7 +67,7 @@ def run_grid(shapes: list[Shape], candidates: list[Candidate], device: str, copy
     return _run_grid(shapes, candidates, device, copy_gbs, replays, hint, hint_noise)
 
 
-def _run_grid(shapes, candidates, device, copy_gbs, replays, hint=None, hint_noise=None) -> list[Row]:
+def _run_grid(shapes, candidates, device, copy_gbs, replays, hint=None, hint_noise=HINT_NOISE) -> list[Row]:
     rows: list[Row] = []
     bar = _progress(len(shapes) * len(candidates))
     for shape in shapes:
