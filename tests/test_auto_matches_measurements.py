@@ -12,21 +12,25 @@ from topk_core.protocol import Problem
 
 RESULTS = sorted((Path(__file__).resolve().parents[1] / "benchmarks" / "results").glob("*-cuda-*.json"))
 KERNELS = ("radix", "radix_cutlass", "radix_filter", "sgl_fused")
+#: Backends that run only with a hint: ranked on the cells of ``topk bench --hint`` runs.
+HINTED = ("gvr",)
 
 
 def _cells():
     for path in RESULTS:
-        for cell in json.loads(path.read_text())["results"]:
+        data = json.loads(path.read_text())
+        hinted = data["meta"].get("hint") is not None
+        for cell in data["results"]:
             if sum(name in cell["times_us"] for name in KERNELS) >= 2:  # a choice to check
-                yield pytest.param(cell, id=f"{path.stem}:{cell['shape']}")
+                yield pytest.param(cell, hinted, id=f"{path.stem}:{cell['shape']}")
 
 
-@pytest.mark.parametrize("cell", list(_cells()))
-def test_best_score_is_fastest_measured(cell):
+@pytest.mark.parametrize("cell, hinted", list(_cells()))
+def test_best_score_is_fastest_measured(cell, hinted):
     problem = Problem(rows=cell["rows"], n=cell["n"], k=cell["k"], dtype=cell["dtype"], device="cuda",
-                      capability=(9, 0), next_n=cell["next_n"])
+                      capability=(9, 0), next_n=cell["next_n"], has_hint=hinted)
     scores = {}
-    for name in KERNELS:
+    for name in KERNELS + (HINTED if hinted else ()):
         entry = registry.get(name)
         if entry is None or entry.backend is None or entry.backend.supports(problem) is not None:
             continue

@@ -32,5 +32,4 @@ class TestReferenceGPUWithHint(BackendConformance, GpuConformance):
 
     backend = "reference"
     device = "cuda"
-    scale = "small"
     hint = "previous"

@@ -386,9 +386,14 @@ def test_pick_warp(monkeypatch):
     for rows, n in ((4096, 8192), (2048, 16384), (128, 32768), (1024, 65536), (512, 131072), (512, 32768)):
         c = pick(rows, n, 2048, 132, "page_table")
         assert c.page_stream and not c.late and c.ahead == (1 if rows in (4096, 2048, 128) else 2), (rows, n)
-    for rows, n in ((128, 131072), (128, 65535), (4096, 65536)):
+    for rows, n in ((128, 65535), (4096, 65536)):
         c = pick(rows, n, 2048, 132, "page_table")
         assert c.late and not c.page_stream, (rows, n)
+    # session 37: one row per SM of 64K+ columns applies the table as its select emits, the sure entries held through
+    # it (defer_sure)
+    for rows, n in ((128, 131072), (150, 65536)):
+        c = pick(rows, n, 2048, 132, "page_table")
+        assert c.defer_sure and c.page_early and not c.late and not c.page_stream and not c.all_cands, (rows, n)
     for rows, n in ((4096, 8192), (128, 32768), (1024, 65536)):
         assert not pick(rows, n, 2048, 132).page_stream
     assert pick(128, 131072, 2048, 132) == pick(128, 65536, 2048, 132, "ragged") == launch.WARP_FEW_LONG
@@ -453,8 +458,8 @@ def test_pick_warp(monkeypatch):
                 if isinstance(c, launch.WarpConfig):  # the page table at the end, streamed or early, only with it
                     assert (c.late or c.page_stream or c.page_early) == (t == "page_table"), (rows, n, t, c)
                     assert c.late + c.page_stream + c.page_early <= 1, (rows, n, t, c)
-                    assert not c.page_early or c.all_cands, (rows, n, t, c)
-                    assert not c.defer_sure, (rows, n, t, c)  # prepared in session 37, not shipped
+                    assert not c.page_early or c.all_cands or c.defer_sure, (rows, n, t, c)
+                    assert not c.defer_sure or (t == "page_table" and c.warp_regions and not c.all_cands)
                     assert c.bracket_bits == (12 if n <= launch.WARP_NARROW_BRACKET_MAX_N else 16), (rows, n, t, c)
                     assert c.cblock // (32 * c.warps) <= 8  # more per thread: 236-255 registers (NOTES.md)
                     assert 1024 <= launch.warp_cap(c, n, 2048) <= n
@@ -539,3 +544,19 @@ def test_picking_as_picks_another_transforms_kernel(monkeypatch):
     assert seen == ["page_table", "none"] and launch.PICK_AS.get() is None
     with pytest.raises(ValueError, match="transform"), launch.picking_as("page"):
         pass
+
+
+def test_defer_sure_picks(monkeypatch):
+    """``defer_sure`` only where it was measured: float32 rows of 64K+ columns at about one per SM with the page
+    table and k > 1024; their all_cands form (k <= 1024, 16-bit rows) keeps the late pass (session 37)."""
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    from topk_sgl_fused import launch
+
+    for rows, n in ((128, 131072), (150, 65536), (132, 1 << 20)):
+        for k, eb in ((2048, 4), (4096, 4), (1024, 4), (2048, 2)):
+            c = launch.pick_warp(rows, n, k, 132, "page_table", eb)
+            assert c.defer_sure == (k > 1024 and eb == 4), (rows, n, k, eb, c)
+            assert c.late == (not c.defer_sure), (rows, n, k, eb, c)
+            assert not getattr(launch.pick_warp(rows, n, k, 132, "none", eb), "defer_sure", False)
+    assert not launch.pick_warp(512, 131072, 2048, 132, "page_table").defer_sure
+    assert not launch.pick_warp(128, 32768, 2048, 132, "page_table").defer_sure

@@ -16,12 +16,15 @@ CAPABILITY_MAJOR = sgl_checks.CAPABILITY_MAJOR
 MAX_N = sgl_checks.MAX_N
 MAX_K = sgl_checks.MAX_K
 SUPPORTED_DTYPES = sgl_checks.SUPPORTED_DTYPES
-#: Until a committed H200 run fills MEASURED: below every measured backend, above only ``reference``.
+#: Where MEASURED is empty (a table cleared for a new GPU): below every measured backend, above only ``reference``.
 UNMEASURED_SCORE = 0.01
 #: Measured speed-up over masked torch.topk by (rows, N): H200, fp32, k=2048, next_n=1, every call given the previous
-#: step's top k as its hint (``topk bench --hint``). Empty until the first device run.
+#: step's top k as its hint: benchmarks/results/2026-12-05-cuda-decode-hint-session41.json (``topk bench --grid decode
+#: --hint``, noise 0.05, session 41; gvr 0.1.0).
 #: Written by shared/device/update_scores.py.
 MEASURED = {
+    (1, 8192): 1.92, (1, 32768): 4.14, (1, 131072): 4.64, (1, 262144): 4.95, (1, 1048576): 7.49, (8, 32768): 3.68,
+    (8, 131072): 4.74, (32, 131072): 4.38,
 }
 
 

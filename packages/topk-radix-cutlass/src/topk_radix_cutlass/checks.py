@@ -36,13 +36,13 @@ def supports(p: Problem) -> str | None:
         return f"cannot judge problem: {type(exc).__name__}: {exc}"
 
 
-#: torch.topk (masked) µs / radix_cutlass µs, fp32 k=2048, H200, 2026-12-04, from the committed
-#: one-process runs benchmarks/results/2026-12-04-cuda-decode-session36.json and -dsa-session36.json (radix_cutlass
+#: torch.topk (masked) µs / radix_cutlass µs, fp32 k=2048, H200, 2026-12-05, from the committed
+#: one-process runs benchmarks/results/2026-12-05-cuda-decode-session41.json and -dsa-session41.json (radix_cutlass
 #: 0.2.0; each replay queued behind a sleep kernel; written by shared/device/update_scores.py).
 MEASURED_SPEEDUP = {
-    (1, 8192): 6.95, (1, 32768): 4.17, (1, 131072): 2.85, (1, 262144): 2.54, (1, 1048576): 2.69, (8, 32768): 4.07,
-    (8, 131072): 3.5, (32, 32768): 5.26, (32, 131072): 4.54, (128, 32768): 8.13, (128, 131072): 8.6,
-    (512, 32768): 7.65, (512, 131072): 9.76, (1024, 65536): 9.42, (4096, 8192): 7.58,
+    (1, 8192): 6.97, (1, 32768): 4.19, (1, 131072): 2.85, (1, 262144): 2.53, (1, 1048576): 2.68, (8, 32768): 4.06,
+    (8, 131072): 3.48, (32, 32768): 5.25, (32, 131072): 4.5, (128, 32768): 8.11, (128, 131072): 8.55,
+    (512, 32768): 7.55, (512, 131072): 9.68, (1024, 65536): 9.37, (4096, 8192): 7.52,
 }
 
 

@@ -19,12 +19,12 @@ MAX_N = (1 << 31) - 1
 
 #: Speedup over torch.topk (masked), measured: {(rows, n): speedup}. H200, fp32, k=2048,
 #: next_n=1; torch.topk us / radix_filter us (0.10.0, session 14 code) from the committed one-process runs of
-#: 2026-12-04 (session 36), benchmarks/results/2026-12-04-cuda-decode-session36.json and -dsa-session36.json (the DSA
+#: 2026-12-05 (session 41), benchmarks/results/2026-12-05-cuda-decode-session41.json and -dsa-session41.json (the DSA
 #: run wins where cells repeat; written by shared/device/update_scores.py).
 MEASURED: dict[tuple[int, int], float] = {
-    (1, 8192): 9.52, (1, 32768): 6.98, (1, 131072): 5.7, (1, 262144): 5.69, (1, 1048576): 4.82, (8, 32768): 7.33,
-    (8, 131072): 6.55, (32, 32768): 9.11, (32, 131072): 9.63, (128, 32768): 13.31, (128, 131072): 18.19,
-    (512, 32768): 13.92, (512, 131072): 18.65, (1024, 65536): 17.45, (4096, 8192): 12.67,
+    (1, 8192): 9.55, (1, 32768): 7.0, (1, 131072): 5.69, (1, 262144): 5.69, (1, 1048576): 4.85, (8, 32768): 7.3,
+    (8, 131072): 6.55, (32, 32768): 9.11, (32, 131072): 9.54, (128, 32768): 13.23, (128, 131072): 17.84,
+    (512, 32768): 13.72, (512, 131072): 18.88, (1024, 65536): 17.78, (4096, 8192): 12.67,
 }
 #: Only used if MEASURED is emptied: positive (above ``reference``), below the measured
 #: backends, more for batches, which this design targets.

@@ -218,13 +218,13 @@ def supports(p: Problem) -> str | None:
         return f"cannot judge problem: {type(exc).__name__}: {exc}"
 
 
-#: torch.topk (masked) µs / radix µs, fp32 k=2048, H200, 2026-12-04: radix 0.6.0 (side rows, (8, 256, 8)) from the
-#: committed one-process runs benchmarks/results/2026-12-04-cuda-decode-session36.json and -dsa-session36.json (the
+#: torch.topk (masked) µs / radix µs, fp32 k=2048, H200, 2026-12-05: radix 0.6.0 (side rows, (8, 256, 8)) from the
+#: committed one-process runs benchmarks/results/2026-12-05-cuda-decode-session41.json and -dsa-session41.json (the
 #: DSA run wins where cells repeat; written by shared/device/update_scores.py).
 MEASURED_SPEEDUP = {
-    (1, 8192): 10.44, (1, 32768): 9.43, (1, 131072): 8.16, (1, 262144): 6.87, (8, 32768): 9.49, (8, 131072): 8.48,
-    (32, 32768): 8.72, (32, 131072): 8.19, (128, 32768): 8.65, (128, 131072): 3.36, (512, 32768): 3.91,
-    (512, 131072): 3.29, (1024, 65536): 3.69, (4096, 8192): 4.18,
+    (1, 8192): 10.43, (1, 32768): 9.44, (1, 131072): 8.18, (1, 262144): 6.84, (8, 32768): 9.46, (8, 131072): 8.48,
+    (32, 32768): 8.72, (32, 131072): 8.14, (128, 32768): 8.6, (128, 131072): 3.32, (512, 32768): 3.86,
+    (512, 131072): 3.27, (1024, 65536): 3.65, (4096, 8192): 4.13,
 }
 
 

@@ -49,26 +49,26 @@ def supports(problem: Problem, interpreter: bool = False) -> str | None:
 
 
 #: Measured speed-up over masked torch.topk by (rows, N), per fused transform: H200, fp32,
-#: k=2048, next_n=1; torch.topk us / sgl_fused us (0.26.0: the resident or warp path where ``launch.pick_warp``
-#: names a config, else the two-launch path) from the committed one-process runs of 2026-12-04 (session 36, commit
-#: 20614ef), benchmarks/results/2026-12-04-cuda-decode-session36.json and -dsa-session36.json (columns sgl_fused,
-#: sgl_fused:page, sgl_fused:ragged; the DSA run wins where cells repeat).
+#: k=2048, next_n=1; torch.topk us / sgl_fused us (0.27.1: the resident or warp path where ``launch.pick_warp``
+#: names a config, else the two-launch path) from the committed one-process runs of 2026-12-05 (session 41, commit
+#: af89e4e plus defer_sure's pick), benchmarks/results/2026-12-05-cuda-decode-session41.json and
+#: -dsa-session41.json (columns sgl_fused, sgl_fused:page, sgl_fused:ragged; the DSA run wins where cells repeat).
 #: Written by shared/device/update_scores.py.
 MEASURED = {
     "none": {
-        (1, 8192): 6.14, (1, 32768): 4.41, (1, 131072): 5.0, (1, 262144): 3.69, (1, 1048576): 3.73,
-        (8, 32768): 4.16, (8, 131072): 4.81, (32, 32768): 4.42, (32, 131072): 4.45, (128, 32768): 6.88,
-        (128, 131072): 8.54, (512, 32768): 5.71, (512, 131072): 9.63, (1024, 65536): 8.22, (4096, 8192): 5.76,
+        (1, 8192): 6.16, (1, 32768): 4.42, (1, 131072): 4.99, (1, 262144): 3.65, (1, 1048576): 3.72,
+        (8, 32768): 4.12, (8, 131072): 4.76, (32, 32768): 4.41, (32, 131072): 4.43, (128, 32768): 6.85,
+        (128, 131072): 8.52, (512, 32768): 5.74, (512, 131072): 9.62, (1024, 65536): 8.13, (4096, 8192): 5.72,
     },
     "page_table": {
-        (1, 8192): 5.94, (1, 32768): 4.35, (1, 131072): 4.9, (8, 32768): 4.06, (8, 131072): 4.72,
-        (32, 32768): 4.34, (32, 131072): 4.33, (128, 32768): 6.68, (128, 131072): 8.16, (512, 32768): 5.76,
-        (512, 131072): 9.27, (1024, 65536): 7.97, (4096, 8192): 5.54,
+        (1, 8192): 5.96, (1, 32768): 4.36, (1, 131072): 4.9, (8, 32768): 4.02, (8, 131072): 4.65,
+        (32, 32768): 4.29, (32, 131072): 4.29, (128, 32768): 6.7, (128, 131072): 8.19, (512, 32768): 5.69,
+        (512, 131072): 9.2, (1024, 65536): 7.89, (4096, 8192): 5.48,
     },
     "ragged": {
-        (1, 8192): 6.03, (1, 32768): 4.41, (1, 131072): 4.99, (8, 32768): 4.19, (8, 131072): 4.83,
-        (32, 32768): 4.45, (32, 131072): 4.47, (128, 32768): 6.89, (128, 131072): 8.51, (512, 32768): 5.93,
-        (512, 131072): 9.89, (1024, 65536): 8.4, (4096, 8192): 5.72,
+        (1, 8192): 6.05, (1, 32768): 4.42, (1, 131072): 4.99, (8, 32768): 4.17, (8, 131072): 4.76,
+        (32, 32768): 4.4, (32, 131072): 4.46, (128, 32768): 6.89, (128, 131072): 8.46, (512, 32768): 5.89,
+        (512, 131072): 9.82, (1024, 65536): 8.34, (4096, 8192): 5.68,
     },
 }
 

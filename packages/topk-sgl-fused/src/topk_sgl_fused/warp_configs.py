@@ -267,8 +267,14 @@ WARP_MID_LARGE_PAGE = replace(WARP_MID_PAGE, sample=4096)
 #: rows there, and the guess's wider bracket costs more than its steps save.
 WARP_FEW_LONG = replace(WARP_FEW, sbits=WARP_SELECT_SECANT, cblock=4096, guess=1.5, pack_cands=WARP_FEW_REGIONS,
                         warp_regions=WARP_FEW_REGIONS, **WARP_FEW_SAMPLE)
+#: WARP_FEW_LONG_PAGE applies the page table as its select emits, the sure columns' entries gathered after their copy
+#: and held through the select (``defer_sure``), the first candidate chunk's before its search (``page_early``), not
+#: in a late pass over the k slots. Session 37 (``sgl10_bench.py`` ``pickdsp``, µs page table, the same kernel with the
+#: identity transform in brackets): 128x128K 48.8 -> 48.3 (46.3), 128x64K 34.1 -> 33.9 (31.9); without the early
+#: gathers (``pickds``) 50.0 and 35.3.
 WARP_FEW_LONG_PAGE = replace(WARP_FEW_PAGE, cblock=4096, guess=1.5, pack_cands=WARP_FEW_REGIONS,
-                             warp_regions=WARP_FEW_REGIONS, **WARP_FEW_SAMPLE)
+                             warp_regions=WARP_FEW_REGIONS, late=False, defer_sure=True, page_early=True,
+                             **WARP_FEW_SAMPLE)
 #: Rows of at most WARP_NARROW_BRACKET_MAX_N columns bracket on the top 12 key bits, not 16, whatever the config
 #: (session 18, ``sgl10_bench.py`` ``pb<B>``, µs none / page): 4096x8K 187.6 / 209.9 -> 181.5 / 203.3 (11 and 13 bits
 #: within 0.5), 2048x8K 100.5 / 112.8 -> 98.2 / 109.8, 1024x8K 56.7 / 64.7 -> 54.3 / 61.1, 1x8K 12.0 / 13.0 -> 11.2 /
@@ -335,6 +341,8 @@ def all_cands_config(config: WarpConfig, n: int, k: int, elem_bytes: int) -> War
     else:
         return config
     page = dict(page_stream=False, late=False, page_early=True) if config.page_stream else {}
+    if config.defer_sure:  # its all_cands form keeps the late pass (no sure regions to defer)
+        page = dict(defer_sure=False, late=True, page_early=False)
     ahead = dict(ahead=WARP_ALL_CANDS_MID_AHEAD) if config == WARP_MID_LARGE else {}
     return replace(config, all_cands=True, pack_cands=True, cblock=cblock, warp_regions=WARP_ALL_CANDS_REGIONS, **page,
                    **ahead)
