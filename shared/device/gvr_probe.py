@@ -9,6 +9,9 @@ Variants (noise 0.05), timed like ``topk bench`` (CUDA-graph replay over rotatin
   nohint    the same two-launch config without the hint (sampled bracket): is the split path itself slow there?
   capn      cap = the row (no exact fallback for a wide hint)
   c1024     chunks of 1024 columns (1x32K's), cap as shipped
+  secant    the select by interpolation (``bisect``, ``sbits`` 0: what 32K+ rows take) on every row; the shipped
+            config of rows under 32K ranks its candidates by 8-bit digits, and a hint's candidates span
+            ``[lo, top]``, all four digits (added after session 41's call 5: its guess for 1x8K's extra 8.6 µs)
 and sgl_fused (no hint) beside them.
 
 Usage (device): bash shared/device/run.sh python3 shared/device/gvr_probe.py
@@ -33,7 +36,7 @@ K = 1024
 CELLS = (Shape(1, 8 * K), Shape(8, 64 * K, next_n=2), Shape(1, 32 * K), Shape(32, 128 * K), Shape(1, 1024 * K),
          Shape(8, 32 * K))
 NOISES = (0.05,)
-VARIANTS = ("gvr", "nohint", "capn", "c1024")
+VARIANTS = ("gvr", "nohint", "capn", "c1024", "secant")
 
 
 def patched(variant: str):
@@ -48,6 +51,8 @@ def patched(variant: str):
             return replace(c, cap=max(c.cap, n))
         if variant == "c1024" and n <= 32 * K:
             return replace(c, chunk=1024, warps=4, r=1)
+        if variant == "secant":
+            return replace(c, bisect=True, sbits=0)
         return c
 
     def launch_nohint(call):
