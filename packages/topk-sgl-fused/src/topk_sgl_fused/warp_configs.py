@@ -332,7 +332,7 @@ WARP_ALL_CANDS_REGIONS = True
 def all_cands_config(config: WarpConfig, n: int, k: int, elem_bytes: int) -> WarpConfig:
     """``config`` with ``all_cands`` (and ``warp_regions``) where sessions 32, 34 and 35 measured it faster (above),
     else ``config``; a streamed page table is then applied as the select emits each slot, its first chunk's entries
-    gathered early."""
+    gathered early, and a deferred one (``defer_sure``) goes back to the late pass."""
     if (config in (WARP_MID_LARGE, WARP_MID_LARGE_MANY, WARP_MID_LARGE_PAGE, WARP_MID_LARGE_PAGE_MANY)
             and elem_bytes == 4 and n >= WARP_ALL_CANDS_MIN_RATIO * k):
         cblock = max(config.cblock, WARP_ALL_CANDS_MID_CBLOCK)
@@ -340,9 +340,12 @@ def all_cands_config(config: WarpConfig, n: int, k: int, elem_bytes: int) -> War
         cblock = 4096 if k <= 1024 else 8192
     else:
         return config
-    page = dict(page_stream=False, late=False, page_early=True) if config.page_stream else {}
-    if config.defer_sure:  # its all_cands form keeps the late pass (no sure regions to defer)
+    if config.defer_sure:  # no sure regions to defer: the late pass
         page = dict(defer_sure=False, late=True, page_early=False)
+    elif config.page_stream:
+        page = dict(page_stream=False, late=False, page_early=True)
+    else:
+        page = {}
     ahead = dict(ahead=WARP_ALL_CANDS_MID_AHEAD) if config == WARP_MID_LARGE else {}
     return replace(config, all_cands=True, pack_cands=True, cblock=cblock, warp_regions=WARP_ALL_CANDS_REGIONS, **page,
                    **ahead)
