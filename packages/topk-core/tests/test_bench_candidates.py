@@ -165,3 +165,30 @@ def test_hint_noise_moves_the_hint():
     assert kept(0.0) > kept(0.05) > kept(0.5)
     with pytest.raises(ValueError, match="noise"):
         make_hint(x, lens, 200, noise=-1.0)
+
+
+def test_make_inputs_kind():
+    """``--kind``: each input set its own rows of the kind, every row's k-th value on the plateau (0.0) for
+    "plateau"; randn rows unchanged by the option; an unknown kind refused before any row is drawn."""
+    shape = Shape(5, 3000, k=64)
+    assert all(torch.equal(a, b) for a, b in zip(make_inputs(shape, 2, "cpu").logits,
+                                                  make_inputs(shape, 2, "cpu", kind="randn").logits))
+    inputs = make_inputs(shape, 2, "cpu", kind="plateau")
+    assert not torch.equal(inputs.logits[0], inputs.logits[1])
+    for x, lens in zip(inputs.logits, inputs.lengths):
+        for row, n in zip(x, lens.tolist()):
+            assert torch.topk(row[:n], shape.k).values[-1].item() == 0.0  # the k-th sits on the plateau
+    with pytest.raises(ValueError, match="kind: expected one of"):
+        make_inputs(shape, 1, "cpu", kind="gaussian")
+
+
+@pytest.mark.parametrize("kind,suffix", [("plateau", "-plateau"), ("int_ties", "-int_ties")])
+def test_cli_bench_records_kind(kind, suffix, tmp_path, capsys):
+    from topk_core.__main__ import main
+
+    argv = ["bench", "--grid", "cpu", "--limit", "1", "--replays", "2", "--out", str(tmp_path), "--kind", kind]
+    assert main(argv) == 0
+    assert f"{kind} rows" in capsys.readouterr().out
+    (path,) = tmp_path.glob("*.json")
+    assert json.loads(path.read_text())["meta"]["kind"] == kind
+    assert path.stem.endswith("cpu" + suffix)  # never overwrites the randn table

@@ -14,7 +14,7 @@ import torch
 from . import __version__, registry
 from .api import explain
 from .protocol import Problem
-from .testing.inputs import HINT_NOISE
+from .testing.inputs import HINT_NOISE, KINDS
 
 
 def _device_line() -> str:
@@ -106,7 +106,7 @@ def cmd_bench(args) -> int:
     noise = args.hint  # --hint [NOISE]: a simulated previous decode step's top-k (make_hint), or None
     hint = None if noise is None else "previous"
     rows = run_grid(shapes, candidates, device, copy_gbs, replays=args.replays, hint=hint,
-                    hint_noise=HINT_NOISE if noise is None else noise)
+                    hint_noise=HINT_NOISE if noise is None else noise, kind=args.kind)
     names = [c.name for c in candidates if any(c.name in r.times for r in rows)]
     now = dt.datetime.now(dt.UTC)
     meta = dict(
@@ -115,7 +115,7 @@ def cmd_bench(args) -> int:
         torch=torch.__version__, cuda=torch.version.cuda, topk_core=__version__,
         backends={n: e.version for n, e in registry.entries().items()},
         flashinfer=cands.flashinfer_version(), copy_gbs=copy_gbs, hint=hint,
-        hint_noise=noise,
+        hint_noise=noise, kind=args.kind,
         method="CUDA-graph replay over rotating input sets (cold L2), median of replays, each queued behind a "
                "sleep kernel so host launch latency is not counted; "
                "seq_lens uniform in [N/2, N]; each candidate checked exactly before timing",
@@ -127,13 +127,15 @@ def cmd_bench(args) -> int:
             meta[mod] = None
     text = report.table(rows, names)
     hinted = f", pre_idx hints ({hint}, noise {meta['hint_noise']})" if hint else ""
+    hinted += "" if args.kind == "randn" else f", {args.kind} rows"
     print(f"\ntopk bench: grid {grid} on {meta['gpu']}, copy {copy_gbs or 0:.0f} GB/s{hinted}, {meta['date']}")
     print(text)
     if not args.no_save:
         out = Path(args.out)
         # the default noise unnamed; another without a dot (the writer adds its own suffixes)
         noise_label = "" if noise in (None, HINT_NOISE) else f"{noise:g}".replace(".", "p")
-        suffix = ("-hint" + noise_label if hint else "") + (("-" + args.tag) if args.tag else "")
+        suffix = ("-hint" + noise_label if hint else "") + ("" if args.kind == "randn" else "-" + args.kind)
+        suffix += ("-" + args.tag) if args.tag else ""
         stem = out / f"{now:%Y-%m-%d}-{device}-{grid}{suffix}"
         for path in report.write(rows, names, meta, stem):
             print(f"wrote {path}")
@@ -171,6 +173,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="give every top_k_varlen call a pre_idx hint (a previous decode step's top-k: the scores "
                         f"plus NOISE x their deviation, default {HINT_NOISE}; ~1%% of entries corrupted), built "
                         "before timing; backends that need one run only with it")
+    p.add_argument("--kind", default="randn", choices=KINDS,
+                   help="the rows' values: randn (default) or another input kind of the conformance kit "
+                        f"({', '.join(KINDS)}); plateau: a 0.0 plateau across every row's k-th value")
     p.add_argument("--limit", type=int, default=0, help="first N shapes only")
     p.add_argument("--replays", type=int, default=20)
     p.add_argument("--out", default="benchmarks/results")

@@ -229,17 +229,23 @@ def default_candidates(device: str, include: list[str] | None = None, sgl_transf
 
 
 def make_inputs(shape: Shape, count: int, device, seed: int = 0, hint: str | None = None,
-                hint_noise: float = HINT_NOISE) -> Inputs:
-    """Fresh random rows (randn), seq_lens uniform in [N/2, N] columns; with ``hint`` (a ``make_hint`` mode),
+                hint_noise: float = HINT_NOISE, kind: str = "randn") -> Inputs:
+    """Fresh random rows, seq_lens uniform in [N/2, N] columns; with ``hint`` (a ``make_hint`` mode),
     a ``pre_idx`` per input set, built here so that no timed call pays for it (``hint_noise``: make_hint's
-    ``noise``)."""
-    from ..testing.inputs import make_hint, make_seq_lens
+    ``noise``). ``kind``: the rows' values, randn or another of ``testing.KINDS`` (``make_logits``; "plateau"
+    puts a 0.0 plateau across the k-th value of every row, the worst case of a bracket's candidate buffer)."""
+    from ..testing.inputs import KINDS, make_hint, make_logits, make_seq_lens
 
+    if kind not in KINDS:
+        raise ValueError(f"kind: expected one of {KINDS}, got {kind!r}")
     dtype = getattr(torch, shape.dtype)
     g = torch.Generator(device=device).manual_seed(seed)
     logits, seq_lens, lengths = [], [], []
     for i in range(count):
-        x = torch.randn(shape.rows, shape.n, generator=g, device=device, dtype=torch.float32).to(dtype)
+        if kind == "randn":  # drawn on the device (the committed tables' inputs)
+            x = torch.randn(shape.rows, shape.n, generator=g, device=device, dtype=torch.float32).to(dtype)
+        else:
+            x = make_logits(kind, shape.rows, shape.n, dtype, device, seed=seed + i, k=shape.k)
         s = make_seq_lens(shape.rows // shape.next_n, shape.n, next_n=shape.next_n, seed=seed + i,
                           mode="uniform", device=device)
         logits.append(x)

@@ -85,7 +85,8 @@ def _plot(rows: list[Row], names: list[str], meta: dict, path: Path) -> Path | N
     ax.set_ylabel("µs (CUDA-graph replay, cold L2)")
     ax.set_xticks([i + 0.4 for i in range(len(rows))])
     ax.set_xticklabels([r.shape.label for r in rows], rotation=45, ha="right")
-    ax.set_title(f"topk bench on {meta.get('gpu', meta.get('device'))} ({meta.get('date')})")
+    rows_kind = "" if meta.get("kind", "randn") == "randn" else f", {meta['kind']} rows"
+    ax.set_title(f"topk bench on {meta.get('gpu', meta.get('device'))} ({meta.get('date')}{rows_kind})")
     ax.legend(fontsize=7, ncol=3)
     fig.tight_layout()
     fig.savefig(path, dpi=110)

@@ -53,28 +53,30 @@ def _check(shape: Shape, inputs, prepared) -> None:
 
 
 def run_grid(shapes: list[Shape], candidates: list[Candidate], device: str, copy_gbs: float | None,
-             replays: int = 20, hint: str | None = None, hint_noise: float = HINT_NOISE) -> list[Row]:
+             replays: int = 20, hint: str | None = None, hint_noise: float = HINT_NOISE,
+             kind: str = "randn") -> list[Row]:
     """Everything runs on one side stream: graphs cannot be captured on the default stream,
     and per-stream scratch must be created (eagerly) on the stream that captures.
     ``hint``: a ``make_hint`` mode; every input set then carries a ``pre_idx`` that candidates pass (``hint_noise``:
-    its ``noise``)."""
+    its ``noise``). ``kind``: the rows' values (``make_inputs``)."""
     if device == "cuda":
         stream = torch.cuda.Stream()
         with torch.cuda.stream(stream):
-            rows = _run_grid(shapes, candidates, device, copy_gbs, replays, hint, hint_noise)
+            rows = _run_grid(shapes, candidates, device, copy_gbs, replays, hint, hint_noise, kind)
         stream.synchronize()
         return rows
-    return _run_grid(shapes, candidates, device, copy_gbs, replays, hint, hint_noise)
+    return _run_grid(shapes, candidates, device, copy_gbs, replays, hint, hint_noise, kind)
 
 
-def _run_grid(shapes, candidates, device, copy_gbs, replays, hint=None, hint_noise=HINT_NOISE) -> list[Row]:
+def _run_grid(shapes, candidates, device, copy_gbs, replays, hint=None, hint_noise=HINT_NOISE,
+              kind="randn") -> list[Row]:
     rows: list[Row] = []
     bar = _progress(len(shapes) * len(candidates))
     for shape in shapes:
         floor = shape.nbytes / (copy_gbs * 1e3) if copy_gbs else None
         row = Row(shape, floor)
         count = rotations(shape.nbytes) if device == "cuda" else 2
-        inputs = make_inputs(shape, count, device, hint=hint, hint_noise=hint_noise)
+        inputs = make_inputs(shape, count, device, hint=hint, hint_noise=hint_noise, kind=kind)
         for cand in candidates:
             bar.set_postfix_str(f"{shape.label} {cand.name}")
             try:
