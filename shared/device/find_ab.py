@@ -17,7 +17,9 @@ sparse1 with pass 0 counting raw bins of x + 0.0, permuted to key bins after the
 ``tt`` (session 20) keys above a second sample threshold written by the filter (``twot``: slower, removed; commit
 32242f9 has it);
 ``tr1k``/``tr1k4``/``tr1k13`` the two-read path on 1024 threads at 32K rows (session 20: slower);
-``m8``/``m8c1`` 8 CTAs per SM (min_ctas, 32 registers; 1024 candidates), ``t128``/``t128c1``/``t128c1m12``
+``lf<F>``/``lf<F>s`` (session 42, prepared) rows past the first wave of F CTAs per SM by falling length
+(``row_order``, PDL or serialized); ``m8``/``m8c1`` 8 CTAs per SM (min_ctas, 32 registers; 1024 candidates),
+``t128``/``t128c1``/``t128c1m12``
 (session 37: slower) 128-thread CTAs [1024 candidates] [12 per SM], ``cs1`` (session 37, slower: ``cstore1``, removed
 after commit b272f3b), ``u2``/``u8``/``u8m6`` other unroll
 counts on SHORT_MANY, session 14; ``fb12`` SHORT_MANY's first digit of 12 bits (session 16: slower, 4096x8K
@@ -180,11 +182,16 @@ def configs(rows: int, n: int, dtype: str = "float32"):
     alts = dict(configs_variants(rows, n, dtype))
     # FIND_AB=name,...: time only these (and new)
     keep = set(AB.split(",")) | {"new"} if AB else set(alts)
-    out = [(name, (lambda w=w: build_filter(dtype, w))) for name, w in alts.items() if name in keep]
+    out = [(name, (lambda w=w: ("launch", w) if w.longest_first else build_filter(dtype, w)))
+           for name, w in alts.items() if name in keep]
     if (rows, n) in ((4096, 8192), (128, 32768)) and dtype == "float32" and "cutlass" in keep:
         threads, bits = rc.plan(rows, n)
         out.append(("cutlass_new", lambda: build_cutlass("float32", threads, bits)))
     return out
+
+
+#: CTAs per SM of the many-wave variants (ptxas registers and shared memory, launch.py's notes): longest_first's F.
+FIRST_WAVE = {"SHORT_MANY": 6, "SHORT_F32_WIDE": 4, "SHORT_F32": 3, "LIGHT": 3, "LIGHT_16": 4, "MANY_ROWS": 2}
 
 
 def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
@@ -229,6 +236,14 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
             # session 14: clusters of four 512-thread CTAs (two fit an SM: 62 such clusters at once, not 30)
             alts["g4t512"] = replace(v, group=4, threads=512)
             alts["g4t512u4"] = replace(v, group=4, threads=512, unroll=4)
+    per_sm = {name: f for name, f in FIRST_WAVE.items() if getattr(rf, name) == v}
+    if per_sm and rows > 132 * min(per_sm.values()):
+        # session 42 (prepared): rows past the first wave (F CTAs per SM: the variant's occupancy, or half) by
+        # falling length, the order kernel as the row kernel's programmatic primary ("s": serialized instead)
+        per_sm = min(per_sm.values())
+        for f in sorted({per_sm, max(per_sm // 2, 1)}):
+            alts[f"lf{f}"] = replace(v, longest_first=f)
+            alts[f"lf{f}s"] = replace(v, longest_first=f, order_pdl=False)
     if v.threads == 512 and v.group == 1 and v.sampled and v.cand == 4096:  # LIGHT: 4 CTAs per SM (session 14)
         alts["m4"] = replace(v, min_ctas=4)
     if v.threads == 512 and v.group == 1 and v.sampled:
@@ -273,11 +288,18 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
 
 
 def make_step(fn, inputs, outs, k: int):
+    """``fn``: a build, or ``("launch", variant)`` for the variants that launch more than one kernel
+    (``longest_first``: through ``launch.launch``)."""
     from topk_core.kernels.cute_launch import launch_row_topk
     from topk_core.protocol import Call
+    from topk_radix_filter import launch as rf
 
     def step(i):
-        launch_row_topk(fn, Call(logits=inputs.logits[i], seq_lens=inputs.seq_lens[i], top_k=k, indices=outs[i]))
+        call = Call(logits=inputs.logits[i], seq_lens=inputs.seq_lens[i], top_k=k, indices=outs[i])
+        if isinstance(fn, tuple):
+            rf.launch(call, fn[1])
+        else:
+            launch_row_topk(fn, call)
 
     return step
 

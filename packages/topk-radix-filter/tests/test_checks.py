@@ -135,3 +135,23 @@ def test_plan_keeps_clusters_off_before_hopper():
     assert launch.plan(64, 131072, (9, 0)).group == 2
     assert launch.plan(32, 131072, (8, 0)) == launch.FEW_ROWS
     assert all(launch.plan(rows, n, (8, 6)).group == 1 for rows in (1, 64, 65, 512) for n in (8192, 65536, 1 << 20))
+
+
+def test_longest_first_host_logic(monkeypatch):
+    """``longest_first``: which CTAs take their own rows, and which build each launch compiles (the plain builds of
+    variants that differ only in the order's host settings share one cache key; the ordered entry has its own)."""
+    from dataclasses import replace
+
+    from topk_radix_filter import launch as rf
+
+    assert all(v.longest_first == 0 for v in rf.PLANNED.values())  # prepared, not shipped
+    lf = replace(rf.SHORT_MANY, longest_first=6)
+    assert rf.first_wave(lf, 4096, 132) == 792 and rf.first_wave(lf, 500, 132) == 500
+    assert rf.first_wave(rf.SHORT_MANY, 4096, 132) == 4096  # off: every CTA its own row
+    keys = []
+    monkeypatch.setattr(rf, "compile_cached", lambda key, thunk: keys.append(key))
+    rf.compiled("float32", False, "sm_90a", rf.SHORT_MANY)
+    rf.compiled("float32", False, "sm_90a", replace(lf, order_pdl=False))
+    rf.compiled("float32", False, "sm_90a", lf, ordered=True)
+    rf.compiled("float32", False, "sm_90a", replace(lf, order_pdl=False), ordered=True)
+    assert keys[0] == keys[1] and len({keys[0], keys[2], keys[3]}) == 3

@@ -129,3 +129,35 @@ def test_rawbin_builds_compile(tmp_path):
                          cwd=tmp_path)  # the kept PTX files land there
     assert out.returncode == 0, out.stderr[-3000:]
     assert out.stdout.split() == ["6", "6"]
+
+
+ORDER_SCRIPT = """
+from dataclasses import replace
+from topk_radix_filter.launch import LIGHT, MANY_ROWS, SHORT_F32_WIDE, SHORT_MANY, build
+from topk_radix_filter.row_order import compile_order
+out = []
+for pdl in (True, False):
+    ptx = compile_order(True, pdl).__ptx__
+    out.append(".target sm_90a" in ptx and ("griddepcontrol.launch_dependents" in ptx) == pdl)
+for v, dtype, with_values, vec in ((SHORT_MANY, "float32", False, True), (SHORT_F32_WIDE, "float32", True, False),
+                                   (LIGHT, "bfloat16", True, True), (MANY_ROWS, "float32", True, True)):
+    for pdl in (True, False):
+        lf = replace(v, longest_first=2, order_pdl=pdl)
+        ptx = build(dtype, with_values, lf, vec=vec, ordered=True).__ptx__
+        out.append(".target sm_90a" in ptx and ("griddepcontrol.wait" in ptx) == pdl)
+    # the order's settings are host-only for the plain entry: the same code as the variant without them
+    out.append(build(dtype, with_values, lf, vec=vec).__ptx__ == build(dtype, with_values, v, vec=vec).__ptx__)
+print(sum(out), len(out))
+"""
+
+
+@pytest.mark.minutes(0.4)
+def test_longest_first_builds_compile(tmp_path):
+    """``longest_first`` (session 42, prepared): the one-CTA order kernel (``row_order.RowOrder``) and the row kernel's
+    ordered entry of four many-wave variants compile for sm_90a, with ``griddepcontrol`` exactly where PDL is on;
+    the plain entry of such a variant is the plain variant's code."""
+    env = dict(os.environ, CUTE_DSL_ARCH="sm_90a", CUTE_DSL_CACHE_DIR=str(tmp_path / "cache"), CUTE_DSL_KEEP_PTX="1")
+    out = subprocess.run([sys.executable, "-c", ORDER_SCRIPT], env=env, capture_output=True, text=True, timeout=900,
+                         cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.split() == ["14", "14"]

@@ -307,3 +307,58 @@ def test_kth_key_far_above_the_threshold(variant, dtype):
             vals = torch.full((rows, k), 7, dtype=DT[dtype], device=dev)
             launch(Call(logits=x, seq_lens=seq_lens, top_k=k, indices=idx, values=vals), Variant(**variant))
             check_topk(x, seq_lens, k, idx, vals)
+
+
+#: ``longest_first`` (session 42, prepared, none ships): the many-wave variants' ordered entry, N per variant.
+LONGEST_FIRST = {"SHORT_MANY": 8192, "SHORT_F32_WIDE": 8192, "LIGHT": 32768, "LIGHT_16": 32768, "MANY_ROWS": 70000}
+
+
+@pytest.mark.parametrize("name", list(LONGEST_FIRST))
+@pytest.mark.parametrize("pdl", [True, False], ids=["pdl", "serial"])
+@pytest.mark.parametrize("kind", ["randn", "plateau", "nan"])
+def test_longest_first_is_exact(name, pdl, kind):
+    """Rows past the first wave taken by falling length (``row_order``): one first-wave CTA per SM, so most rows
+    are ordered; every row selected once and exactly, eager and replayed from a CUDA graph with new lengths (mixed:
+    0, negative numerators, <= k, > N), next_n 2 with compress_ratio 4, values; ``load_balance=False`` runs the plain
+    entry on the same variant."""
+    if not torch.cuda.is_available():
+        pytest.skip("needs a CUDA GPU")
+    from dataclasses import replace
+
+    from topk_radix_filter import launch as rf
+
+    dev = torch.device("cuda")
+    sms = rf._sms(dev.index or 0)
+    v = replace(getattr(rf, name), longest_first=1, order_pdl=pdl)
+    dtype = torch.bfloat16 if name == "LIGHT_16" else torch.float32
+    n, k = LONGEST_FIRST[name], 2048
+    rows = 2 * sms + 38  # even: next_n 2
+    assert rf.first_wave(v, rows, sms) == sms
+    for next_n, ratio in ((1, 1), (2, 4)):
+        logits = make_logits(kind, rows, n, dtype, dev, seed=rows + next_n, k=k)
+        lens = [make_seq_lens(rows // next_n, n, next_n=next_n, compress_ratio=ratio, seed=s, mode="mixed",
+                              device=dev) for s in (1, 2)]
+        idx = torch.full((rows, k), -7, dtype=torch.int32, device=dev)
+        vals = torch.full((rows, k), 7.0, dtype=dtype, device=dev)
+        seq = lens[0].clone()
+        call = Call(logits=logits, seq_lens=seq, top_k=k, next_n=next_n, compress_ratio=ratio, indices=idx,
+                    values=vals)
+        stream = torch.cuda.Stream()
+        with torch.cuda.stream(stream):
+            rf.launch(call, v)  # eager (compiles, makes the order's scratch)
+            stream.synchronize()
+            check_topk(logits, seq, k, idx, vals, next_n=next_n, compress_ratio=ratio)
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(graph, stream=stream):
+                rf.launch(call, v)
+        for s in lens[::-1]:  # new lengths, outputs poisoned, before each replay
+            seq.copy_(s)
+            idx.fill_(-7)
+            vals.fill_(7.0)
+            graph.replay()
+            torch.cuda.synchronize()
+            check_topk(logits, seq, k, idx, vals, next_n=next_n, compress_ratio=ratio)
+        idx.fill_(-7)
+        rf.launch(replace(call, load_balance=False), v)  # the plain entry
+        torch.cuda.synchronize()
+        check_topk(logits, seq, k, idx, vals, next_n=next_n, compress_ratio=ratio)

@@ -1,7 +1,8 @@
 """Host side of radix_filter: compile cache and launch. No host sync: graph-capturable.
 
 The kernel needs no global scratch (sample, histogram and candidates live in shared
-memory), so there is no workspace to manage and two streams never share state.
+memory). Only a ``longest_first`` variant (none ships) keeps its row order in scratch
+(``topk_core.workspace``, per stream or in the caller's ``workspace``).
 """
 
 from __future__ import annotations
@@ -49,6 +50,10 @@ class Variant:
     sparse1: bool = False  # pstore1: pass 1 writes a tile's candidates by a loop over their mask's set bits
     rawbin: bool = False  # sparse1: pass 0 on raw top bits of x + 0.0, permuted to key bins (measured slower: off)
     min_ctas: int = 0  # one CTA per row: registers capped so this many CTAs share an SM (0: ptxas chooses)
+    # Longest rows first (row_order.py; session 42, prepared, not yet run on a GPU): the first wave's CTAs per SM
+    # take their own rows, the rest rows by falling length, sorted by a one-CTA kernel launched just before (0: off).
+    longest_first: int = 0
+    order_pdl: bool = True  # longest_first: the row kernel launched as the order kernel's programmatic dependent
 
 
 #: Every sampled variant writes kept keys by predicated stores on float32 (``pstore``; session 7, us,
@@ -202,33 +207,95 @@ def _arch(device: torch.device) -> str:
     return f"sm_{major}{minor}" + ("a" if major == 9 else "")
 
 
-def compiled(dtype: str, with_values: bool, arch: str, variant: Variant = DEFAULT, vec: bool = True):
-    """One build per (dtype, with_values, arch, variant, vec); it serves every rows, N, k, next_n, ratio."""
+def compiled(dtype: str, with_values: bool, arch: str, variant: Variant = DEFAULT, vec: bool = True,
+             ordered: bool = False):
+    """One build per (dtype, with_values, arch, variant, vec); it serves every rows, N, k, next_n, ratio.
+    ``ordered``: the ``longest_first`` entry (``row_order.OrderedRows.call_ordered``); else the plain one, shared
+    by every variant that differs only in the order's host settings."""
     import cutlass
 
+    if not ordered:
+        variant = replace(variant, longest_first=0, order_pdl=True)
     key = ("radix_filter", "SampledFilter", 4, dtype, with_values, vec, arch, tuple(sorted(asdict(variant).items())),
-           getattr(cutlass, "__version__", "?"))
-    return compile_cached(key, lambda: build(dtype, with_values, variant, vec=vec))
+           ordered, getattr(cutlass, "__version__", "?"))
+    return compile_cached(key, lambda: build(dtype, with_values, variant, vec=vec, ordered=ordered))
 
 
-def build(dtype: str, with_values: bool, variant: Variant = DEFAULT, options: str = "", vec: bool = True):
+def compiled_order(arch: str, unitdiv: bool, pdl: bool):
+    """The ``longest_first`` order kernel (``row_order.RowOrder``), one build per (arch, unitdiv, pdl)."""
+    import cutlass
+
+    from .row_order import compile_order
+
+    key = ("radix_filter", "RowOrder", 1, arch, unitdiv, pdl, getattr(cutlass, "__version__", "?"))
+    return compile_cached(key, lambda: compile_order(unitdiv, pdl))
+
+
+def build(dtype: str, with_values: bool, variant: Variant = DEFAULT, options: str = "", vec: bool = True,
+          ordered: bool = False):
     """Compile from placeholder pointers (works without a GPU when CUTE_DSL_ARCH is set).
 
-    ``vec``: 16-byte loads (every row start 16-byte aligned).
+    ``vec``: 16-byte loads (every row start 16-byte aligned). ``ordered``: the ``longest_first`` entry.
     """
     from .sampled import SampledFilter
 
-    return compile_row_topk(SampledFilter(dtype, with_values, vec=vec, **asdict(variant)), dtype, options)
+    op = SampledFilter(dtype, with_values, vec=vec, **asdict(variant))
+    if ordered:
+        from topk_core.kernels.cute_common import RAW_TYPE
+
+        from .row_order import compile_ordered
+
+        return compile_ordered(op, RAW_TYPE[dtype])
+    return compile_row_topk(op, dtype, options)
+
+
+def first_wave(variant: Variant, rows: int, sms: int) -> int:
+    """The CTAs of a ``longest_first`` launch that take their own rows (``rows``: none is ordered)."""
+    return min(rows, variant.longest_first * sms) if variant.longest_first > 0 else rows
 
 
 def launch(call: Call, variant: Variant | None = None) -> None:
     logits = call.logits
-    if logits.shape[0] == 0:
+    rows = logits.shape[0]
+    if rows == 0:
         return
+    dev = logits.device
     if variant is None:
-        dev = logits.device
         variant = plan(*logits.shape, torch.cuda.get_device_capability(dev), _sms(dev.index),
                        DTYPE_NAME[logits.dtype])
     vec = logits.data_ptr() % 16 == 0 and (logits.stride(0) * logits.element_size()) % 16 == 0
-    fn = compiled(DTYPE_NAME[logits.dtype], call.values is not None, _arch(logits.device), variant, vec)
-    launch_row_topk(fn, call)
+    first = first_wave(variant, rows, _sms(dev.index)) if call.load_balance else rows
+    fn = compiled(DTYPE_NAME[logits.dtype], call.values is not None, _arch(dev), variant, vec, ordered=first < rows)
+    if first < rows:
+        _launch_ordered(fn, call, variant, first)
+    else:
+        launch_row_topk(fn, call)
+
+
+def _launch_ordered(fn, call: Call, variant: Variant, first: int) -> None:
+    """The order kernel, then the row kernel's ordered entry on its order (scratch), on the current stream."""
+    import cuda.bindings.driver as cuda
+    import cutlass
+    import cutlass.cute as cute
+    from cutlass.cute.runtime import make_ptr
+
+    from topk_core import workspace as ws
+    from topk_core.kernels.cute_common import RAW_TYPE
+
+    logits = call.logits
+    rows, n = logits.shape
+    dev = logits.device
+    order = ws.scratch("radix_filter.order", dev, 4 * rows, call.workspace)[:4 * rows].view(torch.int32)
+    stream = cuda.CUstream(torch.cuda.current_stream(dev).cuda_stream)
+
+    def ptr(t, tensor, a):
+        return make_ptr(t, tensor.data_ptr(), cute.AddressSpace.gmem, assumed_align=a)
+
+    i32 = cutlass.Int32
+    compiled_order(_arch(dev), variant.unitdiv, variant.order_pdl)(
+        ptr(i32, call.seq_lens, 4), ptr(i32, order, 4), rows, first, n, call.next_n, call.compress_ratio, stream)
+    raw = RAW_TYPE[DTYPE_NAME[logits.dtype]]
+    align = logits.element_size()
+    values = call.values if call.values is not None else logits  # never written without values
+    fn(ptr(raw, logits, align), ptr(i32, call.seq_lens, 4), ptr(i32, call.indices, 4), ptr(raw, values, align),
+       ptr(i32, order, 4), rows, first, n, logits.stride(0), call.top_k, call.next_n, call.compress_ratio, stream)

@@ -53,6 +53,7 @@ from topk_core.kernels.cute_common import (
 )
 from topk_core.kernels.cute_radix import CAND, EQ, GT, RadixTopK
 
+from .row_order import OrderedRows
 from .two_read import TwoReadSparse
 
 #: relsel: level-one bins (the top one clamps) and the bits below them (level two)
@@ -75,7 +76,7 @@ def f16x2_bits_if_not_below(word: Int32, floor2: Int32, bit_lo: Int32, bit_hi: I
         "=r,r,r,r,r", has_side_effects=False, is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT))
 
 
-class SampledFilter(TwoReadSparse, RadixTopK):
+class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
     """Compile-time specialisation: dtype, values, block shape, sample size, margin."""
 
     def __init__(self, dtype: str, with_values: bool, threads: int = 1024, cand: int = 8192,
@@ -85,7 +86,8 @@ class SampledFilter(TwoReadSparse, RadixTopK):
                  late: bool = False, sample_bits: int = 0, compact: bool = False, root_pad: int = 1,
                  bf16cmp: bool = True, rel16: bool = True, f16cmp: bool = True, fastkey: bool = False,
                  pstore1: bool = False, early: bool = False, vclear: bool = False, unitdiv: bool = False,
-                 sparse: bool = False, sparse1: bool = False, rawbin: bool = False, min_ctas: int = 0):
+                 sparse: bool = False, sparse1: bool = False, rawbin: bool = False, min_ctas: int = 0,
+                 longest_first: int = 0, order_pdl: bool = True):
         assert sample % 32 == 0 and (sample <= cand or not sampled)
         assert group in (1, 2, 3, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
@@ -153,6 +155,10 @@ class SampledFilter(TwoReadSparse, RadixTopK):
         self.rawbin = rawbin and self.sparse1 and self.fastkey
         # min_ctas (one CTA per row): ptxas keeps registers for this many CTAs per SM (.minnctapersm).
         self.min_ctas = min_ctas if group == 1 else 0
+        # longest_first (host only: the first wave's CTAs per SM) and order_pdl: ``row_order.OrderedRows``' entry
+        assert longest_first == 0 or group == 1, "the ordered entry is one CTA per row"
+        self.longest_first = longest_first
+        self.order_pdl = order_pdl
 
     @cute.jit
     def _sample_loads(self, xr, length: Int32, tid: Int32) -> list:

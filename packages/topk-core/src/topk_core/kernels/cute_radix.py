@@ -545,9 +545,15 @@ class RadixTopK(RowTopK):
     @cute.jit
     def _row(self, src, x_ptr: cute.Pointer, seq_ptr: cute.Pointer, idx_ptr: cute.Pointer, val_ptr: cute.Pointer,
              n: Int32, stride: Int32, k: Int32, next_n: Int32, compress_ratio: Int32):
-        """The body of a one-CTA-per-row kernel: rows with ``L <= k`` are copied, others go to ``_select_row``."""
+        """The body of a one-CTA-per-row kernel: row ``block_idx.x`` (``_row_at``)."""
         tid, _, _ = cute.arch.thread_idx()
         row, _, _ = cute.arch.block_idx()
+        self._row_at(src, row, tid, x_ptr, seq_ptr, idx_ptr, val_ptr, n, stride, k, next_n, compress_ratio)
+
+    @cute.jit
+    def _row_at(self, src, row: Int32, tid: Int32, x_ptr: cute.Pointer, seq_ptr: cute.Pointer, idx_ptr: cute.Pointer,
+                val_ptr: cute.Pointer, n: Int32, stride: Int32, k: Int32, next_n: Int32, compress_ratio: Int32):
+        """Thread ``tid``'s part of row ``row``: rows with ``L <= k`` are copied, others go to ``_select_row``."""
         hist, ckey, cidx, ctl = alloc_row_buffers(self.bins, self.cand)
         length, xr, ir, vr = row_views(x_ptr, seq_ptr, idx_ptr, val_ptr, row, n, stride, k, next_n, compress_ratio,
                                        self.unitdiv)
