@@ -325,6 +325,8 @@ def test_longest_first_is_exact(name, pdl, kind):
         pytest.skip("needs a CUDA GPU")
     from dataclasses import replace
 
+    from topk_core import workspace as ws
+    from topk_core.keys import valid_lengths
     from topk_radix_filter import launch as rf
 
     dev = torch.device("cuda")
@@ -348,6 +350,11 @@ def test_longest_first_is_exact(name, pdl, kind):
             rf.launch(call, v)  # eager (compiles, makes the order's scratch)
             stream.synchronize()
             check_topk(logits, seq, k, idx, vals, next_n=next_n, compress_ratio=ratio)
+            # the order itself: rows past the first wave, each once, by band of falling length
+            order = ws.scratch("radix_filter.order", dev, 4 * rows)[:4 * rows].view(torch.int32)[sms:].long().cpu()
+            assert sorted(order.tolist()) == list(range(sms, rows))
+            bands = (n - valid_lengths(seq, rows, n, next_n, ratio).cpu()[order]) * 32 // (n + 1)
+            assert bool((bands[1:] >= bands[:-1]).all())
             graph = torch.cuda.CUDAGraph()
             with torch.cuda.graph(graph, stream=stream):
                 rf.launch(call, v)

@@ -24,12 +24,15 @@ from topk_core.kernels.cute_radix import warp_incl_sum_up
 
 #: Length bands of the order (band 0: the longest n / BANDS columns); one warp scans them.
 BANDS = 32
-#: The order kernel's threads (rows per step).
-ORDER_THREADS = 512
+#: The order kernel's threads, and rows per thread per step (their seq_lens loads issued together: a DRAM latency
+#: per step, not per row).
+ORDER_THREADS = 1024
+ORDER_BATCH = 4
 
 
 class RowOrder:
-    """The one-CTA order kernel: ``order[first:rows]`` = rows ``first..rows-1`` by band of falling length."""
+    """The one-CTA order kernel: ``order[first:rows]`` = rows ``first..rows-1`` by band of falling length (two
+    passes over their seq_lens: count the bands, then place each row; the second pass reads from L2)."""
 
     threads = ORDER_THREADS
 
@@ -47,9 +50,18 @@ class RowOrder:
             grid=[1, 1, 1], block=[self.threads, 1, 1], stream=stream)
 
     @cute.jit
-    def _band(self, seq_ptr: cute.Pointer, row: Int32, n: Int32, next_n: Int32, compress_ratio: Int32) -> Int32:
-        length = row_length(seq_ptr, row, n, next_n, compress_ratio, self.unitdiv)
-        return Int32((Int64(n - length) * Int64(BANDS)) // Int64(n + 1))
+    def _bands(self, seq_ptr: cute.Pointer, base: Int32, rows: Int32, n: Int32, next_n: Int32,
+               compress_ratio: Int32) -> list:
+        """The bands of rows ``base + j * threads``, j < ORDER_BATCH (0: the longest ``n / BANDS`` columns); rows
+        past the last read the last row's entry, their band unused."""
+        lengths = []
+        for j in cutlass.range_constexpr(ORDER_BATCH):  # every load issued before any is used
+            row = cutlass.min(base + j * self.threads, rows - 1)
+            lengths.append(row_length(seq_ptr, row, n, next_n, compress_ratio, self.unitdiv))
+        bands = []
+        for j in cutlass.range_constexpr(ORDER_BATCH):
+            bands.append(Int32((Int64(n - lengths[j]) * Int64(BANDS)) // Int64(n + 1)))
+        return bands
 
     @cute.kernel
     def kernel(self, seq_ptr: cute.Pointer, order_ptr: cute.Pointer, rows: Int32, first: Int32, n: Int32,
@@ -64,17 +76,23 @@ class RowOrder:
         if tid < BANDS:
             count[tid] = Int32(0)
         cute.arch.sync_threads()
-        for r in cutlass.range(first + tid, rows, self.threads):
-            band = self._band(seq_ptr, r, n, next_n, compress_ratio)
-            cute.arch.atomic_add((count.iterator + band).llvm_ptr, Int32(1))
+        step = self.threads * ORDER_BATCH
+        for base in cutlass.range(first + tid, rows, step):
+            bands = self._bands(seq_ptr, base, rows, n, next_n, compress_ratio)
+            for j in cutlass.range_constexpr(ORDER_BATCH):
+                if base + j * self.threads < rows:
+                    cute.arch.atomic_add((count.iterator + bands[j]).llvm_ptr, Int32(1))
         cute.arch.sync_threads()
         if tid < BANDS:  # warp 0: each band's first slot
             c = count[tid]
             slot[tid] = first + warp_incl_sum_up(c) - c
         cute.arch.sync_threads()
-        for r in cutlass.range(first + tid, rows, self.threads):
-            band = self._band(seq_ptr, r, n, next_n, compress_ratio)
-            order[cute.arch.atomic_add((slot.iterator + band).llvm_ptr, Int32(1))] = r
+        for base in cutlass.range(first + tid, rows, step):
+            bands = self._bands(seq_ptr, base, rows, n, next_n, compress_ratio)
+            for j in cutlass.range_constexpr(ORDER_BATCH):
+                r = base + j * self.threads
+                if r < rows:
+                    order[cute.arch.atomic_add((slot.iterator + bands[j]).llvm_ptr, Int32(1))] = r
 
 
 class OrderedRows:
