@@ -236,11 +236,10 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
             # session 14: clusters of four 512-thread CTAs (two fit an SM: 62 such clusters at once, not 30)
             alts["g4t512"] = replace(v, group=4, threads=512)
             alts["g4t512u4"] = replace(v, group=4, threads=512, unroll=4)
-    per_sm = {name: f for name, f in FIRST_WAVE.items() if getattr(rf, name) == v}
-    if per_sm and rows > 132 * min(per_sm.values()):
+    per_sm = min((f for name, f in FIRST_WAVE.items() if getattr(rf, name) == v), default=0)
+    if per_sm and rows > 132 * per_sm:
         # session 42 (prepared): rows past the first wave (F CTAs per SM: the variant's occupancy, or half) by
         # falling length, the order kernel as the row kernel's programmatic primary ("s": serialized instead)
-        per_sm = min(per_sm.values())
         for f in sorted({per_sm, max(per_sm // 2, 1)}):
             alts[f"lf{f}"] = replace(v, longest_first=f)
             alts[f"lf{f}s"] = replace(v, longest_first=f, order_pdl=False)

@@ -237,15 +237,12 @@ def build(dtype: str, with_values: bool, variant: Variant = DEFAULT, options: st
 
     ``vec``: 16-byte loads (every row start 16-byte aligned). ``ordered``: the ``longest_first`` entry.
     """
+    from .row_order import ORDERED_ARGS
     from .sampled import SampledFilter
 
     op = SampledFilter(dtype, with_values, vec=vec, **asdict(variant))
     if ordered:
-        from topk_core.kernels.cute_common import RAW_TYPE
-
-        from .row_order import compile_ordered
-
-        return compile_ordered(op, RAW_TYPE[dtype])
+        return compile_row_topk(op, dtype, options, entry=op.call_ordered, extra=ORDERED_ARGS)
     return compile_row_topk(op, dtype, options)
 
 
@@ -280,22 +277,15 @@ def _launch_ordered(fn, call: Call, variant: Variant, first: int) -> None:
     from cutlass.cute.runtime import make_ptr
 
     from topk_core import workspace as ws
-    from topk_core.kernels.cute_common import RAW_TYPE
 
-    logits = call.logits
-    rows, n = logits.shape
-    dev = logits.device
+    rows, n = call.logits.shape
+    dev = call.logits.device
     order = ws.scratch("radix_filter.order", dev, 4 * rows, call.workspace)[:4 * rows].view(torch.int32)
-    stream = cuda.CUstream(torch.cuda.current_stream(dev).cuda_stream)
 
-    def ptr(t, tensor, a):
-        return make_ptr(t, tensor.data_ptr(), cute.AddressSpace.gmem, assumed_align=a)
+    def ptr(tensor):
+        return make_ptr(cutlass.Int32, tensor.data_ptr(), cute.AddressSpace.gmem, assumed_align=4)
 
-    i32 = cutlass.Int32
     compiled_order(_arch(dev), variant.unitdiv, variant.order_pdl)(
-        ptr(i32, call.seq_lens, 4), ptr(i32, order, 4), rows, first, n, call.next_n, call.compress_ratio, stream)
-    raw = RAW_TYPE[DTYPE_NAME[logits.dtype]]
-    align = logits.element_size()
-    values = call.values if call.values is not None else logits  # never written without values
-    fn(ptr(raw, logits, align), ptr(i32, call.seq_lens, 4), ptr(i32, call.indices, 4), ptr(raw, values, align),
-       ptr(i32, order, 4), rows, first, n, logits.stride(0), call.top_k, call.next_n, call.compress_ratio, stream)
+        ptr(call.seq_lens), ptr(order), rows, first, n, call.next_n, call.compress_ratio,
+        cuda.CUstream(torch.cuda.current_stream(dev).cuda_stream))
+    launch_row_topk(fn, call, extra=(order, first))

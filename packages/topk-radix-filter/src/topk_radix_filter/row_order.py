@@ -22,6 +22,8 @@ from cutlass.utils import SmemAllocator
 from topk_core.kernels.cute_common import row_length
 from topk_core.kernels.cute_radix import warp_incl_sum_up
 
+#: The ordered entry's arguments after the plain entry's: the order (an int32 pointer) and the first ordered CTA.
+ORDERED_ARGS = ("i32*", "i32")
 #: Length bands of the order (band 0: the longest n / BANDS columns); one warp scans them.
 BANDS = 32
 #: The order kernel's threads, and rows per thread per step (their seq_lens loads issued together: a DRAM latency
@@ -102,15 +104,11 @@ class OrderedRows:
 
     @cute.jit
     def call_ordered(self, x_ptr: cute.Pointer, seq_ptr: cute.Pointer, idx_ptr: cute.Pointer, val_ptr: cute.Pointer,
-                     order_ptr: cute.Pointer, rows: Int32, first: Int32, n: Int32, stride: Int32, k: Int32,
-                     next_n: Int32, compress_ratio: Int32, stream):
-        kern = self.kernel_ordered(x_ptr, seq_ptr, idx_ptr, val_ptr, order_ptr, first, n, stride, k, next_n,
-                                   compress_ratio)
-        if cutlass.const_expr(self.min_ctas > 0):
-            kern.launch(grid=[rows, 1, 1], block=[self.threads, 1, 1], stream=stream, use_pdl=self.order_pdl,
-                        min_blocks_per_mp=self.min_ctas, preferred_smem_carveout=100)
-        else:
-            kern.launch(grid=[rows, 1, 1], block=[self.threads, 1, 1], stream=stream, use_pdl=self.order_pdl)
+                     rows: Int32, n: Int32, stride: Int32, k: Int32, next_n: Int32, compress_ratio: Int32,
+                     order_ptr: cute.Pointer, first: Int32, stream):
+        """The plain entry's arguments, then ``ORDERED_ARGS`` (``cute_launch.compile_row_topk``'s ``extra``)."""
+        self._launch_rows(self.kernel_ordered(x_ptr, seq_ptr, idx_ptr, val_ptr, order_ptr, first, n, stride, k,
+                                              next_n, compress_ratio), rows, stream, self.order_pdl)
 
     @cute.kernel
     def kernel_ordered(self, x_ptr: cute.Pointer, seq_ptr: cute.Pointer, idx_ptr: cute.Pointer,
@@ -136,15 +134,3 @@ def compile_order(unitdiv: bool = True, pdl: bool = True):
 
     one = Int32(1)
     return cute.compile(RowOrder(unitdiv, pdl), ptr(), ptr(), one, one, one, one, one, cuda.CUstream(0))
-
-
-def compile_ordered(op, raw):
-    """``cute.compile`` ``op.call_ordered`` (``op`` a ``SampledFilter``; ``raw`` its dtype's raw bits type)."""
-    import cuda.bindings.driver as cuda
-
-    def ptr(t):
-        return make_ptr(t, 16, cute.AddressSpace.gmem, assumed_align=t.width // 8)
-
-    one = Int32(1)
-    return cute.compile(op.call_ordered, ptr(raw), ptr(cutlass.Int32), ptr(cutlass.Int32), ptr(raw),
-                        ptr(cutlass.Int32), one, one, one, one, one, one, one, cuda.CUstream(0))

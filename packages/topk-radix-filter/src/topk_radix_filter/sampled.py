@@ -711,11 +711,16 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
         if cutlass.const_expr(self.group > 1):
             kern.launch(grid=[self.group, rows, 1], block=[self.threads, 1, 1], cluster=[self.group, 1, 1],
                         stream=stream)
-        elif cutlass.const_expr(self.min_ctas > 0):  # the carveout is named so the compile needs no device query
-            kern.launch(grid=[rows, 1, 1], block=[self.threads, 1, 1], stream=stream,
+        else:
+            self._launch_rows(kern, rows, stream)
+
+    def _launch_rows(self, kern, rows: Int32, stream, use_pdl: bool = False):
+        """One CTA per row (traced inline: ``use_pdl`` is a Python flag, ``row_order``'s ordered entry's)."""
+        if self.min_ctas > 0:  # the carveout is named so the compile needs no device query
+            kern.launch(grid=[rows, 1, 1], block=[self.threads, 1, 1], stream=stream, use_pdl=use_pdl,
                         min_blocks_per_mp=self.min_ctas, preferred_smem_carveout=100)
         else:
-            kern.launch(grid=[rows, 1, 1], block=[self.threads, 1, 1], stream=stream)
+            kern.launch(grid=[rows, 1, 1], block=[self.threads, 1, 1], stream=stream, use_pdl=use_pdl)
 
     @cute.kernel
     def kernel(self, x_ptr: cute.Pointer, seq_ptr: cute.Pointer, idx_ptr: cute.Pointer,

@@ -26,8 +26,10 @@ def _raw_type(dtype: str):
     return RAW_TYPE[dtype]
 
 
-def compile_row_topk(op, dtype: str, options: str = ""):
-    """``cute.compile`` a row kernel from placeholder pointers (works on CPU with CUTE_DSL_ARCH set)."""
+def compile_row_topk(op, dtype: str, options: str = "", entry=None, extra: tuple[str, ...] = ()):
+    """``cute.compile`` a row kernel from placeholder pointers (works on CPU with CUTE_DSL_ARCH set).
+    ``entry``: a host function of ``op`` other than ``op`` itself, whose arguments are ``op``'s followed by
+    ``extra`` ("i32*": an int32 pointer, "i32": an int32) before the stream."""
     import cuda.bindings.driver as cuda
     import cutlass
     import cutlass.cute as cute
@@ -39,12 +41,14 @@ def compile_row_topk(op, dtype: str, options: str = ""):
         return make_ptr(t, 16, cute.AddressSpace.gmem, assumed_align=t.width // 8)
 
     one = cutlass.Int32(1)
-    return cute.compile(op, ptr(elem), ptr(cutlass.Int32), ptr(cutlass.Int32), ptr(elem),
-                        one, one, one, one, one, one, cuda.CUstream(0), options=options)
+    more = [ptr(cutlass.Int32) if kind == "i32*" else one for kind in extra]
+    return cute.compile(entry or op, ptr(elem), ptr(cutlass.Int32), ptr(cutlass.Int32), ptr(elem),
+                        one, one, one, one, one, one, *more, cuda.CUstream(0), options=options)
 
 
-def launch_row_topk(fn, call: Call) -> None:
-    """Run a compiled row kernel on ``call`` on the current stream (no host sync)."""
+def launch_row_topk(fn, call: Call, extra: tuple = ()) -> None:
+    """Run a compiled row kernel on ``call`` on the current stream (no host sync). ``extra``: the arguments a
+    ``compile_row_topk(..., extra=...)`` build takes after ``call``'s (int32 tensors as pointers, ints)."""
     import cuda.bindings.driver as cuda
     import cutlass
     import cutlass.cute as cute
@@ -60,6 +64,7 @@ def launch_row_topk(fn, call: Call) -> None:
 
     values = call.values if call.values is not None else logits  # never written without values
     stream = cuda.CUstream(torch.cuda.current_stream(logits.device).cuda_stream)
+    more = [ptr(cutlass.Int32, a, 4) if isinstance(a, torch.Tensor) else a for a in extra]
     fn(ptr(elem, logits, align), ptr(cutlass.Int32, call.seq_lens, 4), ptr(cutlass.Int32, call.indices, 4),
        ptr(elem, values, align), rows, n, logits.stride(0), call.top_k, call.next_n,
-       call.compress_ratio, stream)
+       call.compress_ratio, *more, stream)
