@@ -5,6 +5,8 @@ bucket and every ``launch.VARIANT`` flag at least once; ``-m slow`` compiles eve
 """
 
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -124,3 +126,26 @@ def test_every_reg_geometry_compiles(dtype):
         for rows, next_n in ((1, 1), (8, 1), (32, 1), (128, 1), (8, 2)):
             assert launch.compile_regs(dtype, c, t, e, vec, rv,
                                        **checks.reg_variant(rows, dtype, (c, t, e), next_n)) is not None
+
+
+SM100_SCRIPT = """
+from topk_radix import checks, launch
+built = 0
+for cluster in checks.CLUSTER_SIZES:
+    built += launch.compile_kernel("float32", cluster, 8192, 1024, 4, cluster % 2 == 0) is not None
+    built += launch.compile_regs("float32", cluster, 512, 16, 4, cluster % 2 == 1,
+                                 **checks.reg_variant(8, "float32", (cluster, 512, 16), 1)) is not None
+built += launch.compile_kernel("bfloat16", 4, 4096, 512, 8, True) is not None
+built += launch.compile_regs("float16", 8, 512, 16, 8, False,
+                             **checks.reg_variant(32, "float16", (8, 512, 16), 1)) is not None
+print(built)
+"""
+
+
+def test_cluster_sizes_compile_for_sm100a(tmp_path):
+    """The README claims sm_90+ and only sm_90 is run: both kernels at every cluster size (and one 16-bit build of
+    each) also build for sm_100a. A compile, not a run."""
+    env = dict(os.environ, CUTE_DSL_ARCH="sm_100a", CUTE_DSL_CACHE_DIR=str(tmp_path / "cache"))
+    out = subprocess.run([sys.executable, "-c", SM100_SCRIPT], env=env, capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.split() == [str(2 * len(checks.CLUSTER_SIZES) + 2)]
