@@ -74,3 +74,22 @@ def test_readme_has_supports_table(pkg):
     table = supports_table(pkg / "README.md")
     missing = [row for row in ROWS if not table.get(row)]
     assert not missing, f"{pkg.name} README Supports table lacks {missing}"
+
+
+def test_entry_versions_are_the_packages_own():
+    """``topk info`` and the bench's meta report each backend's package ``__version__`` (an editable install's
+    metadata keeps the version it was installed at)."""
+    import importlib
+    import re
+
+    for entry in registry.entries().values():
+        if entry.backend is None:
+            continue
+        pkg = ROOT / "packages" / entry.dist
+        about = (pkg / "src" / entry.dist.replace("-", "_") / "__about__.py")
+        if entry.name == "reference":
+            about = ROOT / "packages" / "topk-core" / "src" / "topk_core" / "__about__.py"
+        if about.exists():
+            want = re.search(r'__version__ = "([^"]+)"', about.read_text()).group(1)
+            assert entry.version == want, entry.name
+    assert registry.entries()["reference"].version == importlib.import_module("topk_core").__version__

@@ -6,7 +6,11 @@ CPU inputs with random combinations: row kind, lengths (mixed: 0, negative numer
 compress_ratio, row_starts windows, return_values, and the page-table (cu_seqlens_q, random tables) or ragged
 transform. Every result is checked exactly (``check_topk``, transforms inverted first); a failure prints its case.
 
-Usage: python3 shared/dev/fuzz_picks.py SEED CASES [MINUTES] [-v]
+``--gvr`` (session 43): the same through topk-gvr's configs instead (``gvr_config``: the two-launch path with the
+bracket from a hint, ``launch_split(..., hint=)``), with hints of every ``make_hint`` mode (exact, previous with
+noise 0.05-1.0, random, empty) and the calls' own transforms.
+
+Usage: python3 shared/dev/fuzz_picks.py SEED CASES [MINUTES] [-v] [--gvr]
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import torch  # noqa: E402
 from topk_core.testing import (  # noqa: E402
     check_topk,
     local_columns,
+    make_hint,
     make_logits,
     make_seq_lens,
     poisoned_call,
@@ -39,12 +44,18 @@ GEOMETRIES = [(1, 8192), (8, 8192), (1, 12000), (1, 16384), (8, 32768), (32, 327
 DTYPES = {4: torch.float32, 2: torch.bfloat16}
 KINDS = ("randn", "int_ties", "plateau", "inf", "nan", "sorted", "reversed", "zeros_denormals")
 LAST = {"label": ""}  # the running case, for the failure report
+GVR = "--gvr" in sys.argv
+HINT_MODES = ("exact", "previous", "previous", "random", "empty")
 
 
 def shipped(rows: int, n: int, k: int, transform: str, elem_bytes: int):
-    """What ``launch.launch`` would run on an H200 (132 SMs) for this geometry."""
+    """What ``launch.launch`` (or, with --gvr, topk-gvr's launch) would run on an H200 (132 SMs) for this
+    geometry."""
     os.environ.pop("TRITON_INTERPRET")
     try:
+        if GVR:
+            from topk_gvr.launch import gvr_config
+            return gvr_config(rows, n, k, 132)
         cfg = launch.pick_warp(rows, n, k, 132, transform, elem_bytes)
         return cfg if cfg is not None else launch.pick_split(rows, n, k, 132)
     finally:
@@ -91,8 +102,18 @@ def one_case(rnd: random.Random, seed: int) -> str:
     label = (f"seed={seed} cfg={type(cfg).__name__}({g_rows}x{g_n}) call={rows}x{n} k={k} {dtype} {kind} {mode} "
              f"nn={next_n} cr={ratio} starts={starts is not None} values={values} transform={transform}")
     LAST["label"] = label
+    hint = None
+    if GVR:
+        hmode = rnd.choice(HINT_MODES)
+        noise = rnd.choice([0.05, 0.3, 1.0])
+        hint = make_hint(x, lens, k, next_n=next_n, compress_ratio=ratio, mode=hmode, seed=seed, noise=noise)
+        label += f" hint={hmode}" + (f"({noise})" if hmode == "previous" else "")
+        LAST["label"] = label
     call = poisoned_call(x, lens, k, values=values, **fields)
-    launch.launch(call, config=cfg)
+    if GVR:
+        launch.launch_split(call, cfg, hint=hint)
+    else:
+        launch.launch(call, config=cfg)
     idx = call.indices
     if transform == "page_table":
         idx = local_columns(idx, inv, req).to(torch.int32)
@@ -103,7 +124,7 @@ def one_case(rnd: random.Random, seed: int) -> str:
 
 
 def main():
-    args = [a for a in sys.argv[1:] if a != "-v"]
+    args = [a for a in sys.argv[1:] if a not in ("-v", "--gvr")]
     seed = int(args[0]) if args else 0
     cases = int(args[1]) if len(args) > 1 else 50
     minutes = float(args[2]) if len(args) > 2 else 1e9

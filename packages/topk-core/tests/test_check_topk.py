@@ -65,6 +65,26 @@ def test_nan_ranks_above_inf_and_signed_zeros_tie():
                torch.tensor([[0]], dtype=torch.int32))
 
 
+@pytest.mark.parametrize("dtype,bits", [(torch.bfloat16, torch.int16), (torch.float16, torch.int16),
+                                        (torch.float32, torch.int32)])
+def test_nan_payloads_kept_bit_for_bit(dtype, bits):
+    """NaN values come back with their own sign and payload: the reference keeps them, and a NaN rewritten to
+    another NaN (CPU gather of 16-bit floats does that) fails the check."""
+    raw = {torch.int16: [0x7FC0, 0x7F81 if dtype == torch.bfloat16 else 0x7C01, -1, 0x3F80, 0],
+           torch.int32: [0x7F800001, -4194304, 0x7FC00000, 5, 0]}[bits]
+    logits = torch.tensor([raw], dtype=bits).view(dtype)
+    lens = torch.tensor([5], dtype=torch.int32)
+    idx, vals = top_k_varlen(logits, lens, 3, return_values=True, backend="reference")
+    assert sorted(vals.view(bits)[0].tolist()) == sorted(raw[:3])
+    check_topk(logits, lens, 3, idx, vals)
+    vals = vals.clone()
+    first = int(vals.view(bits)[0, 0])
+    vals.view(bits)[0, 0] = -1 if first != -1 else (0x7FC0 if bits == torch.int16 else 0x7FC00000)  # another NaN
+    assert torch.isnan(vals[0, 0])
+    with pytest.raises(TopKMismatch, match="bit for bit"):
+        check_topk(logits, lens, 3, idx, vals)
+
+
 def test_generators_never_all_zero():
     from topk_core.testing import KINDS
 

@@ -70,6 +70,8 @@ def test_sgl_fast_topk_matches_torch():
     assert torch.equal(v, x.max(-1, keepdim=True).values) and torch.equal(i, x.max(-1, keepdim=True).indices)
     v, i = sgl.fast_topk(x, 5, -1)
     assert torch.equal(i, torch.topk(x, 5, dim=-1).indices)
+    v, i = sgl.fast_topk(x.to(torch.bfloat16), 3, 0)  # every row: the whole column
+    assert i.dtype == torch.int64 and torch.equal(i, torch.topk(x.to(torch.bfloat16), 3, dim=0).indices)
 
 
 @pytest.mark.parametrize(
@@ -83,6 +85,20 @@ def test_sgl_fast_topk_matches_torch():
         (lambda s, lens: sgl.fast_topk_transform_fused(s, lens, torch.zeros(2, 64, dtype=torch.int32), None, 4),
          "cu_seqlens_q"),
         (lambda s, lens: sgl.fast_topk_transform_ragged_fused(s, lens, lens[:3], 4), "topk_indices_offset"),
+        # a table of no rows has no request to translate through (cu_seqlens_q [0] has the right length)
+        (lambda s, lens: sgl.fast_topk_transform_fused(s, lens, torch.zeros(0, 64, dtype=torch.int32),
+                                                       torch.zeros(1, dtype=torch.int32), 4), "page_table_size_1"),
+        (lambda s, lens: sgl.fast_topk_transform_fused(s, lens, torch.zeros(2, 64, dtype=torch.int32), [0, 1, 4], 4),
+         "cu_seqlens_q"),
+        (lambda s, lens: sgl.fast_topk(s, 0, -1), "topk"),
+        (lambda s, lens: sgl.fast_topk(s, True, -1), "topk"),
+        (lambda s, lens: sgl.fast_topk(s, 2.0, -1), "topk"),
+        (lambda s, lens: sgl.fast_topk(s, 65, -1), "topk"),  # past the 64 columns
+        (lambda s, lens: sgl.fast_topk(s, 5, 0), "topk"),  # past the 4 rows along dim 0
+        (lambda s, lens: sgl.fast_topk(s, 2, 2), "dim"),
+        (lambda s, lens: sgl.fast_topk(s.double(), 2, -1), "values"),
+        (lambda s, lens: sgl.fast_topk(s[0], 2, -1), "values"),
+        (lambda s, lens: sgl.fast_topk(None, 2, -1), "values"),
     ],
 )
 def test_sgl_bad_arguments(call, argument):

@@ -36,7 +36,12 @@ def good():
         (dict(out_indices=torch.empty(ROWS * K + 1, dtype=torch.int32)[1:]), "out_indices"),
         (dict(return_values=True, out_values=torch.empty(ROWS, K, dtype=torch.float16)), "out_values"),
         (dict(return_values=True, out_values=torch.empty(ROWS, K - 1)), "out_values"),
+        (dict(top_k=1 << 31), "top_k"),  # past int32: refused before the outputs are allocated
+        (dict(next_n=1 << 40), "next_n"),
+        (dict(compress_ratio=1 << 80), "compress_ratio"),
         (dict(return_values=1), "return_values"),
+        (dict(load_balance="no"), "load_balance"),
+        (dict(load_balance=1), "load_balance"),
         (dict(workspace=[]), "workspace"),
         (dict(backend="nope"), "backend"),
         (dict(backend=3), "backend"),
@@ -123,13 +128,17 @@ def test_strided_index_vectors_reach_backends_with_unit_stride(monkeypatch):
     from topk_core.testing import check_topk, make_logits, make_seq_lens
 
     seen = []
-    real = api.dispatch
+    real_dispatch, real_run_on = api.dispatch, api.run_on
 
     def spy(problem, call, backend):
         seen.append(call)
-        return real(problem, call, backend)
+        return real_dispatch(problem, call, backend)
 
-    monkeypatch.setattr(api, "dispatch", spy)
+    def spy_run_on(name, problem, call):
+        seen.append(call)
+        return real_run_on(name, problem, call)
+
+    monkeypatch.setattr(api, "run_on", spy_run_on)
     monkeypatch.setattr(sgl, "dispatch", spy)
     rows, n, k = 4, 300, 16
     logits = make_logits("randn", rows, n, torch.float32, "cpu", seed=3, k=k)
@@ -148,3 +157,43 @@ def test_strided_index_vectors_reach_backends_with_unit_stride(monkeypatch):
         assert getattr(call, name).is_contiguous() and torch.equal(getattr(call, name), t), name
     local = sgl.fast_topk_v2(logits, win.contiguous(), k, starts.contiguous(), backend="reference")
     assert torch.equal(out, torch.where(local >= 0, local + offsets[:, None], local))
+
+
+def test_type_names_say_where_a_type_comes_from():
+    """numpy's bool is not Python's: the message says which it got."""
+    np = pytest.importorskip("numpy")
+    logits, seq_lens = good()
+    with pytest.raises(ValueError, match=r"^return_values: expected a bool, got numpy\.bool"):
+        top_k_varlen(logits, seq_lens, K, return_values=np.bool_(True))
+    with pytest.raises(ValueError, match=r"^top_k: expected an int >= 1, got numpy\.int64"):
+        top_k_varlen(logits, seq_lens, np.int64(K))
+
+
+def test_forced_backend_named_in_message(monkeypatch):
+    logits, seq_lens = good()
+    monkeypatch.setenv("TOPK_BACKEND", "nope")
+    with pytest.raises(ValueError, match=r"^backend \(auto, replaced by TOPK_BACKEND\): unknown backend 'nope'"):
+        top_k_varlen(logits, seq_lens, K)
+    with pytest.raises(ValueError, match=r"^backend: unknown backend 'other'"):  # an explicit name wins
+        top_k_varlen(logits, seq_lens, K, backend="other")
+
+
+def test_backend_resolved_before_outputs_are_allocated(monkeypatch):
+    """A backend refusal (here an unknown name) comes before the [rows, top_k] outputs exist: a huge top_k does not
+    turn it into an allocation failure."""
+    logits, seq_lens = good()
+    with pytest.raises(ValueError, match=r"^backend: unknown"):
+        top_k_varlen(logits, seq_lens, (1 << 31) - 1, backend="nope")
+
+
+@pytest.mark.parametrize("facts, argument", [(dict(top_k=0), "top_k"), (dict(top_k=True), "top_k"),
+                                             (dict(next_n=0), "next_n"), (dict(compress_ratio=1 << 40),
+                                                                          "compress_ratio"),
+                                             (dict(return_values="yes"), "return_values")])
+def test_explain_checks_its_arguments(facts, argument):
+    from topk_core import explain
+
+    logits, seq_lens = good()
+    top_k = facts.pop("top_k", K)
+    with pytest.raises(ValueError, match=rf"^{argument}: expected"):
+        explain(logits, seq_lens, top_k, **facts)

@@ -62,11 +62,12 @@ def test_order_key_matches_torch(dtype):
 
 
 def test_valid_length_matches_torch():
-    s = torch.tensor([0, -5, 1, 3, 100, 10**6, 2**31 - 1, 17], dtype=torch.int32)
+    # -2**31 (+1): the numerator seq_len - next_n + 1 wraps in int32 arithmetic unless the kernel guards it
+    s = torch.tensor([0, -5, 1, 3, 100, 10**6, 2**31 - 1, 17, -2**31, -2**31 + 1], dtype=torch.int32)
     for next_n, cr in ((1, 1), (2, 4), (3, 1), (4, 4)):
-        rows = 8 * next_n
+        rows = 10 * next_n
         out = torch.empty(rows, dtype=torch.int32)
-        _lengths[(1,)](s, out, rows, next_n, cr, 50, BLOCK=32)
+        _lengths[(1,)](s, out, rows, next_n, cr, 50, BLOCK=64)
         assert torch.equal(out.long(), valid_lengths(s, rows, 50, next_n, cr))
 
 

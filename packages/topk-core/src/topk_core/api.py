@@ -39,15 +39,16 @@ def make_problem(logits: torch.Tensor, k: int, **facts) -> Problem:
 def resolve_backend(backend: str, problem: Problem) -> str:
     """The backend name to run: explicit names are checked, ``auto`` ranks."""
     if not isinstance(backend, str):
-        raise ValueError(f"backend: expected a backend name string, got {type(backend).__name__}")
-    if backend == "auto":
-        backend = env.forced_backend() or "auto"
+        raise ValueError(f"backend: expected a backend name string, got {validate.type_name(backend)}")
+    source = "backend"
+    if backend == "auto" and env.forced_backend():
+        backend, source = env.forced_backend(), "backend (auto, replaced by TOPK_BACKEND)"
     if backend == "auto":
         return auto.choose(problem)
     entries = registry.entries()
     if backend not in entries:
         installed = ", ".join(sorted(entries)) or "none"
-        raise ValueError(f"backend: unknown backend {backend!r}. Installed: {installed}.")
+        raise ValueError(f"{source}: unknown backend {backend!r}. Installed: {installed}.")
     verdict = auto.judge(backend, problem)
     if not verdict.usable:
         raise BackendNotSupportedError(backend, verdict.reason)
@@ -56,10 +57,21 @@ def resolve_backend(backend: str, problem: Problem) -> str:
 
 def dispatch(problem: Problem, call: Call, backend: str) -> str:
     """Run ``call`` on the chosen backend. Explicit choices never fall back."""
-    name = resolve_backend(backend, problem)
+    return run_on(resolve_backend(backend, problem), problem, call)
+
+
+def run_on(name: str, problem: Problem, call: Call) -> str:
+    """Run ``call`` on the resolved backend ``name``."""
     if problem.rows:
         registry.get(name).backend.run(problem, call)
     return name
+
+
+def check_scalars(top_k, next_n, compress_ratio) -> None:
+    """``top_k``, ``next_n`` and ``compress_ratio``: ints in [1, 2**31 - 1] (not bools)."""
+    validate.check_int("top_k", top_k, 1)
+    validate.check_int("next_n", next_n, 1)
+    validate.check_int("compress_ratio", compress_ratio, 1)
 
 
 def top_k_varlen(
@@ -86,19 +98,21 @@ def top_k_varlen(
         return top_k_varlen_op(logits, seq_lens, top_k, pre_idx, compress_ratio, next_n,
                                return_values, backend, load_balance)
     validate.check_logits(logits)
-    validate.check_int("top_k", top_k, 1)
-    validate.check_int("next_n", next_n, 1)
-    validate.check_int("compress_ratio", compress_ratio, 1)
+    check_scalars(top_k, next_n, compress_ratio)
     rows, _ = logits.shape
     if rows % next_n:
         raise ValueError(f"logits: expected num_rows divisible by next_n={next_n}, got {rows} rows")
     validate.check_index_vector("seq_lens", seq_lens, logits.device, rows // next_n,
                                 f"one per request: num_rows {rows} // next_n {next_n}")
-    if not isinstance(return_values, bool):
-        raise ValueError(f"return_values: expected a bool, got {type(return_values).__name__}")
+    validate.check_bool("return_values", return_values)
+    validate.check_bool("load_balance", load_balance)
     if workspace is not None and not isinstance(workspace, dict):
-        raise ValueError(f"workspace: expected a dict or None, got {type(workspace).__name__}")
+        raise ValueError(f"workspace: expected a dict or None, got {validate.type_name(workspace)}")
     hint = validate.usable_hint(pre_idx, rows // next_n, top_k, logits.device)
+    problem = make_problem(logits, top_k, next_n=next_n, compress_ratio=compress_ratio,
+                           has_hint=hint is not None, return_values=return_values, load_balance=load_balance)
+    # The backend first: a refusal (a k beyond its limit, say) comes before the outputs are allocated.
+    name = resolve_backend(backend, problem)
     if out_indices is None:
         indices = torch.empty((rows, top_k), dtype=torch.int32, device=logits.device)
     else:
@@ -109,13 +123,10 @@ def top_k_varlen(
             values = torch.empty((rows, top_k), dtype=logits.dtype, device=logits.device)
         else:
             values = validate.check_out("out_values", out_values, rows, top_k, logits.dtype, logits.device)
-    problem = make_problem(logits, top_k, next_n=next_n, compress_ratio=compress_ratio,
-                           has_hint=hint is not None, return_values=return_values,
-                           load_balance=bool(load_balance))
     call = Call(logits=logits, seq_lens=validate.unit_stride(seq_lens), top_k=top_k, indices=indices, values=values,
                 next_n=next_n, compress_ratio=compress_ratio, pre_idx=hint,
-                load_balance=bool(load_balance), workspace=workspace)
-    dispatch(problem, call, backend)
+                load_balance=load_balance, workspace=workspace)
+    run_on(name, problem, call)
     return indices, values
 
 
@@ -129,6 +140,10 @@ def explain(logits: torch.Tensor | None = None, seq_lens=None, top_k: int = 2048
         if logits is None:
             raise ValueError("explain: pass logits (and top_k) or problem=Problem(...)")
         validate.check_logits(logits)
+        check_scalars(top_k, facts.get("next_n", 1), facts.get("compress_ratio", 1))
+        for flag in ("return_values", "load_balance"):
+            if flag in facts:
+                validate.check_bool(flag, facts[flag])
         hint = facts.pop("pre_idx", None) is not None
         problem = make_problem(logits, top_k, has_hint=hint, **facts)
     return auto.explain_text(problem)

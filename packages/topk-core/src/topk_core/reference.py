@@ -65,6 +65,9 @@ def select_local(call: Call) -> torch.Tensor:
     return local
 
 
+_BITS = {4: torch.int32, 2: torch.int16}
+
+
 class ReferenceBackend:
     """Always available; the last resort of ``auto``."""
 
@@ -83,12 +86,15 @@ class ReferenceBackend:
     def run(self, problem: Problem, call: Call) -> None:
         local = select_local(call)
         if call.values is not None:
-            neg_inf = torch.full((), float("-inf"), dtype=call.logits.dtype, device=local.device)
             if call.logits.shape[1] == 0:
                 call.values.fill_(float("-inf"))
             else:
-                gathered = call.logits.gather(1, local.clamp(min=0))
-                call.values.copy_(torch.where(local >= 0, gathered, neg_inf))
+                # On the raw bits: CPU gather of 16-bit floats rewrites NaN payloads and signs, and values must
+                # be the logits bit for bit.
+                bits = _BITS[call.logits.element_size()]
+                neg_inf = torch.full((), float("-inf"), dtype=call.logits.dtype, device=local.device).view(bits)
+                gathered = call.logits.view(bits).gather(1, local.clamp(min=0))
+                call.values.view(bits).copy_(torch.where(local >= 0, gathered, neg_inf))
         call.indices.copy_(apply_transform(call, local))
 
 

@@ -8,6 +8,7 @@ added directly when topk-core runs from a source tree without its metadata.
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 from dataclasses import dataclass
 from importlib.metadata import entry_points
@@ -53,6 +54,9 @@ def _load_one(ep) -> Entry:
         for method in ("environment", "supports", "score", "run"):
             if not callable(getattr(backend, method, None)):
                 raise TypeError(f"backend {ep.name!r} has no {method}()")
+        # The loaded package's own version: an editable install's metadata keeps the version it was installed at.
+        package = sys.modules.get(getattr(ep, "module", "").split(".")[0])
+        version = str(getattr(package, "__version__", version))
         return Entry(ep.name, backend, dist_name, version)
     except Exception as exc:  # a broken plugin must not break discovery
         log.warning("topk: skipping backend %r from %s: %s: %s", ep.name, dist_name, type(exc).__name__, exc)

@@ -32,7 +32,15 @@ TORCH_US = (56.67, 2.125e-5)
 
 
 def fast_topk(values: torch.Tensor, topk: int, dim: int):
-    """``values.max`` for ``topk == 1``, else ``torch.topk`` (sorted values, int64 indices)."""
+    """``values.max`` for ``topk == 1``, else ``torch.topk`` (sorted values, int64 indices).
+
+    The scores are checked as the other functions' (2-D float32 / bfloat16 / float16); ``topk`` is an int from 1 to
+    the size of ``dim``."""
+    if not isinstance(values, torch.Tensor) or values.dim() != 2 or values.dtype not in validate.LOGITS_DTYPES:
+        raise ValueError(f"values: expected a 2-D float32, bfloat16 or float16 tensor, got {validate._desc(values)}")
+    if isinstance(dim, bool) or not isinstance(dim, int) or not -2 <= dim <= 1:
+        raise ValueError(f"dim: expected an int in [-2, 1] (values is 2-D), got {validate.type_name(dim)} {dim!r}")
+    validate.check_int("topk", topk, 1, values.shape[dim])
     if topk == 1:
         return torch.max(values, dim=dim, keepdim=True)
     return torch.topk(values, topk, dim=dim)
@@ -100,7 +108,11 @@ def fast_topk_v2(score: torch.Tensor, lengths: torch.Tensor, topk: int, row_star
 
 def fast_topk_transform_fused(score, lengths, page_table_size_1, cu_seqlens_q, topk, row_starts=None, *,
                               backend: str = "auto"):
-    """Selection with each local index ``j`` translated to ``page_table_size_1[req(b), j]``."""
+    """Selection with each local index ``j`` translated to ``page_table_size_1[req(b), j]``.
+
+    ``req(b)`` is ``b`` without row_starts and with a table row per score row, else the ``r`` with
+    ``cu_seqlens_q[r] <= b < cu_seqlens_q[r + 1]``; rows outside every request (which the spec leaves open: only
+    device data would tell) take the nearest request, the first or the last, in every backend."""
     out = _prepare(score, lengths, topk, row_starts)
     rows, width = score.shape
     table = page_table_size_1
@@ -114,11 +126,14 @@ def fast_topk_transform_fused(score, lengths, page_table_size_1, cu_seqlens_q, t
         )
     if table.stride(1) != 1:
         raise ValueError(f"page_table_size_1: expected unit stride in the last dimension, got {table.stride()}")
+    if rows and not table.shape[0]:
+        raise ValueError(f"page_table_size_1: expected at least one row (a request) for {rows} score rows, got 0")
     per_row = row_starts is None and table.shape[0] == rows
     cu = None
     if not per_row:
         if not isinstance(cu_seqlens_q, torch.Tensor):
-            raise ValueError("cu_seqlens_q: expected an int32 tensor with page_table rows + 1 entries, got None")
+            raise ValueError("cu_seqlens_q: expected an int32 tensor with page_table rows + 1 entries, got "
+                             f"{validate.type_name(cu_seqlens_q)}")
         validate.check_index_vector("cu_seqlens_q", cu_seqlens_q, score.device, table.shape[0] + 1,
                                     "page_table_size_1 rows + 1")
         cu = cu_seqlens_q

@@ -13,17 +13,36 @@ import torch
 LOGITS_DTYPES = (torch.float32, torch.bfloat16, torch.float16)
 
 
+#: Sizes and counts reach the kernels as int32 arguments.
+INT32_MAX = (1 << 31) - 1
+
+
+def type_name(value) -> str:
+    """``int``, ``bool`` ..., or ``numpy.bool`` for a type outside the builtins (so that numpy's ``bool`` is not
+    mistaken for Python's)."""
+    kind = type(value)
+    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+
+
 def _desc(t) -> str:
     if not isinstance(t, torch.Tensor):
-        return f"{type(t).__name__}"
+        return type_name(t)
     return f"{t.dtype} tensor of shape {tuple(t.shape)} on {t.device}"
 
 
-def check_int(name: str, value, minimum: int) -> int:
+def check_int(name: str, value, minimum: int, maximum: int = INT32_MAX) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{name}: expected an int >= {minimum}, got {type(value).__name__} {value!r}")
+        raise ValueError(f"{name}: expected an int >= {minimum}, got {type_name(value)} {value!r}")
     if value < minimum:
         raise ValueError(f"{name}: expected an int >= {minimum}, got {value}")
+    if value > maximum:
+        raise ValueError(f"{name}: expected an int <= {maximum} (the kernels take it as an int32), got {value}")
+    return value
+
+
+def check_bool(name: str, value) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{name}: expected a bool, got {type_name(value)} {value!r}")
     return value
 
 
@@ -85,7 +104,7 @@ def usable_hint(pre_idx, requests: int, k: int, device: torch.device) -> torch.T
         return None
     problem = None
     if not isinstance(pre_idx, torch.Tensor):
-        problem = f"expected a tensor, got {type(pre_idx).__name__}"
+        problem = f"expected a tensor, got {type_name(pre_idx)}"
     elif pre_idx.dtype != torch.int32:
         problem = f"expected int32, got {pre_idx.dtype}"
     elif tuple(pre_idx.shape) != (requests, k):

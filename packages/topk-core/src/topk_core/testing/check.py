@@ -97,11 +97,13 @@ def check_topk(
         vals = values.detach().to(dev)
         if vals.dtype != logits.dtype or tuple(vals.shape) != (rows, k):
             raise TopKMismatch(f"values: expected {logits.dtype} ({rows}, {k}), got {vals.dtype} {tuple(vals.shape)}")
-        gathered = logits_c.gather(1, absolute) if n else torch.zeros_like(vals)
-        neg_inf = torch.full_like(vals, float("-inf"))
-        expect = torch.where(valid, gathered, neg_inf)
+        # All on the raw bits: CPU gather of 16-bit floats rewrites NaN payloads and signs.
         int_view = torch.int32 if vals.dtype == torch.float32 else torch.int16
-        differs = (vals.view(int_view) != expect.view(int_view)).any(dim=1)
+        raw = logits_c.view(int_view)
+        gathered = raw.gather(1, absolute) if n else torch.zeros_like(vals.view(int_view))
+        neg_inf = torch.full((), float("-inf"), dtype=vals.dtype, device=dev).view(int_view)
+        expect = torch.where(valid, gathered, neg_inf)
+        differs = (vals.view(int_view) != expect).any(dim=1)
         if differs.any():
             r = int(differs.nonzero()[0])
             _fail("values are not logits[r, idx] bit for bit (or -inf beside -1)", r, idx[r], int(lengths[r]))

@@ -134,6 +134,13 @@ class BackendConformance:
         self.run_case(4 * next_n, n, self._size(16, 128), next_n=next_n, compress_ratio=compress_ratio,
                       seed=next_n * 10 + compress_ratio)
 
+    @pytest.mark.parametrize("next_n,compress_ratio", [(1, 1), (2, 1), (4, 4)])
+    def test_int32_extreme_seq_lens(self, next_n, compress_ratio):
+        """seq_lens at the int32 ends: -2**31 is an empty row for every next_n (its numerator must not wrap to a
+        long row), 2**31 - 1 a full one."""
+        self.run_case(9 * next_n, self._size(100, 3000), self._size(16, 256), next_n=next_n,
+                      compress_ratio=compress_ratio, lens_mode="extreme", seed=12 + next_n)
+
     @pytest.mark.parametrize("k_over_n", [0.5, 1.0, 1.5])
     def test_k_near_and_above_n(self, k_over_n):
         n = self._size(64, 1000)

@@ -66,7 +66,9 @@ def make_logits(kind: str, rows: int, n: int, dtype=torch.float32, device="cpu",
 def make_seq_lens(requests: int, n: int, *, next_n: int = 1, compress_ratio: int = 1, seed: int = 0,
                   mode: str = "mixed", device="cpu") -> torch.Tensor:
     """int32 seq_lens. ``mixed`` includes 0, negative-numerator, short, exact, overlong;
-    ``uniform`` is uniform in [N/2, N] columns (the benchmark's DSA workload)."""
+    ``uniform`` is uniform in [N/2, N] columns (the benchmark's DSA workload); ``extreme`` cycles through the int32
+    ends (-2**31, where ``seq_len - next_n + 1`` wraps in int32 arithmetic, and 2**31 - 1) and the edges next to
+    them, with 0, -1 and the exact length between."""
     g = _gen(seed + 7919)
     full = n * compress_ratio + next_n - 1  # the length whose last row is exactly N columns
     if mode == "uniform":
@@ -79,8 +81,12 @@ def make_seq_lens(requests: int, n: int, *, next_n: int = 1, compress_ratio: int
             lens[(i * 7) % requests] = v
     elif mode == "full":
         lens = torch.full((requests,), full)
+    elif mode == "extreme":
+        low, high = -(1 << 31), (1 << 31) - 1
+        ends = [low, full, low + 1, high, -1, low + next_n - 1, 0, high - next_n + 1, low + next_n]
+        lens = torch.tensor([ends[i % len(ends)] for i in range(requests)], dtype=torch.int64)
     else:
-        raise ValueError(f"mode: expected uniform, mixed or full, got {mode!r}")
+        raise ValueError(f"mode: expected uniform, mixed, full or extreme, got {mode!r}")
     return lens.to(torch.int32).to(device)
 
 
