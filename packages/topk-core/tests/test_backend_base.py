@@ -5,6 +5,7 @@ import sys
 import types
 
 import pytest
+import torch
 
 from topk_core.kernels import backend_base
 from topk_core.kernels.backend_base import CUTE_DSL, TRITON, KernelBackend, plain_kernel_reason
@@ -96,3 +97,17 @@ def test_import_is_cheap():
             "print(*(m in sys.modules for m in ('cutlass', 'triton')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+def test_int32_layout_reason():
+    """Kernels taking the row count and stride as int32 refuse what would be truncated at the launch."""
+    from topk_core.api import make_problem
+    from topk_core.kernels.backend_base import int32_layout_reason
+
+    assert int32_layout_reason(P()) is None
+    assert "rows=" in int32_layout_reason(P(rows=1 << 31))
+    assert "stride" in int32_layout_reason(P(long_stride=True))
+    wide = torch.empty(2, 64, device="meta").as_strided((2, 64), ((1 << 31) + 64, 1))
+    assert make_problem(wide, 8).long_stride
+    assert not make_problem(wide[:1], 8).long_stride  # one row: the stride is never used
+    assert not make_problem(torch.empty(2, 64, device="meta"), 8).long_stride

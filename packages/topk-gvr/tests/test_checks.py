@@ -85,3 +85,16 @@ def test_cap_grows_with_the_row_within_the_list_budget():
         config = gvr_config(rows, n, 2048, 132)
         assert config.cap <= max(n, 2048 + config.block)  # never past the row
         assert 8 * rows * config.cap <= max(LIST_BYTES, 8 * rows * 2 * 2048), (rows, n)  # the budget, or the minimum
+
+
+def test_candidate_lists_stay_int32():
+    """A row's list is k + 2 x cap words, sized in int32 by the kernels (session 43's audit: 2 rows of 715827883
+    columns at k = 715827882 wrapped it); the cap still holds the exact stream fallback's k + block."""
+    from topk_gvr.launch import INT32_MAX, gvr_cap
+    from topk_sgl_fused import launch as sgl
+
+    for rows, n, k in ((2, 715_827_883, checks.MAX_K), (2, 1 << 30, checks.MAX_K), (1, 1 << 30, 1 << 27),
+                       (32, 131072, 2048), (1, 1 << 20, 2048)):
+        config = sgl.pick_split(rows, n, k, 132)
+        cap = gvr_cap(rows, n, k, config)
+        assert k + 2 * cap <= INT32_MAX and cap >= k + config.block, (rows, n, k, cap)

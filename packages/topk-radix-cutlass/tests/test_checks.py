@@ -27,7 +27,8 @@ def test_supports_everything_valid(facts):
     (dict(device="cpu"), "CUDA"), (dict(capability=(7, 5)), "capability"),
     (dict(transform="ragged"), "transform"), (dict(transform="page_table"), "transform"),
     (dict(row_starts=True), "row_starts"), (dict(dtype="float64"), "dtype"),
-    (dict(n=1 << 31), "N="),
+    (dict(n=1 << 31), "N="), (dict(n=(1 << 30) + 1), "N="), (dict(k=(1 << 30) + 1), "k="),
+    (dict(long_stride=True), "stride"), (dict(rows=1 << 31), "rows="),
 ])
 def test_refusals_have_reasons(facts, word):
     reason = checks.supports(P(**facts))

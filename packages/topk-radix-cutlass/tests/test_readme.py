@@ -23,9 +23,10 @@ def test_table_matches_checks():
     assert tuple(d.strip() for d in t["dtypes"].split(",")) == checks.DTYPES
     for d in checks.DTYPES:
         assert checks.supports(P(dtype=d)) is None
-    assert t["k"].startswith("any k >= 1")
-    for k in (1, 2048, 5000, 1 << 20):
+    assert t["k"].startswith(f"1 .. 2^{checks.MAX_K.bit_length() - 1} ")
+    for k in (1, 2048, 5000, 1 << 20, checks.MAX_K):
         assert checks.supports(P(k=k)) is None
+    assert checks.supports(P(k=checks.MAX_K + 1)) is not None
     assert t["next_n"] == "yes" and checks.supports(P(rows=8, next_n=4)) is None
     assert t["compress_ratio"] == "yes" and checks.supports(P(compress_ratio=4)) is None
     assert t["hint"].startswith("accepted") and checks.supports(P(has_hint=True)) is None

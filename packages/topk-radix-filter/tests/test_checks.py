@@ -18,7 +18,7 @@ P = partial(cuda_problem, rows=128, n=131072, k=2048)
     dict(), dict(dtype="bfloat16"), dict(dtype="float16"), dict(k=1), dict(k=16384), dict(k=16384, n=100),
     dict(next_n=4, compress_ratio=4), dict(return_values=True), dict(capability=(8, 0)),
     dict(capability=(10, 0)), dict(capability=None), dict(n=1 << 20, rows=1), dict(has_hint=True),
-    dict(load_balance=False), dict(rows=1), dict(rows=4096, n=8192),
+    dict(load_balance=False), dict(rows=1), dict(rows=4096, n=8192), dict(rows=1, n=1 << 30),
 ])
 def test_supports_the_scope(facts):
     assert checks.supports(P(**facts)) is None
@@ -29,7 +29,8 @@ def test_supports_the_scope(facts):
     (dict(device="cpu"), "CUDA"), (dict(capability=(7, 5)), "capability"),
     (dict(transform="ragged"), "transform"), (dict(transform="page_table"), "transform"),
     (dict(row_starts=True), "row_starts"), (dict(dtype="float64"), "dtype"),
-    (dict(n=1 << 31), "N="), (dict(k=16385), "k="), (dict(k=0), "k="),
+    (dict(n=1 << 31), "N="), (dict(n=(1 << 30) + 1), "N="), (dict(k=16385), "k="), (dict(k=0), "k="),
+    (dict(long_stride=True), "stride"), (dict(rows=1 << 31), "rows="),
 ])
 def test_refusals_have_reasons(facts, word):
     reason = checks.supports(P(**facts))

@@ -99,6 +99,8 @@ def test_readme_supports_table_matches_checks():
     assert table["GPUs"].startswith(f"sm_{checks.MIN_CAPABILITY[0]}{checks.MIN_CAPABILITY[1]}+")
     assert f"{checks.max_n('float32')} (float32)" in table["N"]
     assert f"{checks.max_n('bfloat16')} (16-bit)" in table["N"]
+    assert table["k"].startswith(f"1 .. 2^{checks.MAX_K.bit_length() - 1} ")
+    assert checks.supports(P(k=checks.MAX_K)) is None and checks.supports(P(k=checks.MAX_K + 1)) is not None
     assert table["rows"] == f"up to {checks.MAX_ROWS}"
     assert table["transforms"] == "none"
     assert table["graph-safe"].startswith("yes")

@@ -150,3 +150,7 @@ def test_stride_unit():
                                (torch.bfloat16, 1416, 8), (torch.bfloat16, 1412, 1), (torch.float16, 1432, 8)):
         assert stride_unit(torch.empty(2, width, dtype=dtype)) == want, (dtype, width)
         assert stride_unit(torch.empty(2, width + 5, dtype=dtype)[:, :width]) == 1  # an odd stride
+    # A stride past int32 keeps unit 1 (the kernels multiply the unit back in int32); just under it, 8 as above.
+    for stride, want in (((1 << 31) + 8, 1), ((1 << 31) - 8, 8)):
+        rows = torch.empty(2, 64, dtype=torch.bfloat16, device="meta").as_strided((2, 64), (stride, 1))
+        assert stride_unit(rows) == want, stride

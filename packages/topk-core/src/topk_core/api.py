@@ -33,7 +33,8 @@ def _dtype_name(dtype: torch.dtype) -> str:
 def make_problem(logits: torch.Tensor, k: int, **facts) -> Problem:
     rows, n = logits.shape
     return Problem(rows=rows, n=n, k=k, dtype=_dtype_name(logits.dtype), device=logits.device.type,
-                   capability=device_capability(logits.device), **facts)
+                   capability=device_capability(logits.device),
+                   long_stride=rows > 1 and logits.stride(0) > validate.INT32_MAX, **facts)
 
 
 def resolve_backend(backend: str, problem: Problem) -> str:

@@ -38,6 +38,7 @@ class Problem:
     load_balance: bool = True
     row_starts: bool = False  # per-row window starts (SGLang API)
     transform: str = "none"  # one of TRANSFORMS
+    long_stride: bool = False  # rows >= 2 whose stride is 2**31 elements or more (no int32 kernel argument holds it)
 
     @property
     def itemsize(self) -> int:

@@ -14,7 +14,9 @@ from topk_sgl_fused import checks as sgl_checks
 
 CAPABILITY_MAJOR = sgl_checks.CAPABILITY_MAJOR
 MAX_N = sgl_checks.MAX_N
-MAX_K = sgl_checks.MAX_K
+#: Below topk-sgl-fused's: a row's list (k + 2 x cap words, cap >= k + a block) is addressed with an int32 size
+#: (session 43's audit: k near 2**29 wrapped it).
+MAX_K = 1 << 28
 SUPPORTED_DTYPES = sgl_checks.SUPPORTED_DTYPES
 #: Where MEASURED is empty (a table cleared for a new GPU): below every measured backend, above only ``reference``.
 UNMEASURED_SCORE = 0.01
@@ -38,6 +40,8 @@ def supports(problem: Problem, interpreter: bool = False) -> str | None:
             return "needs the hint (pre_idx: the previous step's top-k indices), and this call has none"
         if problem.transform != "none" or problem.row_starts:
             return "top_k_varlen only (no fused transform, no row_starts windows)"
+        if problem.k > MAX_K:
+            return f"k={problem.k} above {MAX_K} (a row's candidate list is sized in int32)"
         return sgl_checks.supports(problem, interpreter=interpreter)
     except Exception as exc:  # never raise from a checker
         return f"unusual problem ({type(exc).__name__}: {exc})"

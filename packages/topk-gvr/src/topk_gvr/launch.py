@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from topk_core.protocol import Call
 
+INT32_MAX = (1 << 31) - 1
 #: Candidate room per row, at least, in multiples of k: a hint from the previous step lists k keys plus those that
 #: rose above its lowest one since; more than the room runs the exact path (slow, still exact).
 CAP_PER_K = 2
@@ -28,9 +29,11 @@ LIST_BYTES = 1 << 25
 def gvr_cap(rows: int, n: int, k: int, config) -> int:
     """The candidate cap per row: at least CAP_PER_K x k, up to a quarter of the row where LIST_BYTES allows (so
     that a hint from a less similar step slows the select down rather than sending the row to the exact path), never
-    past the row (no more candidates exist), and at least the exact stream fallback's k + block."""
+    past the row (no more candidates exist), and at least the exact stream fallback's k + block; k + 2 x cap stays an
+    int32 (``checks.MAX_K`` keeps that above k + block)."""
     room = min(n // 4, LIST_BYTES // (8 * max(rows, 1)))
-    return max(k + config.block, min(n, max(config.cap, CAP_PER_K * k, room)))
+    cap = max(k + config.block, min(n, max(config.cap, CAP_PER_K * k, room)))
+    return min(cap, (INT32_MAX - k) // 2)  # the kernels size a row's list, k + 2 x cap words, in int32
 
 
 def gvr_config(rows: int, n: int, k: int, sm_count: int):

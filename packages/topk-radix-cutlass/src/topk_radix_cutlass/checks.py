@@ -7,22 +7,23 @@ the page_table/ragged transforms and has no per-row window starts.
 
 from __future__ import annotations
 
-from topk_core.kernels.backend_base import plain_kernel_reason
+from topk_core.kernels.backend_base import int32_layout_reason, plain_kernel_reason
 from topk_core.kernels.scores import measured_score
 from topk_core.protocol import Problem
 
 #: Lowest compute capability, and why: only sm_80 features are used (no TMA, no clusters).
 MIN_CAPABILITY = (8, 0)
 DTYPES = ("float32", "bfloat16", "float16")
-#: Row width and k must fit the kernel's int32 indexing.
-MAX_N = (1 << 31) - 1
-MAX_K = (1 << 31) - 1
+#: Row width and k must fit the kernel's int32 indexing with room for a loop's step (2**30: session 43's audit found
+#: the column loops and the short-row fill wrapping near 2**31).
+MAX_N = 1 << 30
+MAX_K = 1 << 30
 
 
 def supports(p: Problem) -> str | None:
     """None when the kernel runs ``p`` exactly, else a short reason."""
     try:
-        reason = plain_kernel_reason(p, MIN_CAPABILITY)
+        reason = plain_kernel_reason(p, MIN_CAPABILITY) or int32_layout_reason(p)
         if reason:
             return reason
         if p.n > MAX_N:

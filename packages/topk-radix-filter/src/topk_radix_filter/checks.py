@@ -8,6 +8,7 @@ the nearest measured shape in log2(rows), log2(N), halved per octave beyond the 
 
 from __future__ import annotations
 
+from topk_core.kernels.backend_base import int32_layout_reason
 from topk_core.kernels.scores import measured_score
 from topk_core.kernels.toolchain import cuda_reason
 from topk_core.protocol import DTYPES, Problem
@@ -15,7 +16,9 @@ from topk_core.protocol import DTYPES, Problem
 #: Oldest GPU: the kernel uses only sm_80 instructions (shared atomics, warp votes, shuffles).
 MIN_CAPABILITY = (8, 0)
 MAX_K = 16384
-MAX_N = (1 << 31) - 1
+#: Column loops step by up to 8192 columns in int32 (and the tail adds a thread index): 2**30 keeps them far from
+#: wrapping (session 43's audit; N near 2**31 read before the row and looped without end).
+MAX_N = 1 << 30
 
 #: Speedup over torch.topk (masked), measured: {(rows, n): speedup}. H200, fp32, k=2048,
 #: next_n=1; torch.topk us / radix_filter us (0.10.0, session 14 code) from the committed one-process runs of
@@ -42,7 +45,10 @@ def supports(p: Problem) -> str | None:
         if not 1 <= p.k <= MAX_K:
             return f"k={p.k} outside 1..{MAX_K}"
         if p.n > MAX_N:
-            return f"N={p.n} needs 64-bit column indices"
+            return f"N={p.n} above {MAX_N} (int32 column loops)"
+        reason = int32_layout_reason(p)
+        if reason:
+            return reason
         if p.next_n < 1 or p.compress_ratio < 1:
             return "next_n and compress_ratio must be >= 1"
         if p.transform != "none":

@@ -62,7 +62,7 @@ class RowOrder:
             lengths.append(row_length(seq_ptr, row, n, next_n, compress_ratio, self.unitdiv))
         bands = []
         for j in cutlass.range_constexpr(ORDER_BATCH):
-            bands.append(Int32((Int64(n - lengths[j]) * Int64(BANDS)) // Int64(n + 1)))
+            bands.append(Int32((Int64(n - lengths[j]) * Int64(BANDS)) // (Int64(n) + Int64(1))))
         return bands
 
     @cute.kernel

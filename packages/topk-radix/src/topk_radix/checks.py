@@ -8,7 +8,7 @@ cluster size and per-CTA capacity come from static facts only (rows, N, dtype):
 
 from __future__ import annotations
 
-from topk_core.kernels.backend_base import plain_kernel_reason
+from topk_core.kernels.backend_base import int32_layout_reason, plain_kernel_reason
 from topk_core.kernels.scores import measured_score
 from topk_core.protocol import Problem
 
@@ -25,7 +25,8 @@ TARGET_SLICE = 4096
 #: CTAs that fit at once on an H200 (132 SMs, two 1024-thread CTAs each).
 RESIDENT_CTAS = 264
 MAX_ROWS = 65535  # grid.y
-MAX_K = (1 << 31) - 1
+#: The short-row fill's int32 loop needs room for its step (session 43's audit: it wrapped near 2**31).
+MAX_K = 1 << 30
 
 
 def vector_width(dtype: str) -> int:
@@ -213,7 +214,7 @@ def supports(p: Problem) -> str | None:
         if p.n > max_n(p.dtype):
             return (f"N={p.n} does not fit resident in one 16-CTA cluster "
                     f"(max {max_n(p.dtype)} {p.dtype} columns)")
-        return None
+        return int32_layout_reason(p)  # the side rows run radix_filter's kernel (int32 stride)
     except Exception as exc:  # a checker never raises
         return f"cannot judge problem: {type(exc).__name__}: {exc}"
 

@@ -752,10 +752,11 @@ def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
 def stride_unit(logits) -> int:
     """The row stride's unit for the kernels' ``SU``: 16 bytes' worth of columns where the stride is a multiple of
     them but not of 16 columns (which Triton specializes by itself), else 1. The kernels take ``stride / SU`` and
-    multiply it back, so that such rows keep their 16-byte loads (session 30)."""
+    multiply it back, so that such rows keep their 16-byte loads (session 30). A stride of 2**31 or more keeps unit 1:
+    the kernels multiply back in int32 (an int32 argument), while the full stride reaches them as an int64."""
     vec = 16 // logits.element_size()
     stride = logits.stride(0)
-    return vec if stride % 16 and stride % vec == 0 else 1
+    return vec if stride % 16 and stride % vec == 0 and stride < 1 << 31 else 1
 
 
 def _stride_args(logits) -> tuple[int, dict]:

@@ -26,6 +26,8 @@ from types import ModuleType
 from ..protocol import DTYPES, PROTOCOL_VERSION, Call, Problem
 from .toolchain import have_module
 
+INT32_MAX = (1 << 31) - 1
+
 #: ``(module, reason when missing)`` pairs for :attr:`KernelBackend.requires`.
 CUTE_DSL = ("cutlass", "CuTe DSL (nvidia-cutlass-dsl) is not installed")
 CUDA_PYTHON = ("cuda.bindings", "cuda-python (cuda.bindings) is not installed")
@@ -50,6 +52,16 @@ def plain_kernel_reason(p: Problem, min_capability: tuple[int, int], need: str |
         return f"transform {p.transform!r} is not fused (only 'none')"
     if p.row_starts:
         return "per-row window starts (row_starts) are not supported"
+    return None
+
+
+def int32_layout_reason(p: Problem) -> str | None:
+    """For kernels that take the row count and the row stride as int32 arguments: None, or why ``p`` does not fit
+    (a larger value would be truncated at the launch)."""
+    if p.rows > INT32_MAX:
+        return f"rows={p.rows} above {INT32_MAX} (an int32 kernel argument)"
+    if p.long_stride:
+        return f"a row stride above {INT32_MAX} elements (an int32 kernel argument)"
     return None
 
 
