@@ -2,7 +2,7 @@
 
 Each (cell, config, transform) runs through ``topk_core.sgl`` with ``pick_config`` replaced,
 is checked exact against the reference on its first input, then timed like ``topk bench``
-(CUDA-graph replay over rotating inputs, cold L2). Prints one line per timing and a JSON
+(CUDA-graph replay over rotating inputs). Prints one line per timing and a JSON
 dump at the end (also written to ``$OUT/variants.json`` when OUT is set).
 Usage: python3 packages/topk-sgl-fused/bench_variants.py [budget_seconds]   (VARIANTS_ONLY_PICK=1: pick only)
 """

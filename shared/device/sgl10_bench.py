@@ -2,7 +2,7 @@
 
 Each (cell, variant, transform) runs through ``topk_core.sgl`` (``fast_topk_v2`` / the page-table
 function), is checked exact against the reference on every rotating input, then timed like
-``topk bench`` (CUDA-graph replay over rotating inputs, cold L2). Variant "old" is the default
+``topk bench`` (CUDA-graph replay over rotating inputs). Variant "old" is the default
 before the warp path (``launch.WARP = False``); the others force a ``WarpConfig``.
 Kernels are compiled first in parallel worker processes (the Triton disk cache then serves most).
 Variant names: a key of ``V`` ("w8", ..) plus suffixes (session 11): "s4" / "s2" (4 / 2 bits per step of

@@ -192,3 +192,111 @@ def test_cli_bench_records_kind(kind, suffix, tmp_path, capsys):
     (path,) = tmp_path.glob("*.json")
     assert json.loads(path.read_text())["meta"]["kind"] == kind
     assert path.stem.endswith("cpu" + suffix)  # never overwrites the randn table
+
+
+class _Flaky:
+    """A candidate that answers like the reference, then breaks input set ``bad_set`` from call ``from_call`` on
+    (counted over every step call: the eager pass makes the first ``count`` of them)."""
+
+    kind = "ours"
+
+    def __init__(self, name, bad_set, from_call):
+        self.name, self.bad_set, self.from_call = name, bad_set, from_call
+
+    def prepare(self, shape, inputs):
+        from topk_core import top_k_varlen
+        from topk_core.bench.candidates import Prepared
+
+        outs, calls = {}, [0]
+
+        def step(i):
+            idx, _ = top_k_varlen(inputs.logits[i], inputs.seq_lens[i], shape.k, backend="reference")
+            if i == self.bad_set and calls[0] >= self.from_call:
+                idx = idx.clone()
+                idx[0, 0] = idx[0, 1]  # a repeated index
+            calls[0] += 1
+            outs[i] = idx
+
+        return Prepared(step, lambda i: outs[i])
+
+
+def test_every_input_set_checked_before_and_after_timing():
+    """Set 1 wrong from the start (the check used to read set 0 only), and a path wrong only in the timed passes:
+    both are WRONG, with no time; a correct candidate keeps its time and its samples' spread."""
+    shapes = [Shape(3, 400, k=20)]
+    row = run_grid(shapes, [_Flaky("set1", 1, 0), _Flaky("timed", 0, 2), _Flaky("fine", 9, 0)], "cpu", None)[0]
+    assert set(row.times) == {"fine"}
+    assert row.notes["set1"].startswith("WRONG: eager, input set 1")
+    assert row.notes["timed"].startswith("WRONG: after the timed replays, input set 0")
+    s = row.spreads["fine"]
+    assert s["min"] <= s["q1"] <= s["median"] == row.times["fine"] <= s["q3"] <= s["max"] and s["n"] == 3
+    assert row.rotations == 2 and row.set_bytes == 3 * 400 * 4
+
+
+def test_valid_floor_reads_the_valid_columns():
+    from topk_core.bench.run import _valid_floor
+
+    shape = Shape(4, 1000, k=20)
+    inputs = make_inputs(shape, 3, "cpu")
+    cols = sum(float(x.sum()) for x in inputs.lengths) / 3
+    assert _valid_floor(shape, inputs, 2.0) == pytest.approx(cols * 4 / 2e3)
+    assert 0.5 * shape.nbytes / 2e3 <= _valid_floor(shape, inputs, 2.0) <= shape.nbytes / 2e3
+    assert _valid_floor(shape, inputs, None) is None
+
+
+def test_bench_transforms_are_checked_through_their_inverse():
+    """The page table permutes every row and the ragged offsets are nonzero, so a kernel that left the transform
+    out would fail the check: its raw local columns do not invert to the right keys."""
+    from topk_core.bench.candidates import bench_page_table, local_of_page
+
+    shape = Shape(3, 700, k=25)
+    inputs = make_inputs(shape, 2, "cpu")
+    for transform in ("page_table", "ragged"):
+        prep = SglTransform("reference", transform).prepare(shape, inputs)
+        prep.step(0)
+        check_topk(inputs.logits[0], inputs.seq_lens[0], shape.k, prep.result(0))
+    table = bench_page_table(shape.rows, shape.n, "cpu")
+    local = Ours("reference").prepare(shape, inputs)
+    local.step(0)
+    skipped = local.result(0)  # what a kernel that ignored the table would write
+    with pytest.raises(AssertionError):
+        check_topk(inputs.logits[0], inputs.seq_lens[0], shape.k, local_of_page(skipped, shape.n))
+    assert (table != torch.arange(shape.n)).float().mean() > 0.99
+
+
+def test_flashinfer_native_variants_set_the_algo_around_each_call(monkeypatch):
+    """``fi.top_k[native]`` / ``fi.ragged[native]`` call FlashInfer with FLASHINFER_TOPK_ALGO=default (also under
+    capture, where its own dispatch picks CUB on 128+ rows) and leave the environment as it was."""
+    import os
+
+    from topk_core.bench.candidates import FlashInferRagged, FlashInferTopk
+
+    seen = []
+    stub = types.SimpleNamespace(
+        top_k=lambda x, k: seen.append(os.environ.get("FLASHINFER_TOPK_ALGO")) or (None, torch.zeros(1, k)),
+        top_k_ragged_transform=lambda *a: seen.append(os.environ.get("FLASHINFER_TOPK_ALGO")))
+    monkeypatch.setitem(sys.modules, "flashinfer", stub)
+    monkeypatch.delenv("FLASHINFER_TOPK_ALGO", raising=False)
+    shape = Shape(2, 300, k=16)
+    inputs = make_inputs(shape, 2, "cpu")
+    for cand in (FlashInferTopk(), FlashInferTopk("default"), FlashInferRagged(), FlashInferRagged("default")):
+        cand.prepare(shape, inputs).step(0)
+    assert seen == [None, "default", None, "default"]
+    assert "FLASHINFER_TOPK_ALGO" not in os.environ
+    assert [c.name for c in (FlashInferTopk("default"), FlashInferRagged("default"))] == ["fi.top_k[native]",
+                                                                                          "fi.ragged[native]"]
+
+
+def test_cli_bench_records_method_commit_and_spreads(tmp_path, monkeypatch):
+    """The JSON says how it was timed (wall clock on CPU, not graphs), which tree ran (TOPK_COMMIT on a device copy
+    without .git), and per cell the rotations, the set's bytes, both floors and each candidate's spread."""
+    from topk_core.__main__ import main
+
+    monkeypatch.setenv("TOPK_COMMIT", "abc123")
+    assert main(["bench", "--grid", "cpu", "--limit", "1", "--out", str(tmp_path)]) == 0
+    (path,) = tmp_path.glob("*.json")
+    run = json.loads(path.read_text())
+    assert run["meta"]["method"].startswith("wall clock") and run["meta"]["commit"] == "abc123"
+    cell = run["results"][0]
+    assert {"rotations", "set_bytes", "floor_valid_us", "spreads_us"} <= set(cell)
+    assert set(cell["spreads_us"]) == set(cell["times_us"])

@@ -24,6 +24,30 @@ def _device_line() -> str:
     return "no CUDA device (CPU only)"
 
 
+#: The JSON's method string (what ``run_grid`` does; benchmarks/results/README.md has the long form).
+METHOD_GPU = ("CUDA-graph replay over rotating input sets (up to 32, 256 MB in all where 32 sets reach it; smaller "
+              "cells stay partly in L2; per-cell rotations and set_bytes in the results), median of replays "
+              "(spreads_us: min, quartiles, max), each queued behind a sleep kernel so host launch latency is not "
+              "counted; seq_lens uniform in [N/2, N]; every input set checked exactly after the eager pass and "
+              "again after the timed replays; floor_us reads all N columns, floor_valid_us the valid ones")
+METHOD_CPU = ("wall clock over 2 input sets, median of 3 passes (no graphs; the plumbing, not a measurement); "
+              "every input set checked exactly before and after")
+
+
+def _commit() -> str | None:
+    """The tree's commit: TOPK_COMMIT (a device copy has no .git) or ``git rev-parse HEAD``; None if neither."""
+    import os
+    import subprocess
+
+    if os.environ.get("TOPK_COMMIT"):
+        return os.environ["TOPK_COMMIT"]
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
+        return out.stdout.strip() or None if out.returncode == 0 else None
+    except Exception:
+        return None
+
+
 def cmd_info(args) -> int:
     print(f"topk-core {__version__}  torch {torch.__version__}  python {platform.python_version()}")
     print(f"device: {_device_line()}")
@@ -116,9 +140,7 @@ def cmd_bench(args) -> int:
         backends={n: e.version for n, e in registry.entries().items()},
         flashinfer=cands.flashinfer_version(), copy_gbs=copy_gbs, hint=hint,
         hint_noise=noise, kind=args.kind,
-        method="CUDA-graph replay over rotating input sets (cold L2), median of replays, each queued behind a "
-               "sleep kernel so host launch latency is not counted; "
-               "seq_lens uniform in [N/2, N]; each candidate checked exactly before timing",
+        method=METHOD_GPU if device == "cuda" else METHOD_CPU, commit=_commit(),
     )
     for mod in ("triton", "cutlass"):
         try:

@@ -1,7 +1,7 @@
 """supports() and score() for radix_filter: pure functions of a Problem, never raising.
 
 Each refusal is a short reason. Scores are the measured speedup over torch.topk on
-masked logits (H200, fp32 unless noted, CUDA-graph replay, cold L2; see NOTES.md),
+masked logits (H200, fp32 unless noted, CUDA-graph replay over rotating inputs; see NOTES.md),
 the nearest measured shape in log2(rows), log2(N), halved per octave beyond the first
 (``topk_core.kernels.scores``); higher wins under ``auto``.
 """

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -88,8 +89,37 @@ def kernel_as(backend: str) -> Callable | None:
     return getattr(entry.backend, "kernel_as", None) if entry is not None else None
 
 
+#: The bench's page table: row r maps column j to ``(j * m + r * PAGE_SHIFT) % width`` with m = PAGE_MULT (a prime;
+#: 1 for the rare width it divides), a bijection of each row that the check inverts. One table serves every input
+#: set, as one serves every layer of a decode step.
+PAGE_MULT, PAGE_SHIFT = 40507, 7919
+#: Ragged offsets: row r's indices move by ``r * RAGGED_STEP + 1`` (nonzero, so a kernel that left them out fails).
+RAGGED_STEP = 3001
+
+
+def _page_mult(width: int) -> int:
+    return PAGE_MULT if width % PAGE_MULT else 1
+
+
+def bench_page_table(rows: int, width: int, device) -> torch.Tensor:
+    j = torch.arange(width, dtype=torch.int64, device=device)
+    r = torch.arange(rows, dtype=torch.int64, device=device)[:, None]
+    return ((j * _page_mult(width) + r * PAGE_SHIFT) % width).to(torch.int32)
+
+
+def local_of_page(entries: torch.Tensor, width: int) -> torch.Tensor:
+    """``bench_page_table``'s inverse on a result (row r's entries back to columns); negative slots stay as they are
+    and entries past the table become -2, so that the check fails them."""
+    r = torch.arange(entries.shape[0], dtype=torch.int64, device=entries.device)[:, None]
+    inv = pow(_page_mult(width), -1, width) if width > 1 else 0
+    e = entries.to(torch.int64)
+    local = ((e - r * PAGE_SHIFT) % max(width, 1)) * inv % max(width, 1)
+    return torch.where(e < 0, e, torch.where(e >= width, -2, local)).to(torch.int32)
+
+
 class SglTransform(Candidate):
-    """``topk_core.sgl`` with a fused transform on one backend (identity offsets, so checkable). ``windows``:
+    """``topk_core.sgl`` with a fused transform on one backend (a permuting page table, nonzero ragged offsets; the
+    check inverts them, so a kernel that skipped the transform fails it). ``windows``:
     ``(buffers, row_starts)``, the calls read row b of input i at ``buffers[i][b, row_starts[b]:]`` (one request per
     row), whose first columns hold the inputs' row; else they read the inputs' logits. ``pick_as``: the calls run the
     kernel the backend picks for that transform (``kernel_as``), e.g. ``"sgl_fused:v2@page"``, the page table's kernel
@@ -118,10 +148,11 @@ class SglTransform(Candidate):
         dev = logits.device
         rows = shape.rows
         scores, starts = self.windows or (inputs.logits, None)
-        # an identity table as wide as the scores; with row starts, requests by cu_seqlens_q, one row each
-        table = torch.arange(scores[0].shape[1], dtype=torch.int32, device=dev).repeat(rows, 1)
+        # a permuting table as wide as the scores; with row starts, requests by cu_seqlens_q, one row each
+        width = scores[0].shape[1]
+        table = bench_page_table(rows, width, dev)
         cu = None if starts is None else torch.arange(rows + 1, dtype=torch.int32, device=dev)
-        zeros = torch.zeros(rows, dtype=torch.int32, device=dev)
+        offsets = torch.arange(rows, dtype=torch.int32, device=dev) * RAGGED_STEP + 1
         results: dict[int, torch.Tensor] = {}
 
         def step(i):
@@ -133,10 +164,18 @@ class SglTransform(Candidate):
                     results[i] = sgl.fast_topk_transform_fused(x, lens, table, cu, k, row_starts=starts,
                                                                backend=self.backend)
                 else:
-                    results[i] = sgl.fast_topk_transform_ragged_fused(x, lens, zeros, k, row_starts=starts,
+                    results[i] = sgl.fast_topk_transform_ragged_fused(x, lens, offsets, k, row_starts=starts,
                                                                       backend=self.backend)
 
-        return Prepared(step, lambda i: results[i])
+        def result(i):  # local columns again, for the check
+            out = results[i]
+            if self.transform == "page_table":
+                return local_of_page(out, width)
+            if self.transform == "ragged":
+                return torch.where(out >= 0, out - offsets[:, None], out)
+            return out
+
+        return Prepared(step, result)
 
 
 class TorchTopk(Candidate):
@@ -172,8 +211,33 @@ class FlashInferVarlen(Candidate):
         return Prepared(step, lambda i: outs[i])
 
 
+@contextlib.contextmanager
+def _fi_algo(algo: str | None):
+    """FlashInfer reads FLASHINFER_TOPK_ALGO at each call, under capture too: set it around one."""
+    if algo is None:
+        yield
+        return
+    old = os.environ.get("FLASHINFER_TOPK_ALGO")
+    os.environ["FLASHINFER_TOPK_ALGO"] = algo
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop("FLASHINFER_TOPK_ALGO", None)
+        else:
+            os.environ["FLASHINFER_TOPK_ALGO"] = old
+
+
 class FlashInferTopk(Candidate):
-    name, kind = "fi.top_k", "peer"
+    """``flashinfer.top_k`` on whole rows (values and int64 indices: more output than ours). ``algo`` None: its own
+    dispatch, which under graph capture takes CUB on 128+ rows (FlashInfer 0.7.2, tuned on B200); "default": the
+    native kernels (``fi.top_k[native]``)."""
+
+    kind = "peer"
+
+    def __init__(self, algo: str | None = None):
+        self.algo = algo
+        self.name = "fi.top_k" + ("[native]" if algo == "default" else f"[{algo}]" if algo else "")
 
     def prepare(self, shape, inputs):
         import flashinfer
@@ -181,13 +245,20 @@ class FlashInferTopk(Candidate):
         results: dict[int, torch.Tensor] = {}
 
         def step(i):
-            results[i] = flashinfer.top_k(inputs.logits[i], shape.k)[1]
+            with _fi_algo(self.algo):
+                results[i] = flashinfer.top_k(inputs.logits[i], shape.k)[1]
 
         return Prepared(step, lambda i: results[i].to(torch.int32), full_rows=True)
 
 
 class FlashInferRagged(Candidate):
-    name, kind = "fi.ragged", "peer"
+    """``flashinfer.top_k_ragged_transform`` (zero offsets); ``algo`` as ``FlashInferTopk``'s."""
+
+    kind = "peer"
+
+    def __init__(self, algo: str | None = None):
+        self.algo = algo
+        self.name = "fi.ragged" + ("[native]" if algo == "default" else f"[{algo}]" if algo else "")
 
     def prepare(self, shape, inputs):
         import flashinfer
@@ -196,7 +267,8 @@ class FlashInferRagged(Candidate):
         results: dict[int, torch.Tensor] = {}
 
         def step(i):
-            results[i] = flashinfer.top_k_ragged_transform(inputs.logits[i], zeros, inputs.lengths[i], shape.k)
+            with _fi_algo(self.algo):
+                results[i] = flashinfer.top_k_ragged_transform(inputs.logits[i], zeros, inputs.lengths[i], shape.k)
 
         return Prepared(step, lambda i: results[i])
 
@@ -222,7 +294,8 @@ def default_candidates(device: str, include: list[str] | None = None, sgl_transf
     if device == "cuda" or device == "cpu":
         cands.append(TorchTopk())
     if device == "cuda" and flashinfer_version() is not None:
-        cands += [FlashInferVarlen(), FlashInferTopk(), FlashInferRagged()]
+        cands += [FlashInferVarlen(), FlashInferTopk(), FlashInferTopk("default"), FlashInferRagged(),
+                  FlashInferRagged("default")]
     if include:
         cands = [c for c in cands if c.name in include or c.name == "auto"]
     return cands

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .run import Row
 
-PEERS = ("torch.topk", "fi.top_k_varlen", "fi.top_k", "fi.ragged")
+PEERS = ("torch.topk", "fi.top_k_varlen", "fi.top_k", "fi.top_k[native]", "fi.ragged", "fi.ragged[native]")
 
 
 def table(rows: list[Row], names: list[str], lead: str = "auto") -> str:
@@ -45,7 +45,8 @@ def write(rows: list[Row], names: list[str], meta: dict, stem: Path) -> list[Pat
     stem.parent.mkdir(parents=True, exist_ok=True)
     records = [
         dict(shape=r.shape.label, rows=r.shape.rows, n=r.shape.n, k=r.shape.k, dtype=r.shape.dtype,
-             next_n=r.shape.next_n, floor_us=r.floor_us, times_us=r.times, notes=r.notes)
+             next_n=r.shape.next_n, floor_us=r.floor_us, floor_valid_us=r.floor_valid_us, rotations=r.rotations,
+             set_bytes=r.set_bytes, times_us=r.times, spreads_us=r.spreads, notes=r.notes)
         for r in rows
     ]
     paths = [stem.with_suffix(".json"), stem.with_suffix(".csv")]
@@ -53,9 +54,9 @@ def write(rows: list[Row], names: list[str], meta: dict, stem: Path) -> list[Pat
     with paths[1].open("w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["# " + json.dumps(meta)])
-        w.writerow(["shape", "floor_us"] + names)
+        w.writerow(["shape", "floor_us", "floor_valid_us"] + names)
         for r in rows:
-            w.writerow([r.shape.label, r.floor_us] + [r.times.get(n, "") for n in names])
+            w.writerow([r.shape.label, r.floor_us, r.floor_valid_us] + [r.times.get(n, "") for n in names])
     png = _plot(rows, names, meta, stem.with_suffix(".png"))
     if png:
         paths.append(png)
@@ -82,7 +83,7 @@ def _plot(rows: list[Row], names: list[str], meta: dict, path: Path) -> Path | N
     if floors:
         ax.scatter(*zip(*floors), marker="_", s=400, color="black", label="one-read floor", zorder=3)
     ax.set_yscale("log")
-    ax.set_ylabel("µs (CUDA-graph replay, cold L2)")
+    ax.set_ylabel("µs (CUDA-graph replay)" if meta.get("device") == "cuda" else "µs (wall clock)")
     ax.set_xticks([i + 0.4 for i in range(len(rows))])
     ax.set_xticklabels([r.shape.label for r in rows], rotation=45, ha="right")
     rows_kind = "" if meta.get("kind", "randn") == "randn" else f", {meta['kind']} rows"

@@ -1,4 +1,5 @@
-"""Run a grid: check every candidate once, then time it; returns plain result rows."""
+"""Run a grid: check every candidate on every input set eagerly, time it, then check what the timed replays
+wrote; returns plain result rows."""
 
 from __future__ import annotations
 
@@ -11,15 +12,19 @@ from ..testing.check import TopKMismatch, check_topk
 from ..testing.inputs import HINT_NOISE
 from .candidates import Candidate, make_inputs
 from .grids import Shape
-from .timing import rotations, time_graph, time_wall
+from .timing import rotations, spread, time_graph_samples, time_wall_samples
 
 
 @dataclass
 class Row:
     shape: Shape
     floor_us: float | None
-    times: dict[str, float] = field(default_factory=dict)  # µs
+    times: dict[str, float] = field(default_factory=dict)  # µs, the median of the samples
     notes: dict[str, str] = field(default_factory=dict)  # why a cell is empty
+    spreads: dict[str, dict] = field(default_factory=dict)  # per candidate: min, quartiles, max of the samples
+    floor_valid_us: float | None = None  # one read of the valid columns only (seq_lens), at the copy rate
+    rotations: int = 0  # input sets the timed graph rotates over
+    set_bytes: int = 0  # logits bytes of one input set
 
 
 def _progress(total: int):
@@ -44,12 +49,24 @@ def _progress(total: int):
         return Plain()
 
 
-def _check(shape: Shape, inputs, prepared) -> None:
-    idx = prepared.result(0)
-    seq = inputs.seq_lens[0]
-    if prepared.full_rows:
-        seq = torch.full_like(seq, shape.n + shape.next_n - 1)
-    check_topk(inputs.logits[0], seq, shape.k, idx, next_n=shape.next_n)
+def _check(shape: Shape, inputs, prepared, count: int, when: str) -> None:
+    """Every input set's result, exactly (``when`` names the pass for the message)."""
+    for i in range(count):
+        seq = inputs.seq_lens[i]
+        if prepared.full_rows:
+            seq = torch.full_like(seq, shape.n + shape.next_n - 1)
+        try:
+            check_topk(inputs.logits[i], seq, shape.k, prepared.result(i), next_n=shape.next_n)
+        except TopKMismatch as exc:
+            raise TopKMismatch(f"{when}, input set {i}: {exc}") from None
+
+
+def _valid_floor(shape: Shape, inputs, copy_gbs: float | None) -> float | None:
+    """µs to read the valid columns once (the mean over the input sets), at the copy rate."""
+    if not copy_gbs:
+        return None
+    cols = sum(float(lengths.to(torch.float64).sum()) for lengths in inputs.lengths) / len(inputs.lengths)
+    return cols * shape.nbytes / (shape.rows * shape.n) / (copy_gbs * 1e3)
 
 
 def run_grid(shapes: list[Shape], candidates: list[Candidate], device: str, copy_gbs: float | None,
@@ -74,9 +91,10 @@ def _run_grid(shapes, candidates, device, copy_gbs, replays, hint=None, hint_noi
     bar = _progress(len(shapes) * len(candidates))
     for shape in shapes:
         floor = shape.nbytes / (copy_gbs * 1e3) if copy_gbs else None
-        row = Row(shape, floor)
         count = rotations(shape.nbytes) if device == "cuda" else 2
         inputs = make_inputs(shape, count, device, hint=hint, hint_noise=hint_noise, kind=kind)
+        row = Row(shape, floor, floor_valid_us=_valid_floor(shape, inputs, copy_gbs), rotations=count,
+                  set_bytes=shape.nbytes)
         for cand in candidates:
             bar.set_postfix_str(f"{shape.label} {cand.name}")
             try:
@@ -88,11 +106,15 @@ def _run_grid(shapes, candidates, device, copy_gbs, replays, hint=None, hint_noi
                     prepared.step(i)
                 if device == "cuda":
                     torch.cuda.synchronize()
-                _check(shape, inputs, prepared)
+                _check(shape, inputs, prepared, count, "eager")
                 if device == "cuda":
-                    row.times[cand.name] = time_graph(prepared.step, count, replays)
+                    samples = time_graph_samples(prepared.step, count, replays)
+                    torch.cuda.synchronize()
                 else:
-                    row.times[cand.name] = time_wall(prepared.step, count)
+                    samples = time_wall_samples(prepared.step, count)
+                _check(shape, inputs, prepared, count, "after the timed replays")  # what the timed path wrote
+                row.spreads[cand.name] = spread(samples)
+                row.times[cand.name] = row.spreads[cand.name]["median"]
             except TopKMismatch as exc:
                 row.notes[cand.name] = f"WRONG: {exc}"
             except Exception as exc:  # one candidate's failure must not end the run
