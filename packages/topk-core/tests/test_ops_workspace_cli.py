@@ -44,9 +44,10 @@ def test_scratch_is_zeroed_reused_and_released():
 
 
 @pytest.mark.parametrize("caller_owned", [False, True])
-def test_grown_scratch_keeps_the_old_buffer_until_released(caller_owned):
+def test_grown_scratch_keeps_the_old_buffer_until_released(caller_owned, monkeypatch):
     """A graph captured before a buffer grew still writes to the old one: it must stay allocated until
-    ``release_resources`` (freed, the allocator could hand its memory to another tensor)."""
+    ``release_resources`` (freed, the allocator could hand its memory to another tensor). A capture is simulated
+    on CPU: the buffer is handed out once while ``_capturing`` says so."""
     import gc
     import weakref
 
@@ -54,6 +55,9 @@ def test_grown_scratch_keeps_the_old_buffer_until_released(caller_owned):
     workspace.release_resources("cpu")
     ws = {} if caller_owned else None
     small = workspace.scratch("grow", dev, 64, ws)
+    monkeypatch.setattr(workspace, "_capturing", lambda device: True)
+    assert workspace.scratch("grow", dev, 64, ws).data_ptr() == small.data_ptr()  # "captured"
+    monkeypatch.setattr(workspace, "_capturing", lambda device: False)
     gone = weakref.ref(small)
     del small
     big = workspace.scratch("grow", dev, 4096, ws)
@@ -62,6 +66,39 @@ def test_grown_scratch_keeps_the_old_buffer_until_released(caller_owned):
     assert workspace.release_resources("cpu") >= 64 + (0 if caller_owned else 4096)
     gc.collect()
     assert gone() is None, "release_resources keeps the replaced buffer"
+
+
+@pytest.mark.parametrize("caller_owned", [False, True])
+def test_grown_scratch_no_capture_saw_is_dropped(caller_owned):
+    """An eager batch that grows a row at a time keeps one buffer, not one per size (session 43's audit measured
+    2.1 GiB retained for gvr's scratch over rows 1-128 at 128K columns), and sizes past 4 KB go up by powers of two."""
+    import gc
+    import weakref
+
+    dev = torch.device("cpu")
+    workspace.release_resources("cpu")
+    ws = {} if caller_owned else None
+    refs = []
+    for rows in range(1, 40):
+        buf = workspace.scratch("ramp", dev, 1000 * rows, ws)
+        assert buf.numel() >= 1000 * rows and (buf.numel() <= 4096 or buf.numel() & (buf.numel() - 1) == 0)
+        refs.append(weakref.ref(buf))
+        del buf
+    gc.collect()
+    assert len({id(r()) for r in refs if r() is not None}) == 1, "replaced buffers no capture saw were kept"
+    assert workspace._retired.get("cpu", []) == []
+
+
+def test_no_capture_never_waits_on_a_missing_buffer(monkeypatch):
+    """During a capture a missing or too small buffer raises (it would come from the graph's pool)."""
+    dev = torch.device("cpu")
+    workspace.release_resources("cpu")
+    workspace.scratch("cap", dev, 64)
+    monkeypatch.setattr(workspace, "_capturing", lambda device: True)
+    with pytest.raises(RuntimeError, match="run one eager call"):
+        workspace.scratch("cap", dev, 1 << 20)
+    with pytest.raises(RuntimeError, match="run one eager call"):
+        workspace.scratch("other", dev, 8)
 
 
 def test_sgl_fast_topk_matches_torch():

@@ -295,3 +295,64 @@ def test_split_page_stream():
                 _run(x, seq, k, replace(config, page_after_bracket=True), "page_table", with_values=False)
         _run(x, seq, k, config, "page_table", with_values=True)
         _run(x.to(torch.bfloat16), seq, k, config, "page_table", with_values=False)  # 16-bit rows (session 31)
+
+
+def _split_call(seed, rows=4, n=1024, k=64):
+    dev = triton_device()
+    logits = torch.randn(rows, n, generator=torch.Generator().manual_seed(seed)).to(dev)
+    seq = torch.full((rows,), n, dtype=torch.int32, device=dev)
+    idx = poison_like(torch.empty(rows, k, dtype=torch.int32, device=dev))
+    return Call(logits=logits, seq_lens=seq, top_k=k, indices=idx, values=None, next_n=1, compress_ratio=1)
+
+
+def test_split_select_that_never_launches_leaves_no_counts(monkeypatch):
+    """The filter counts into the per-stream counters and the select reads and re-zeroes them: a select that fails
+    to launch (an interrupted compile, say) must not leave the counts to the next call, which would read them as its
+    own (session 43's audit: a repeated index in the next call)."""
+    from topk_sgl_fused import launch
+
+    real = launch._run_cached
+
+    def failing_select(key, fn, args, kwargs):
+        if "select" in repr(key):
+            raise RuntimeError("select failed")
+        return real(key, fn, args, kwargs)
+
+    monkeypatch.setattr(launch, "_run_cached", failing_select)
+    with pytest.raises(RuntimeError, match="select failed"):
+        launch.launch_split(_split_call(1))
+    monkeypatch.setattr(launch, "_run_cached", real)
+    for seed in (2, 3):
+        call = _split_call(seed)
+        launch.launch_split(call)
+        check_topk(call.logits, call.seq_lens, call.top_k, call.indices)
+
+
+def test_split_launches_of_two_threads_do_not_interleave(monkeypatch):
+    """Two host threads on one stream: each call's filter and select go out back to back (``launch_sequence``), so
+    no select reads the other call's counts. A pause after each filter invites the other thread in."""
+    import threading
+    import time
+
+    from topk_sgl_fused import launch
+
+    real = launch._run_cached
+    order, gate = [], threading.Lock()  # the interpreter runs one kernel at a time
+
+    def logged(key, fn, args, kwargs):
+        with gate:
+            real(key, fn, args, kwargs)
+        order.append((threading.current_thread().name, "select" if "select" in repr(key) else "filter"))
+        time.sleep(0.05)
+
+    launch.launch_split(_split_call(0))  # compiled before the race
+    monkeypatch.setattr(launch, "_run_cached", logged)
+    calls = {"A": _split_call(4), "B": _split_call(5)}
+    threads = [threading.Thread(target=launch.launch_split, args=(c,), name=name) for name, c in calls.items()]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [o[1] for o in order] == ["filter", "select"] * 2 and order[0][0] == order[1][0], order
+    for c in calls.values():
+        check_topk(c.logits, c.seq_lens, c.top_k, c.indices)

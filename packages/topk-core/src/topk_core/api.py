@@ -62,9 +62,15 @@ def dispatch(problem: Problem, call: Call, backend: str) -> str:
 
 
 def run_on(name: str, problem: Problem, call: Call) -> str:
-    """Run ``call`` on the resolved backend ``name``."""
+    """Run ``call`` on the resolved backend ``name``, with the logits' device current (Triton launches on the
+    current device's stream; the backends take that device's current stream)."""
     if problem.rows:
-        registry.get(name).backend.run(problem, call)
+        backend = registry.get(name).backend
+        if call.logits.device.type == "cuda":
+            with torch.cuda.device(call.logits.device):
+                backend.run(problem, call)
+        else:
+            backend.run(problem, call)
     return name
 
 

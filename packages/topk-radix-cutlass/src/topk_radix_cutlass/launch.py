@@ -142,7 +142,7 @@ def launch_split(call: Call, chunks: int, width: int) -> None:
     from cutlass.cute.runtime import make_ptr
 
     from topk_core.kernels.cute_common import RAW_TYPE
-    from topk_core.workspace import scratch
+    from topk_core.workspace import launch_sequence, scratch
 
     logits = call.logits
     rows, n = logits.shape
@@ -163,9 +163,10 @@ def launch_split(call: Call, chunks: int, width: int) -> None:
     i32 = cutlass.Int32
     values = call.values if call.values is not None else logits  # never written without values
     stream = cuda.CUstream(torch.cuda.current_stream(logits.device).cuda_stream)
-    fn(ptr(elem, logits, align), ptr(i32, call.seq_lens, 4), ptr(i32, keys, 16), ptr(i32, cols, 16),
-       ptr(i32, call.indices, 4), ptr(elem, values, align), rows, n, logits.stride(0), k, call.next_n,
-       call.compress_ratio, width, chunks, cstride, stream)
+    with launch_sequence:  # the merge kernel reads what the chunk kernel wrote to the scratch: no launches between
+        fn(ptr(elem, logits, align), ptr(i32, call.seq_lens, 4), ptr(i32, keys, 16), ptr(i32, cols, 16),
+           ptr(i32, call.indices, 4), ptr(elem, values, align), rows, n, logits.stride(0), k, call.next_n,
+           call.compress_ratio, width, chunks, cstride, stream)
 
 
 def launch(call: Call) -> None:

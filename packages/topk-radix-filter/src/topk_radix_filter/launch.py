@@ -285,7 +285,8 @@ def _launch_ordered(fn, call: Call, variant: Variant, first: int) -> None:
     def ptr(tensor):
         return make_ptr(cutlass.Int32, tensor.data_ptr(), cute.AddressSpace.gmem, assumed_align=4)
 
-    compiled_order(_arch(dev), variant.unitdiv, variant.order_pdl)(
-        ptr(call.seq_lens), ptr(order), rows, first, n, call.next_n, call.compress_ratio,
-        cuda.CUstream(torch.cuda.current_stream(dev).cuda_stream))
-    launch_row_topk(fn, call, extra=(order, first))
+    with ws.launch_sequence:  # the row kernel reads the order kernel's scratch: no other launches between
+        compiled_order(_arch(dev), variant.unitdiv, variant.order_pdl)(
+            ptr(call.seq_lens), ptr(order), rows, first, n, call.next_n, call.compress_ratio,
+            cuda.CUstream(torch.cuda.current_stream(dev).cuda_stream))
+        launch_row_topk(fn, call, extra=(order, first))

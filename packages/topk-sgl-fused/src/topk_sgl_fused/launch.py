@@ -613,10 +613,21 @@ def launch_split(call: Call, config: SplitConfig | None = None, hint: torch.Tens
               *outputs, ctr, lists, config.cap)
     f_fn = split.filter_kernel[(rows, n_chunks)]
     s_fn = split.select_kernel[(rows,)]
-    for name, fn, args, const, opts in (("filter", f_fn, f_args, f_const, _options(config.warps, config.maxnreg)),
-                                        ("select", s_fn, s_args, s_const,
-                                         _options(config.select_warps, config.select_maxnreg))):
-        _run_cached(_cache_key(("split", name), logits.dtype, const, opts, device), fn, args, {**const, **opts})
+    launched = []
+    # The filter counts into ctr and the select reads and re-zeroes it: no other thread's launches between them, and
+    # a select that never launches (its compile interrupted, say) must not leave the counts behind.
+    with ws.launch_sequence:
+        try:
+            for name, fn, args, const, opts in (
+                    ("filter", f_fn, f_args, f_const, _options(config.warps, config.maxnreg)),
+                    ("select", s_fn, s_args, s_const, _options(config.select_warps, config.select_maxnreg))):
+                _run_cached(_cache_key(("split", name), logits.dtype, const, opts, device), fn, args,
+                            {**const, **opts})
+                launched.append(name)
+        except BaseException:
+            if launched == ["filter"] and not ws.capturing(device):
+                ctr.zero_()
+            raise
 
 
 def pick_warp(rows: int, n: int, k: int, sm_count: int, transform: str = "none",
@@ -736,17 +747,19 @@ def launch_warp(call: Call, config: WarpConfig | None = None) -> None:
     nbytes = 4 * rows * warp_scratch_words(config, cap, k, KEY_BITS[logits.dtype])
     scratch = ws.scratch(OWNER + ".warp", device, nbytes, call.workspace)[:nbytes].view(torch.int32)
     transform, starts, outputs = _transform_operands(call)
-    order, first, order_code = row_order.launch_order(call, config, starts)
-    const = warp_constexprs(config, KEY_BITS[logits.dtype], transform, call.row_starts is not None, k, order_code)
-    stride, su = _stride_args(logits)
-    const = {**const, **su}
-    opts = _options(config.warps, config.maxnreg)
-    if order_code == 2:
-        opts["launch_pdl"] = True
-    args = (logits, stride, n, call.seq_lens, call.next_n, call.compress_ratio, starts, k, *outputs,
-            scratch, cap, order, first)
-    _run_cached(_cache_key(("warp",), logits.dtype, const, opts, device), warp.warp_kernel[(rows,)], args,
-                {**const, **opts})
+    with ws.launch_sequence:  # the order kernel's scratch is read by the warp kernel launched after it
+        order, first, order_code = row_order.launch_order(call, config, starts)
+        const = warp_constexprs(config, KEY_BITS[logits.dtype], transform, call.row_starts is not None, k,
+                                order_code)
+        stride, su = _stride_args(logits)
+        const = {**const, **su}
+        opts = _options(config.warps, config.maxnreg)
+        if order_code == 2:
+            opts["launch_pdl"] = True
+        args = (logits, stride, n, call.seq_lens, call.next_n, call.compress_ratio, starts, k, *outputs,
+                scratch, cap, order, first)
+        _run_cached(_cache_key(("warp",), logits.dtype, const, opts, device), warp.warp_kernel[(rows,)], args,
+                    {**const, **opts})
 
 
 def stride_unit(logits) -> int:
