@@ -80,14 +80,22 @@ class BackendConformance:
         return hint
 
     def run_case(self, rows, n, k, *, dtype="float32", kind="randn", next_n=1, compress_ratio=1,
-                 return_values=True, seed=0, lens_mode="mixed", out_1d=False, hint=False):
+                 return_values=True, seed=0, lens_mode="mixed", out_1d=False, hint=False, layout="contiguous"):
         """Run one case; returns "ok" or "refused" (after checking the refusal).
 
         ``hint``: True passes a "random" hint, a ``make_hint`` mode that hint; else the class's ``hint``.
+        ``layout``: the logits as a view into a wider buffer whose other columns are NaN (which outranks every
+        value, so a read outside the row shows): ``padded`` rows 16 columns apart beyond N, 16-byte aligned where
+        the dtype allows; ``unaligned`` one column in and a stride of N + 5, so no row is 16-byte aligned.
         """
         device = self._device()
         tdtype = DTYPE_NAMES[dtype]
         logits = make_logits(kind, rows, n, tdtype, device, seed=seed, k=k)
+        if layout != "contiguous":
+            shift, pad = {"padded": (0, 16), "unaligned": (1, 5)}[layout]
+            buf = torch.full((rows, n + pad), float("nan"), dtype=tdtype, device=device)
+            buf[:, shift:shift + n] = logits
+            logits = buf[:, shift:shift + n]
         seq_lens = make_seq_lens(rows // next_n, n, next_n=next_n, compress_ratio=compress_ratio,
                                  seed=seed, mode=lens_mode, device=device)
         mode = self._hint_mode(hint)
@@ -133,6 +141,15 @@ class BackendConformance:
         n = self._size(160, 2500)
         self.run_case(4 * next_n, n, self._size(16, 128), next_n=next_n, compress_ratio=compress_ratio,
                       seed=next_n * 10 + compress_ratio)
+
+    @pytest.mark.parametrize("layout", ["padded", "unaligned"])
+    @pytest.mark.parametrize("dtype", list(DTYPE_NAMES))
+    def test_strided_logits(self, layout, dtype):
+        """Rows that are views into a wider buffer of NaN (the spec asks only for a unit last stride): nothing
+        outside a row is read, and unaligned rows take a path that does not assume 16-byte loads."""
+        rows, n = self._size((4, 200), (6, 5000))
+        for k in (1, self._size(16, 256)):
+            self.run_case(rows, n, k, dtype=dtype, layout=layout, seed=21 + k)
 
     @pytest.mark.parametrize("next_n,compress_ratio", [(1, 1), (2, 1), (4, 4)])
     def test_int32_extreme_seq_lens(self, next_n, compress_ratio):
