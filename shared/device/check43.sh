@@ -4,7 +4,8 @@
 # 1. (this script, carry .carry/dsl, ~4 minutes) every backend's GPU conformance cases that the audits touched:
 #    seq_lens at the int32 ends (test_int32_extreme_seq_lens: the Triton length formula wrapped at -2**31 before
 #    topk-core 0.2.3; the CuTe kernels never did, this shows it on the GPU) and NaN rows (check_topk now compares
-#    NaN values bit for bit on both sides) and logits rows that are views into a wider NaN buffer (padded, and
+#    NaN values bit for bit on both sides), constant rows (every column equal: 1.5, ±inf, ±NaN, -2, a denormal)
+#    and logits rows that are views into a wider NaN buffer (padded, and
 #    unaligned: one column in, stride N + 5), then the Triton builds' length guard under compute-sanitizer memcheck:
 #      bash shared/device/run.sh bash shared/device/check43.sh
 # 2. within 30 s, carry .carry/flashinfer: the bench's new path on a few cells before any committed run (every input
@@ -18,7 +19,7 @@
 #    grids in two calls (GRIDS=dsa, then GRIDS=decode) if the first nears the 600 s limit.
 set -u
 echo "=== int32 ends and NaN rows, every backend's GPU class ($(date +%T))"
-timeout 330 python3 -m pytest -q -p no:cacheprovider -m gpu -k "int32_extreme or strided or (kinds and nan)" \
+timeout 330 python3 -m pytest -q -p no:cacheprovider -m gpu -k "int32_extreme or strided or (kinds and (nan or constant))" \
   packages/topk-core/tests/test_reference_conformance.py packages/topk-radix/tests/test_conformance.py \
   packages/topk-radix-filter/tests/test_conformance.py packages/topk-radix-cutlass/tests \
   packages/topk-sgl-fused/tests/test_conformance.py packages/topk-gvr/tests/test_conformance.py \

@@ -10,7 +10,9 @@ import torch
 
 from ..keys import valid_lengths
 
-KINDS = ("randn", "int_ties", "plateau", "inf", "nan", "sorted", "reversed", "huge", "zeros_denormals")
+KINDS = ("randn", "int_ties", "plateau", "inf", "nan", "sorted", "reversed", "huge", "zeros_denormals", "constant")
+#: ``constant`` rows, in turn: one value across the whole row (a bracket collapses to one key, every column ties).
+CONSTANT_ROW_VALUES = (1.5, float("-inf"), float("inf"), float("nan"), -2.0, "denormal", "-nan")
 
 
 def _gen(seed: int) -> torch.Generator:
@@ -58,6 +60,15 @@ def make_logits(kind: str, rows: int, n: int, dtype=torch.float32, device="cpu",
         x = torch.randint(-3, 4, (rows, n), generator=g).to(torch.float32) * (tiny / 4)
         x[torch.rand(rows, n, generator=g) < 0.3] = -0.0
         x[torch.rand(rows, n, generator=g) < 0.02] = 1.0
+    elif kind == "constant":  # every column of a row equal (fully masked rows, saturated scores)
+        x = torch.empty(rows, n)
+        for r in range(rows):
+            v = CONSTANT_ROW_VALUES[(r + seed) % len(CONSTANT_ROW_VALUES)]
+            if v == "denormal":
+                v = torch.finfo(dtype).tiny / 2
+            elif v == "-nan":
+                v = torch.tensor(float("nan")).neg()  # a tensor keeps the sign bit (a Python float may not)
+            x[r] = v
     else:
         raise ValueError(f"kind: expected one of {KINDS}, got {kind!r}")
     return x.to(dtype).to(device)
