@@ -42,7 +42,7 @@ GEOMETRIES = [(1, 8192), (8, 8192), (1, 12000), (1, 16384), (8, 32768), (32, 327
               (32, 131072), (128, 131072), (512, 131072), (4096, 8192), (1024, 65536), (2048, 16384), (1, 1 << 20),
               (8, 65536), (300, 65536), (64, 16384)]
 DTYPES = {4: torch.float32, 2: torch.bfloat16}
-KINDS = ("randn", "int_ties", "plateau", "inf", "nan", "sorted", "reversed", "zeros_denormals")
+KINDS = ("randn", "int_ties", "plateau", "inf", "nan", "sorted", "reversed", "zeros_denormals", "constant")
 LAST = {"label": ""}  # the running case, for the failure report
 GVR = "--gvr" in sys.argv
 HINT_MODES = ("exact", "previous", "previous", "random", "empty")
@@ -80,7 +80,13 @@ def one_case(rnd: random.Random, seed: int) -> str:
     kind = rnd.choice(KINDS)
     dtype = DTYPES[eb]
     x = make_logits(kind, rows, n, dtype, "cpu", seed=seed, k=k)
-    mode = rnd.choice(["mixed", "uniform", "full"])
+    layout = rnd.choice(["contiguous", "contiguous", "padded", "unaligned"])  # session 43: views into a NaN buffer
+    if layout != "contiguous":
+        shift, pad = {"padded": (0, 16), "unaligned": (1, 5)}[layout]
+        buf = torch.full((rows, n + pad), float("nan"), dtype=dtype)
+        buf[:, shift:shift + n] = x
+        x = buf[:, shift:shift + n]
+    mode = rnd.choice(["mixed", "uniform", "full", "extreme"])
     lens = make_seq_lens(rows // next_n, n, next_n=next_n, compress_ratio=ratio, seed=seed, mode=mode)
     values = rnd.random() < 0.5
     fields = dict(next_n=next_n, compress_ratio=ratio)
@@ -100,7 +106,8 @@ def one_case(rnd: random.Random, seed: int) -> str:
         offsets = torch.randint(0, 10**6, (rows,), dtype=torch.int32, generator=torch.Generator().manual_seed(seed))
         fields.update(transform="ragged", index_offsets=offsets)
     label = (f"seed={seed} cfg={type(cfg).__name__}({g_rows}x{g_n}) call={rows}x{n} k={k} {dtype} {kind} {mode} "
-             f"nn={next_n} cr={ratio} starts={starts is not None} values={values} transform={transform}")
+             f"nn={next_n} cr={ratio} starts={starts is not None} values={values} transform={transform} "
+             f"layout={layout}")
     LAST["label"] = label
     hint = None
     if GVR:
