@@ -4,7 +4,11 @@ dropped; session 27's changes reordered some address arithmetic, so a diff of th
 ``--split``: the two-launch filter's builds instead, for the configs ``pick_split`` returns on a grid of shapes (fp32
 and bf16, each transform, aligned rows, without row_starts).
 
-Usage: python shared/dev/sgl_ptx_hashes.py [--split] > before.txt (then after the change; diff the two files)
+``--regs``: registers and stack bytes (``cuobjdump -res-usage``) instead of the hash, plus the resident path's
+shipped configs, so that a change to shared Triton code (``topk_core.kernels.triton_common``) can be checked for what
+ptxas does with it before a device session times it (session 43).
+
+Usage: python shared/dev/sgl_ptx_hashes.py [--split] [--regs] > before.txt (then after the change; diff the files)
 """
 
 import hashlib
@@ -13,8 +17,9 @@ import re
 import sys
 
 os.environ.pop("TRITON_INTERPRET", None)
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "packages", "topk-sgl-fused", "tests"))
-from test_compile_sm90 import compile_split, compile_warp, warp_configs  # noqa: E402
+SGL = os.path.join(os.path.dirname(__file__), "..", "..", "packages", "topk-sgl-fused")
+sys.path[:0] = [os.path.join(SGL, "tests"), SGL]
+from test_compile_sm90 import compile_resident, compile_split, compile_warp, warp_configs  # noqa: E402
 
 from topk_sgl_fused import launch  # noqa: E402
 
@@ -28,6 +33,11 @@ def norm(ptx: str) -> str:
 
 
 def digest(build) -> str:
+    if "--regs" in sys.argv:
+        from warp_sass import res_usage
+
+        regs, stack = res_usage(build.asm["cubin"])
+        return f"regs {regs} stack {stack}"
     return hashlib.sha1(norm(build.asm["ptx"]).encode()).hexdigest()[:12]
 
 
@@ -39,6 +49,11 @@ if "--split" in sys.argv:
                 print(f"{rows}x{n}", dtype, transform, digest(compile_split(dtype, transform, config, aligned=True)),
                       flush=True)
 else:
+    if "--regs" in sys.argv:
+        for dtype, config in (("fp32", launch.RESIDENT), ("bf16", launch.RESIDENT_16)):
+            for transform in (0, 1, 2):
+                print("resident", dtype, transform, digest(compile_resident(dtype, transform, config,
+                                                                            launch.RESIDENT_N[1])), flush=True)
     for i, config in enumerate(warp_configs()):
         for transform in (0, 1, 2):
             print(i, transform, digest(compile_warp("fp32", transform, config)), repr(config)[:60], flush=True)

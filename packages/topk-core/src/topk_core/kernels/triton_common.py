@@ -63,7 +63,7 @@ def valid_length(seq_len, t, next_n, compress_ratio, n):
     gives an empty row whatever the rounding of the division. ``seq_len`` is raised to -1 first
     (any negative one is an empty row), so that one near -2**31 cannot wrap to a long row. (Of the
     forms tried, this one leaves ptxas's registers and spills of every shipped sgl_fused build as
-    they were: ``shared/dev/sgl_regs.py``.)
+    they were: ``shared/dev/sgl_ptx_hashes.py --regs``.)
     """
     num = tl.maximum(seq_len.to(tl.int32), -1) - next_n + t + 1
     num = tl.maximum(num, 0)
