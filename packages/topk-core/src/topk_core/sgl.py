@@ -40,7 +40,7 @@ def fast_topk(values: torch.Tensor, topk: int, dim: int):
         raise ValueError(f"values: expected a 2-D float32, bfloat16 or float16 tensor, got {validate._desc(values)}")
     if isinstance(dim, bool) or not isinstance(dim, int) or not -2 <= dim <= 1:
         raise ValueError(f"dim: expected an int in [-2, 1] (values is 2-D), got {validate.type_name(dim)} {dim!r}")
-    validate.check_int("topk", topk, 1, values.shape[dim])
+    validate.check_int("topk", topk, 1, values.shape[dim], f"the size of dim {dim}")
     if topk == 1:
         return torch.max(values, dim=dim, keepdim=True)
     return torch.topk(values, topk, dim=dim)

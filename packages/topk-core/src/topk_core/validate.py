@@ -30,13 +30,14 @@ def _desc(t) -> str:
     return f"{t.dtype} tensor of shape {tuple(t.shape)} on {t.device}"
 
 
-def check_int(name: str, value, minimum: int, maximum: int = INT32_MAX) -> int:
+def check_int(name: str, value, minimum: int, maximum: int = INT32_MAX,
+              why: str = "the kernels take it as an int32") -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"{name}: expected an int >= {minimum}, got {type_name(value)} {value!r}")
     if value < minimum:
         raise ValueError(f"{name}: expected an int >= {minimum}, got {value}")
     if value > maximum:
-        raise ValueError(f"{name}: expected an int <= {maximum} (the kernels take it as an int32), got {value}")
+        raise ValueError(f"{name}: expected an int <= {maximum} ({why}), got {value}")
     return value
 
 
