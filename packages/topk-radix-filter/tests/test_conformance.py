@@ -46,6 +46,51 @@ class TestRadixFilter(BackendConformance, GpuConformance):
         self.run_case(3, n, n - 1, dtype=dtype, lens_mode="full", seed=2)  # one column dropped
         self.run_case(3, 1 << 20, 1, dtype=dtype, lens_mode="uniform", seed=3)
 
+    # Session 43's review of the sampled kernel (CPU, code only) found no bug; these reach paths no other test did.
+    @pytest.mark.parametrize("dtype", list(DT))
+    @pytest.mark.parametrize("kind", ["randn", "nan", "plateau", "constant"])
+    @pytest.mark.parametrize("rows, n, k", [(3, 70000, 2048), (40, 70000, 300), (2, 600000, 2048)])
+    def test_unaligned_long_rows(self, dtype, kind, rows, n, k):
+        """The sampled path on unaligned rows (scalar loads: float32's kept columns one per word, 16-bit filters
+        storing keys, cluster slices of 2 and 3 over scalar loads); the kit's unaligned rows are 5000 columns."""
+        self.run_case(rows, n, k, dtype=dtype, kind=kind, layout="unaligned", lens_mode="mixed", seed=rows + k)
+
+    @pytest.mark.parametrize("dtype", list(DT))
+    @pytest.mark.parametrize("rows, n", [(7, 70000), (300, 40000)])
+    def test_constant_long_rows(self, dtype, rows, n):
+        """Every sampled key equal: the threshold bin holds one key (no candidates, or the whole row), so the
+        fallback runs; NaN, -NaN and +inf rows put the threshold above +inf's key."""
+        for k in (1, 2048, 16384):
+            self.run_case(rows, n, k, dtype=dtype, kind="constant", lens_mode="full", seed=k)
+
+    @pytest.mark.parametrize("next_n, ratio", [(2, 1), (4, 4), (3, 2)])
+    def test_long_rows_next_n_ratio(self, next_n, ratio):
+        for dtype in DT:
+            self.run_case(4 * next_n, 70000, 2048, dtype=dtype, next_n=next_n, compress_ratio=ratio, seed=next_n)
+
+
+@pytest.mark.parametrize("dtype", list(DT))
+@pytest.mark.parametrize("nnan", [2047, 2048, 2049, 4000])
+def test_nan_and_signed_zero_at_kth_long_rows(dtype, nnan):
+    """NaNs of both signs around the k-th rank (a NaN-only threshold, or the k-th key in the clamped top bin), and
+    +0.0 / -0.0 mixed at the k-th value, on rows long enough for the sampled path (session 43's review)."""
+    if not torch.cuda.is_available():
+        pytest.skip("needs a CUDA GPU")
+    dev, k, n, rows = torch.device("cuda"), 2048, 131072, 8
+    g = torch.Generator().manual_seed(nnan)
+    x = -torch.rand(rows, n, generator=g) - 1.0  # every other value negative
+    for r in range(rows):
+        cols = torch.randperm(n, generator=g)
+        x[r, cols[:nnan // 2]] = float("nan")
+        x[r, cols[nnan // 2:nnan]] = torch.tensor(float("nan")).neg()
+        zeros = cols[nnan:nnan + 3000]  # straddle the k-th rank when nnan < k
+        x[r, zeros] = 0.0
+        x[r, zeros[::2]] = -0.0
+    x = x.to(dev, DT[dtype])
+    seq = torch.tensor([n, n - 1, n - 7, 20000, 16384, 16385, 2049, 2048], dtype=torch.int32, device=dev)
+    idx, vals = top_k_varlen(x, seq, k, return_values=True, backend="radix_filter")
+    check_topk(x, seq, k, idx, vals)
+
 
 VARIANTS = [dict(), dict(sample=256), dict(sample=256, cand=1024, margin=1), dict(threads=512),
             dict(threads=512, cand=4096, first_bits=11), dict(unroll=8), dict(threads=256, cand=4096),

@@ -158,6 +158,9 @@ class RadixTopK(RowTopK):
         # Every digit's histogram reuses the first one's buffer (session 15: first_bits=10 on fp32 gave an 11-bit
         # second digit, which overran it and repeated indices).
         assert all(w <= first_bits for _, w in self.digits), f"first_bits={first_bits}: a later digit is wider"
+        # vclear zeroes whole quads of bins: a digit of under 2 bits (a 16-bit key with first_bits 15) would clear
+        # nothing (session 43's review; no planned variant comes near it)
+        assert not vclear or all(w >= 2 for _, w in self.digits), f"vclear needs digits of 2+ bits: {self.digits}"
         self.bins = 1 << first_bits  # histogram size: the first digit is the widest
         self.elem = RAW_TYPE[dtype]  # raw type of the logits (and of written values)
         self.raw = self.elem  # raw type of the rows _select reads (split.MergeTopK reads keys)
