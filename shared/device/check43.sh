@@ -19,7 +19,7 @@
 #    grids in two calls (GRIDS=dsa, then GRIDS=decode) if the first nears the 600 s limit.
 set -u
 echo "=== int32 ends and NaN rows, every backend's GPU class ($(date +%T))"
-timeout 330 python3 -m pytest -q -p no:cacheprovider -m gpu -k "int32_extreme or strided or (kinds and (nan or constant))" \
+timeout 330 python3 -m pytest -q -p no:cacheprovider -m gpu -k "int32_extreme or strided or (kinds and (nan or constant)) or unaligned_long or constant_long or next_n_ratio or signed_zero_at_kth" \
   packages/topk-core/tests/test_reference_conformance.py packages/topk-radix/tests/test_conformance.py \
   packages/topk-radix-filter/tests/test_conformance.py packages/topk-radix-cutlass/tests \
   packages/topk-sgl-fused/tests/test_conformance.py packages/topk-gvr/tests/test_conformance.py \
