@@ -8,6 +8,10 @@
 #    and logits rows that are views into a wider NaN buffer (padded, and
 #    unaligned: one column in, stride N + 5), then the Triton builds' length guard under compute-sanitizer memcheck:
 #      bash shared/device/run.sh bash shared/device/check43.sh
+#    Then (carry none on the warm machine, or .carry/dsl) radix_filter's four new GPU tests from session 43's review:
+#      bash shared/device/run.sh bash -c 'timeout 500 python3 -m pytest -q -p no:cacheprovider -m gpu -k \
+#        "unaligned_long or constant_long or next_n_ratio or signed_zero_at_kth" \
+#        packages/topk-radix-filter/tests/test_conformance.py 2>&1 | tail -5'
 # 2. within 30 s, carry .carry/flashinfer: the bench's new path on a few cells before any committed run (every input
 #    set checked after the timed replays, fi.top_k[native] / fi.ragged[native], the permuting page table):
 #      TOPK_COMMIT=<hash> bash shared/device/bench.sh bash -c 'python3 -m topk_core bench --grid dsa --sgl \
@@ -19,7 +23,7 @@
 #    grids in two calls (GRIDS=dsa, then GRIDS=decode) if the first nears the 600 s limit.
 set -u
 echo "=== int32 ends and NaN rows, every backend's GPU class ($(date +%T))"
-timeout 330 python3 -m pytest -q -p no:cacheprovider -m gpu -k "int32_extreme or strided or (kinds and (nan or constant)) or unaligned_long or constant_long or next_n_ratio or signed_zero_at_kth" \
+timeout 330 python3 -m pytest -q -p no:cacheprovider -m gpu -k "int32_extreme or strided or (kinds and (nan or constant))" \
   packages/topk-core/tests/test_reference_conformance.py packages/topk-radix/tests/test_conformance.py \
   packages/topk-radix-filter/tests/test_conformance.py packages/topk-radix-cutlass/tests \
   packages/topk-sgl-fused/tests/test_conformance.py packages/topk-gvr/tests/test_conformance.py \
