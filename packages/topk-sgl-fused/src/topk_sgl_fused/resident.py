@@ -82,7 +82,8 @@ def _kth_key2(key, k, KEY_BITS: tl.constexpr):
 def _kth_key_secant(key, k, L, like, x0, GUESS: tl.constexpr = False):
     """``_kth_key`` by interpolation (``secant.py``) over the registers (padding lanes hold 0, no real key). GUESS
     (float32 rows, ``x0`` the row's first value): the first two probes from the row's moments (``_model_probes``).
-    Returns ``(bound, count of keys at or above it)``."""
+    Returns ``(bound, count)``: the count of keys at or above the bound where it is k; else it may be a stale, larger
+    count (a search that ends by stepping down to the next key keeps the previous one), so read it only as "== k"."""
     if GUESS:
         lo, top, s1, s2, s3 = secant.min_max_moments(key, key > 0, like, x0)
         lo, top, s1, s2, s3 = secant.fold_min_max_moments(lo, top, s1, s2, s3)
