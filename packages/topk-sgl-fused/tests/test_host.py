@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from topk_core.protocol import Problem
-from topk_sgl_fused import checks, launch
+from topk_sgl_fused import checks, launch, split_configs
 from topk_sgl_fused._plugin import backend
 
 H200 = dict(device="cuda", capability=(9, 0))
@@ -239,7 +239,7 @@ def test_pick_split_sample(monkeypatch):
     assert pick(32, 65536, 2048, 132).sample == pick(1, 32768, 2048, 132).sample == 2048
     assert pick(32, 16384, 2048, 132).sample == 1024
     big = pick(32, 131072, 2048, 132)
-    monkeypatch.setattr(launch, "SPLIT_LARGE_SAMPLE_MIN_N", 1 << 30)
+    monkeypatch.setattr(split_configs, "SPLIT_LARGE_SAMPLE_MIN_N", 1 << 30)  # where pick_split reads it
     small = pick(32, 131072, 2048, 132)
     assert small.sample == 2048 and (big.chunk, big.cap) == (small.chunk, small.cap)
 
