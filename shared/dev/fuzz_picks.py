@@ -28,6 +28,7 @@ warnings.filterwarnings("ignore")
 import torch  # noqa: E402
 
 from topk_core.testing import (  # noqa: E402
+    as_layout,
     check_topk,
     local_columns,
     make_hint,
@@ -81,11 +82,7 @@ def one_case(rnd: random.Random, seed: int) -> str:
     dtype = DTYPES[eb]
     x = make_logits(kind, rows, n, dtype, "cpu", seed=seed, k=k)
     layout = rnd.choice(["contiguous", "contiguous", "padded", "unaligned"])  # session 43: views into a NaN buffer
-    if layout != "contiguous":
-        shift, pad = {"padded": (0, 16), "unaligned": (1, 5)}[layout]
-        buf = torch.full((rows, n + pad), float("nan"), dtype=dtype)
-        buf[:, shift:shift + n] = x
-        x = buf[:, shift:shift + n]
+    x = as_layout(x, layout)
     mode = rnd.choice(["mixed", "uniform", "full", "extreme"])
     lens = make_seq_lens(rows // next_n, n, next_n=next_n, compress_ratio=ratio, seed=seed, mode=mode)
     values = rnd.random() < 0.5

@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from topk_core.protocol import Call
+from topk_core.validate import INT32_MAX
 
-INT32_MAX = (1 << 31) - 1
 #: Candidate room per row, at least, in multiples of k: a hint from the previous step lists k keys plus those that
 #: rose above its lowest one since; more than the room runs the exact path (slow, still exact).
 CAP_PER_K = 2

@@ -24,9 +24,8 @@ import sys
 from types import ModuleType
 
 from ..protocol import DTYPES, PROTOCOL_VERSION, Call, Problem
+from ..validate import INT32_MAX
 from .toolchain import have_module
-
-INT32_MAX = (1 << 31) - 1
 
 #: ``(module, reason when missing)`` pairs for :attr:`KernelBackend.requires`.
 CUTE_DSL = ("cutlass", "CuTe DSL (nvidia-cutlass-dsl) is not installed")

@@ -27,7 +27,7 @@ from ..api import make_problem, top_k_varlen
 from ..auto import judge
 from ..errors import BackendNotSupportedError
 from .check import check_topk
-from .inputs import HINT_MODES, KINDS, make_hint, make_logits, make_seq_lens, poison_like
+from .inputs import HINT_MODES, KINDS, as_layout, make_hint, make_logits, make_seq_lens, poison_like
 
 DTYPE_NAMES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 
@@ -84,18 +84,11 @@ class BackendConformance:
         """Run one case; returns "ok" or "refused" (after checking the refusal).
 
         ``hint``: True passes a "random" hint, a ``make_hint`` mode that hint; else the class's ``hint``.
-        ``layout``: the logits as a view into a wider buffer whose other columns are NaN (which outranks every
-        value, so a read outside the row shows): ``padded`` rows 16 columns apart beyond N, 16-byte aligned where
-        the dtype allows; ``unaligned`` one column in and a stride of N + 5, so no row is 16-byte aligned.
+        ``layout``: the logits as a view into a wider NaN buffer (``inputs.as_layout``: ``padded``, ``unaligned``).
         """
         device = self._device()
         tdtype = DTYPE_NAMES[dtype]
-        logits = make_logits(kind, rows, n, tdtype, device, seed=seed, k=k)
-        if layout != "contiguous":
-            shift, pad = {"padded": (0, 16), "unaligned": (1, 5)}[layout]
-            buf = torch.full((rows, n + pad), float("nan"), dtype=tdtype, device=device)
-            buf[:, shift:shift + n] = logits
-            logits = buf[:, shift:shift + n]
+        logits = as_layout(make_logits(kind, rows, n, tdtype, device, seed=seed, k=k), layout)
         seq_lens = make_seq_lens(rows // next_n, n, next_n=next_n, compress_ratio=compress_ratio,
                                  seed=seed, mode=lens_mode, device=device)
         mode = self._hint_mode(hint)

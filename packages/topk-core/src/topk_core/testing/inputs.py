@@ -101,6 +101,25 @@ def make_seq_lens(requests: int, n: int, *, next_n: int = 1, compress_ratio: int
     return lens.to(torch.int32).to(device)
 
 
+#: ``as_layout``'s layouts: (columns before the row, extra columns per row).
+LAYOUTS = {"padded": (0, 16), "unaligned": (1, 5)}
+
+
+def as_layout(x: torch.Tensor, layout: str) -> torch.Tensor:
+    """``x`` as rows of a wider buffer whose other columns are NaN (which outranks every value, so a read outside a
+    row shows): ``padded`` rows 16 columns apart beyond N (16-byte aligned where the dtype allows), ``unaligned`` one
+    column in with a stride of N + 5 (no row 16-byte aligned); ``contiguous`` returns ``x``."""
+    if layout == "contiguous":
+        return x
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout: expected contiguous or one of {sorted(LAYOUTS)}, got {layout!r}")
+    shift, pad = LAYOUTS[layout]
+    rows, n = x.shape
+    buf = torch.full((rows, n + pad), float("nan"), dtype=x.dtype, device=x.device)
+    buf[:, shift:shift + n] = x
+    return buf[:, shift:shift + n]
+
+
 def poison_like(t: torch.Tensor) -> torch.Tensor:
     """Fill an output with a value no correct call writes there."""
     if t.dtype == torch.int32:
