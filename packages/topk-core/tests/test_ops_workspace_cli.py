@@ -47,7 +47,7 @@ def test_scratch_is_zeroed_reused_and_released():
 def test_grown_scratch_keeps_the_old_buffer_until_released(caller_owned, monkeypatch):
     """A graph captured before a buffer grew still writes to the old one: it must stay allocated until
     ``release_resources`` (freed, the allocator could hand its memory to another tensor). A capture is simulated
-    on CPU: the buffer is handed out once while ``_capturing`` says so."""
+    on CPU: the buffer is handed out once while ``capturing`` says so."""
     import gc
     import weakref
 
@@ -55,9 +55,9 @@ def test_grown_scratch_keeps_the_old_buffer_until_released(caller_owned, monkeyp
     workspace.release_resources("cpu")
     ws = {} if caller_owned else None
     small = workspace.scratch("grow", dev, 64, ws)
-    monkeypatch.setattr(workspace, "_capturing", lambda device: True)
+    monkeypatch.setattr(workspace, "capturing", lambda device: True)
     assert workspace.scratch("grow", dev, 64, ws).data_ptr() == small.data_ptr()  # "captured"
-    monkeypatch.setattr(workspace, "_capturing", lambda device: False)
+    monkeypatch.setattr(workspace, "capturing", lambda device: False)
     gone = weakref.ref(small)
     del small
     big = workspace.scratch("grow", dev, 4096, ws)
@@ -94,7 +94,7 @@ def test_no_capture_never_waits_on_a_missing_buffer(monkeypatch):
     dev = torch.device("cpu")
     workspace.release_resources("cpu")
     workspace.scratch("cap", dev, 64)
-    monkeypatch.setattr(workspace, "_capturing", lambda device: True)
+    monkeypatch.setattr(workspace, "capturing", lambda device: True)
     with pytest.raises(RuntimeError, match="run one eager call"):
         workspace.scratch("cap", dev, 1 << 20)
     with pytest.raises(RuntimeError, match="run one eager call"):

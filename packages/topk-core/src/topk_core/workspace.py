@@ -38,13 +38,9 @@ launch_sequence = threading.RLock()
 EXACT_BYTES = 4096
 
 
-def _capturing(device: torch.device) -> bool:
-    return device.type == "cuda" and torch.cuda.is_current_stream_capturing()
-
-
 def capturing(device: torch.device) -> bool:
     """Whether the current stream of ``device`` is capturing a CUDA graph (its launches are recorded, not run)."""
-    return _capturing(device)
+    return device.type == "cuda" and torch.cuda.is_current_stream_capturing()
 
 
 def _bucket(nbytes: int) -> int:
@@ -59,13 +55,13 @@ def _stream_key(device: torch.device) -> int:
 
 def _get_or_create(store: dict, key, owner: str, device: torch.device, nbytes: int, where: str) -> torch.Tensor:
     buf = store.get(key)
-    capturing = _capturing(device)
+    in_capture = capturing(device)
     if buf is not None and buf.numel() >= nbytes and buf.device == device:
-        if capturing:
+        if in_capture:
             with _retire_lock:
                 _in_graphs.add(buf.data_ptr())
         return buf
-    if capturing:
+    if in_capture:
         raise RuntimeError(
             f"{owner}: {where} needs {nbytes} bytes on {device} and does not exist yet; run one eager "
             "call with the same shape on the capturing stream before capturing a CUDA graph"
