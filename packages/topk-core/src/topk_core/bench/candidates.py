@@ -228,6 +228,11 @@ def _fi_algo(algo: str | None):
             os.environ["FLASHINFER_TOPK_ALGO"] = old
 
 
+def _fi_name(base: str, algo: str | None) -> str:
+    """``fi.top_k``, ``fi.top_k[native]`` (FLASHINFER_TOPK_ALGO=default), ``fi.top_k[cub]`` ..."""
+    return base + ("[native]" if algo == "default" else f"[{algo}]" if algo else "")
+
+
 class FlashInferTopk(Candidate):
     """``flashinfer.top_k`` on whole rows (values and int64 indices: more output than ours). ``algo`` None: its own
     dispatch, which under graph capture takes CUB on 128+ rows (FlashInfer 0.7.2, tuned on B200); "default": the
@@ -237,7 +242,7 @@ class FlashInferTopk(Candidate):
 
     def __init__(self, algo: str | None = None):
         self.algo = algo
-        self.name = "fi.top_k" + ("[native]" if algo == "default" else f"[{algo}]" if algo else "")
+        self.name = _fi_name("fi.top_k", algo)
 
     def prepare(self, shape, inputs):
         import flashinfer
@@ -258,7 +263,7 @@ class FlashInferRagged(Candidate):
 
     def __init__(self, algo: str | None = None):
         self.algo = algo
-        self.name = "fi.ragged" + ("[native]" if algo == "default" else f"[{algo}]" if algo else "")
+        self.name = _fi_name("fi.ragged", algo)
 
     def prepare(self, shape, inputs):
         import flashinfer
