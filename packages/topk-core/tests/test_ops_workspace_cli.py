@@ -43,6 +43,19 @@ def test_scratch_is_zeroed_reused_and_released():
     assert workspace.release_resources("cpu") >= 64
 
 
+@pytest.mark.gpu
+def test_scratch_finds_one_buffer_under_both_cuda_spellings():
+    """``cuda`` and ``cuda:N`` (what a tensor's ``.device`` says) are one device: one buffer, not two (session 44:
+    radix_filter's order test read a fresh zeroed buffer under ``cuda`` beside the kernel's under ``cuda:0``)."""
+    if not torch.cuda.is_available():
+        pytest.skip("needs a CUDA GPU")
+    here = torch.device("cuda", torch.cuda.current_device())
+    a = workspace.scratch("spelling", here, 128)
+    assert workspace.scratch("spelling", torch.device("cuda"), 128).data_ptr() == a.data_ptr()
+    assert workspace.scratch("spelling", "cuda", 64).data_ptr() == a.data_ptr()
+    workspace.release_resources(here)
+
+
 @pytest.mark.parametrize("caller_owned", [False, True])
 def test_grown_scratch_keeps_the_old_buffer_until_released(caller_owned, monkeypatch):
     """A graph captured before a buffer grew still writes to the old one: it must stay allocated until

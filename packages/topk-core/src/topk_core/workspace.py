@@ -47,6 +47,13 @@ def _bucket(nbytes: int) -> int:
     return nbytes if nbytes <= EXACT_BYTES else 1 << (nbytes - 1).bit_length()
 
 
+def _canonical(device: torch.device) -> torch.device:
+    """``cuda`` without an index is the current CUDA device, so both spellings find the same buffer."""
+    if device.type == "cuda" and device.index is None:
+        return torch.device("cuda", torch.cuda.current_device())
+    return device
+
+
 def _stream_key(device: torch.device) -> int:
     if device.type != "cuda":
         return 0
@@ -75,12 +82,13 @@ def _get_or_create(store: dict, key, owner: str, device: torch.device, nbytes: i
     return buf
 
 
-def scratch(owner: str, device: torch.device, nbytes: int, workspace: dict | None = None) -> torch.Tensor:
+def scratch(owner: str, device: torch.device | str, nbytes: int, workspace: dict | None = None) -> torch.Tensor:
     """A zeroed uint8 buffer of at least ``nbytes`` for ``owner`` on the current stream.
 
     With a caller ``workspace`` dict, the buffer lives in it under ``owner`` (grown
     when too small, which must not happen during capture).
     """
+    device = _canonical(torch.device(device))
     if workspace is not None:
         return _get_or_create(workspace, owner, owner, device, nbytes, f"workspace[{owner!r}]")
     key = (owner, str(device), _stream_key(device))
