@@ -396,7 +396,8 @@ def test_longest_first_is_exact(name, pdl, kind):
             stream.synchronize()
             check_topk(logits, seq, k, idx, vals, next_n=next_n, compress_ratio=ratio)
             # the order itself: rows past the first wave, each once, by band of falling length
-            order = ws.scratch("radix_filter.order", logits.device, 4 * rows)[:4 * rows].view(torch.int32)[sms:].long().cpu()
+            order = ws.scratch("radix_filter.order", logits.device, 4 * rows)[:4 * rows]
+            order = order.view(torch.int32)[sms:].long().cpu()
             assert sorted(order.tolist()) == list(range(sms, rows))
             bands = (n - valid_lengths(seq, rows, n, next_n, ratio).cpu()[order]) * 32 // (n + 1)
             assert bool((bands[1:] >= bands[:-1]).all())
