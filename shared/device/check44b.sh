@@ -1,8 +1,11 @@
 #!/bin/bash
-# Session 44, first H200 call (carry .carry/dsl): radix_filter's longest_first GPU tests (their order check read a
-# fresh buffer under "cuda" beside the kernel's under "cuda:0": fixed in the test and in workspace.scratch), the
-# workspace's spelling test, then the longest_first A/B at 4096x8K (find_ab.py: each config checked exact first).
+# Session 44 (prepared for the next H200 session; carry .carry/dsl). radix_filter's longest_first GPU tests and the
+# workspace's spelling test (31 passed on an H100 in session 44, after the test read its order under the logits'
+# device), then the longest_first A/B at 4096x8K (find_ab.py: each config checked exact first; on the H100 lf3 and
+# lf6 were 2-3.5% slower than shipped, so this is the deciding run before the code is dropped).
 #   bash shared/device/run.sh bash shared/device/check44b.sh
+# Then, within 30 s (carry .carry/flashinfer), the committed run:
+#   TOPK_COMMIT=<hash> TAG=session45 bash shared/device/bench.sh bash shared/device/final44.sh
 set -u
 echo "=== longest_first + scratch GPU tests ($(date +%T))"
 timeout 200 python3 -m pytest -q -p no:cacheprovider packages/topk-radix-filter/tests/test_conformance.py \

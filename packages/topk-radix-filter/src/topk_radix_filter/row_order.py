@@ -17,7 +17,7 @@ import cutlass
 import cutlass.cute as cute
 from cutlass import Int32, Int64
 from cutlass.cute.runtime import make_ptr
-from cutlass.utils import SmemAllocator
+from cutlass.memory import SmemAllocator
 
 from topk_core.kernels.cute_common import row_length
 from topk_core.kernels.cute_radix import warp_incl_sum_up
