@@ -104,8 +104,8 @@ def release_resources(device=None) -> int:
     Returns the number of bytes released.
     """
     dev = torch.device(device) if device is not None else None
-    if dev is not None and dev.type == "cuda" and dev.index is None and torch.cuda.is_available():
-        dev = torch.device("cuda", torch.cuda.current_device())
+    if dev is not None and torch.cuda.is_available():
+        dev = _canonical(dev)
     with _lock, _retire_lock:
         names = {key[1] for key in _scratch} | set(_retired)
     for name in sorted(names if dev is None else {str(dev)}):
