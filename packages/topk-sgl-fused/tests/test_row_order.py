@@ -68,7 +68,9 @@ def test_launch_order(first_wave, balance, ordered):
     dev = triton_device()
     rows = 3 * launch.sm_count(torch.device(dev))
     x = torch.randn(rows, 300, device=dev)
-    seq = torch.arange(rows, dtype=torch.int32, device=dev) * 20  # rising lengths, 300 from row 15 on
+    # Rising lengths across every row (the last past 300, clamped), so the rows past the first wave span several
+    # bands at any SM count (a step of 20 put them all at 300 on a 132-SM GPU).
+    seq = (torch.arange(rows, dtype=torch.int32, device=dev) * 320) // rows
     call = poisoned_call(x, seq, 8, load_balance=balance)
     config = WarpConfig(1, 1, 64, 64, 64, longest_first=True, first_wave=first_wave)
     order, first, code = row_order.launch_order(call, config, seq)
