@@ -17,7 +17,8 @@ sparse1 with pass 0 counting raw bins of x + 0.0, permuted to key bins after the
 ``tt`` (session 20) keys above a second sample threshold written by the filter (``twot``: slower, removed; commit
 32242f9 has it);
 ``tr1k``/``tr1k4``/``tr1k13`` the two-read path on 1024 threads at 32K rows (session 20: slower);
-``lf<F>``/``lf<F>s`` (session 42, prepared) rows past the first wave of F CTAs per SM by falling length
+``lf<F>``/``lf<F>s`` (session 42; shipped in session 45, ``nolf`` without it) rows past the first wave of F CTAs
+per SM by falling length
 (``row_order``, PDL or serialized); ``m8``/``m8c1`` 8 CTAs per SM (min_ctas, 32 registers; 1024 candidates),
 ``t128``/``t128c1``/``t128c1m12``
 (session 37: slower) 128-thread CTAs [1024 candidates] [12 per SM], ``cs1`` (session 37, slower: ``cstore1``, removed
@@ -191,7 +192,8 @@ def configs(rows: int, n: int, dtype: str = "float32"):
 
 
 #: CTAs per SM of the many-wave variants (ptxas registers and shared memory, launch.py's notes): longest_first's F.
-FIRST_WAVE = {"SHORT_MANY": 6, "SHORT_F32_WIDE": 4, "SHORT_F32": 3, "LIGHT": 3, "LIGHT_16": 4, "MANY_ROWS": 2}
+FIRST_WAVE = {"SHORT_MANY": 6, "SHORT_F32_WIDE": 4, "SHORT_F32": 3, "LIGHT": 3, "LIGHT_16": 4, "MANY_ROWS": 2,
+              "MANY_ROWS_F32": 2}
 
 
 def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
@@ -237,6 +239,8 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
             alts["g4t512"] = replace(v, group=4, threads=512)
             alts["g4t512u4"] = replace(v, group=4, threads=512, unroll=4)
     per_sm = min((f for name, f in FIRST_WAVE.items() if getattr(rf, name) == v), default=0)
+    if v.longest_first:  # session 45: shipped on SHORT_MANY, LIGHT, MANY_ROWS_F32; "nolf" is the variant before
+        alts["nolf"] = replace(v, longest_first=0)
     if per_sm and rows > 132 * per_sm:
         # session 42 (prepared): rows past the first wave (F CTAs per SM: the variant's occupancy, or half) by
         # falling length, the order kernel as the row kernel's programmatic primary ("s": serialized instead)

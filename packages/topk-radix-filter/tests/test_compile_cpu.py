@@ -1,5 +1,6 @@
 """Every kernel variant radix_filter can launch compiles for sm_90a from placeholders (no GPU): per dtype, each
-variant ``plan`` picks for it (float32 11 of 13, 16-bit rows 8), with and without values, both load widths (slow,
+variant ``plan`` picks for it (float32 11 of 14, 16-bit rows 8; float32's three ``longest_first`` variants
+also their ordered entry), with and without values, both load widths (slow,
 ``nox -s compile``); CI's fast lane builds each planned variant once, rotating dtype, values and load width.
 
 CUTE_DSL_ARCH picks the target (without it the DSL targets sm_100a). A fresh cache
@@ -23,12 +24,13 @@ dtype = sys.argv[2]
 picked = {plan(r, n, cap, sms, dtype) for r, n, cap, sms in product(range(1, 4200, 7), (1024, 16383, 16384, 65535,
           65536, 65537, 1 << 20), ((8, 0), (9, 0)), (114, 132))}
 launched = [v for v in PLANNED.values() if v in picked]
-builds = [(dtype, w, v, vec) for w in (False, True) for v in launched for vec in (True, False)]
+builds = [(dtype, w, v, vec, o) for w in (False, True) for v in launched for vec in (True, False)
+          for o in {False, v.longest_first > 0}]  # longest_first variants: the ordered entry too
 t = time.time()
-for n, (dtype, with_values, v, vec) in enumerate(builds):
+for n, (dtype, with_values, v, vec, ordered) in enumerate(builds):
     dump = os.path.join(sys.argv[1], str(n))
     os.makedirs(dump)
-    build(dtype, with_values, v, options="--keep-ptx --dump-dir=" + dump, vec=vec)
+    build(dtype, with_values, v, options="--keep-ptx --dump-dir=" + dump, vec=vec, ordered=ordered)
 targets = set()
 for root, _, files in os.walk(sys.argv[1]):
     for f in files:
@@ -49,7 +51,8 @@ built = 0
 for i, v in enumerate(PLANNED.values()):
     usable = [d for d in dtypes if v in picks[d]]
     if usable:
-        ptx = build(usable[i % len(usable)], i % 2 == 1, v, vec=(i // 2) % 2 == 0).__ptx__
+        # longest_first variants launch their ordered entry past the first wave (the plain one is the plain variant's)
+        ptx = build(usable[i % len(usable)], i % 2 == 1, v, vec=(i // 2) % 2 == 0, ordered=v.longest_first > 0).__ptx__
         built += ".target " + sys.argv[1] in ptx
 print(built, sum(any(v in picks[d] for d in dtypes) for v in PLANNED.values()))
 """
@@ -79,7 +82,8 @@ built = []
 for i, v in enumerate(PLANNED.values()):
     usable = [d for d in dtypes if v in picks[d]]
     if usable:
-        ptx = build(usable[i % len(usable)], i % 2 == 1, v, vec=(i // 2) % 2 == 0).__ptx__
+        ordered = v.longest_first > 0 and capability >= (9, 0)  # launch orders rows on sm_90+ only
+        ptx = build(usable[i % len(usable)], i % 2 == 1, v, vec=(i // 2) % 2 == 0, ordered=ordered).__ptx__
         built.append((".target " + sys.argv[1]) in ptx and (v.group > 1) == ("barrier.cluster" in ptx))
 print(sum(built), len(built), sum(v.group > 1 for d in dtypes for v in picks[d]))
 """
@@ -109,7 +113,8 @@ def test_every_variant_compiles(arch, dtype, tmp_path):
                          text=True, timeout=900)
     assert out.returncode == 0, out.stderr[-3000:]
     count, rest = out.stdout.strip().split(" ", 1)
-    assert int(count) == 2 * (11 if dtype == "float32" else 8) * 2  # values x plan variant x load width
+    # values x plan variant x load width, and the ordered entry of float32's three longest_first variants
+    assert int(count) == 2 * (11 if dtype == "float32" else 8) * 2 + (3 * 2 * 2 if dtype == "float32" else 0)
     assert arch in rest
 
 
@@ -186,9 +191,9 @@ print(sum(out), len(out))
 
 @pytest.mark.minutes(0.4)
 def test_longest_first_builds_compile(tmp_path):
-    """``longest_first`` (session 42, prepared): the one-CTA order kernel (``row_order.RowOrder``) and the row kernel's
-    ordered entry of four many-wave variants compile for sm_90a, with ``griddepcontrol`` exactly where PDL is on;
-    the plain entry of such a variant is the plain variant's code."""
+    """``longest_first`` (session 42; shipped in session 45): the one-CTA order kernel (``row_order.RowOrder``) and
+    the row kernel's ordered entry of four many-wave variants compile for sm_90a, with ``griddepcontrol`` exactly
+    where PDL is on; the plain entry of such a variant is the plain variant's code."""
     env = dict(os.environ, CUTE_DSL_ARCH="sm_90a", CUTE_DSL_CACHE_DIR=str(tmp_path / "cache"), CUTE_DSL_KEEP_PTX="1")
     out = subprocess.run([sys.executable, "-c", ORDER_SCRIPT], env=env, capture_output=True, text=True, timeout=900,
                          cwd=tmp_path)

@@ -254,6 +254,50 @@ def test_batch_shapes_reach_the_256_thread_variants(rows, n, kind):
     check_topk(logits, seq_lens, k, idx, vals, next_n=2)
 
 
+@pytest.mark.parametrize("rows, n, dtype, kind, which", [
+    (300, 70000, torch.float32, "randn", "MANY_ROWS_F32"), (600, 40000, torch.float32, "plateau", "LIGHT"),
+    (2200, 8192, torch.float32, "nan", "SHORT_MANY"), (300, 70000, torch.bfloat16, "int_ties", "MANY_ROWS")])
+@pytest.mark.parametrize("balance", [True, False], ids=["balanced", "per_row"])
+def test_planned_longest_first_through_the_api(rows, n, dtype, kind, which, balance):
+    """Through the public API, the shapes plan() sends to the shipped ``longest_first`` variants (and bf16's
+    MANY_ROWS, which has none): next_n 2, values, eager and then a CUDA graph replayed with new lengths and new
+    logits in place; ``load_balance=False`` takes the plain entry."""
+    if not torch.cuda.is_available():
+        pytest.skip("needs a CUDA GPU")
+    from topk_radix_filter import launch as rf
+
+    dev = torch.device("cuda")
+    variant = rf.PLANNED[which]
+    if rf._sms(dev.index or 0) == 132:
+        assert rf.plan(rows, n, dtype=str(dtype).removeprefix("torch.")) == variant
+    assert (variant.longest_first > 0) == (which != "MANY_ROWS")
+    k = 2048
+    logits = make_logits(kind, rows, n, dtype, dev, seed=rows + 1, k=k)
+    seq = make_seq_lens(rows // 2, n, next_n=2, seed=n, mode="mixed", device=dev)
+    idx = torch.full((rows, k), -7, dtype=torch.int32, device=dev)
+    vals = torch.full((rows, k), 7.0, dtype=dtype, device=dev)
+
+    def call():
+        top_k_varlen(logits, seq, k, next_n=2, return_values=True, out_indices=idx, out_values=vals,
+                     backend="radix_filter", load_balance=balance)
+
+    stream = torch.cuda.Stream()
+    with torch.cuda.stream(stream):
+        call()  # eager: compiles and makes the order's scratch
+        stream.synchronize()
+        check_topk(logits, seq, k, idx, vals, next_n=2)
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph, stream=stream):
+            call()
+        seq.copy_(make_seq_lens(rows // 2, n, next_n=2, seed=n + 1, mode="uniform", device=dev))
+        logits.copy_(make_logits("randn", rows, n, dtype, dev, seed=rows + 2, k=k))
+        idx.fill_(-7)
+        vals.fill_(7.0)
+        graph.replay()
+        stream.synchronize()
+    check_topk(logits, seq, k, idx, vals, next_n=2)
+
+
 @pytest.mark.parametrize("dtype, kind", [(torch.float32, "randn"), (torch.float32, "plateau"),
                                          (torch.bfloat16, "randn"), (torch.float16, "int_ties")])
 def test_rows_over_512k_reach_the_huge_variant(dtype, kind):
@@ -354,7 +398,8 @@ def test_kth_key_far_above_the_threshold(variant, dtype):
             check_topk(x, seq_lens, k, idx, vals)
 
 
-#: ``longest_first`` (session 42, prepared, none ships): the many-wave variants' ordered entry, N per variant.
+#: ``longest_first`` (session 42; SHORT_MANY, LIGHT and MANY_ROWS_F32 ship it since session 45): the many-wave variants'
+#: ordered entry at one first-wave CTA per SM, N per variant.
 LONGEST_FIRST = {"SHORT_MANY": 8192, "SHORT_F32_WIDE": 8192, "LIGHT": 32768, "LIGHT_16": 32768, "MANY_ROWS": 70000}
 
 

@@ -1,8 +1,8 @@
 """Host side of radix_filter: compile cache and launch. No host sync: graph-capturable.
 
 The kernel needs no global scratch (sample, histogram and candidates live in shared
-memory). Only a ``longest_first`` variant (none ships) keeps its row order in scratch
-(``topk_core.workspace``, per stream or in the caller's ``workspace``).
+memory). Only the ``longest_first`` variants (float32 rows of many waves: SHORT_MANY, LIGHT, MANY_ROWS_F32) keep
+their row order in scratch (``topk_core.workspace``, per stream or in the caller's ``workspace``), 4 bytes a row.
 """
 
 from __future__ import annotations
@@ -50,8 +50,8 @@ class Variant:
     sparse1: bool = False  # pstore1: pass 1 writes a tile's candidates by a loop over their mask's set bits
     rawbin: bool = False  # sparse1: pass 0 on raw top bits of x + 0.0, permuted to key bins (measured slower: off)
     min_ctas: int = 0  # one CTA per row: registers capped so this many CTAs share an SM (0: ptxas chooses)
-    # Longest rows first (row_order.py; session 42, prepared, not yet run on a GPU): the first wave's CTAs per SM
-    # take their own rows, the rest rows by falling length, sorted by a one-CTA kernel launched just before (0: off).
+    # Longest rows first (row_order.py; session 42, shipped in session 45): the first wave's CTAs per SM take their
+    # own rows, the rest rows by falling length, sorted by a one-CTA kernel launched just before (0: off).
     longest_first: int = 0
     order_pdl: bool = True  # longest_first: the row kernel launched as the order kernel's programmatic dependent
 
@@ -118,14 +118,20 @@ FEW_HUGE_MIN_N = 524289
 #: - MANY_ROWS, >= 265 rows of N > 64K: two CTAs of 512 threads per SM (512x128K: 131.8 vs 143.0
 #:   in session 2), 8 vectors in flight (session 6: 95.9 vs 101.3 us).
 MANY_ROWS = Variant(threads=512, unroll=8, late=True)
+#: - MANY_ROWS_F32, MANY_ROWS's float32 rows with the rows past one CTA per SM longest first (``longest_first``,
+#:   session 45, H200, find_ab.py ``lf1``, four rounds in two calls, µs: 512x128K 70.1 / 70.3 / 70.0 / 72.0 -> 68.5
+#:   / 68.5 / 69.1 / 68.7; ``lf2`` 69.0-69.3). 16-bit rows were not measured: MANY_ROWS.
+MANY_ROWS_F32 = replace(MANY_ROWS, longest_first=1)
 #: - LIGHT, >= 265 rows of 16K <= N <= 64K: 512 threads, 11-bit digits, 4096 candidates, 40 KiB of
 #:   shared memory (1024x64K: 140.8 vs 172.0 in session 2; unroll 8 is slower here: 112.8 vs 105.5).
-LIGHT = Variant(threads=512, cand=4096, first_bits=11, late=True)
+#:   Rows past one CTA per SM longest first (session 45, H200, ``lf1``, four rounds, µs: 1024x64K 78.4 / 78.9 / 76.9
+#:   / 78.0 -> 77.0 / 77.3 / 76.9 / 76.5; ``lf3`` 77.5 / 76.4 / 77.6 / 77.6).
+LIGHT = Variant(threads=512, cand=4096, first_bits=11, late=True, longest_first=1)
 #: - LIGHT_16, LIGHT's 16-bit rows: registers capped at 32 (``min_ctas``; 49 without, so two CTAs per SM, not
 #:   four; 24-28 bytes of spills). Session 14, find_ab.py ``m4``, two rounds, µs: bf16 1024x64K 57.1 -> 52.25,
 #:   bf16 512x32K 22.25 -> 21.2, bf16 300x32K 17.5 -> 16.1, fp16 1024x64K 53.5 -> 48.55. float32 (40 registers,
 #:   three CTAs) measured no gain: 1024x64K 76.3/80.3 -> 82.2/81.9.
-LIGHT_16 = replace(LIGHT, min_ctas=4)
+LIGHT_16 = replace(LIGHT, min_ctas=4, longest_first=0)  # 16-bit rows: longest first not measured
 #: - SHORT, every row count below N = 16K (too short for the sample): LIGHT's two-read path alone,
 #:   whose second read hits L2. Without the sampled path's code the build needs 40 registers, not
 #:   55, so three CTAs share an SM (4096x8K: 113.8 vs 133.0 us, session 6).
@@ -155,9 +161,11 @@ LIGHT_ONE_WAVE = Variant(threads=256, cand=4096, first_bits=11, late=True, unrol
 #:   (session 9, us: 4096x8K 112.9 -> 96.8, 2048x8K 59.5 -> 54.2; fewer rows lost: 1024x8K 32.8 ->
 #:   35.4, 128x8K 8.6 -> 10.7), with SHORT_F32's three flags (session 12 call 5, us: 4096x8K 93.4 -> 72.95,
 #:   2048x8K 52.7 -> 40.5; 40 registers, 6 CTAs per SM), and sparse1 (session 13, us: 4096x8K 71.3 -> 67.2/68.8,
-#:   2048x8K 40.0 -> 38.1/38.3; 40 registers).
+#:   2048x8K 40.0 -> 38.1/38.3; 40 registers). Rows past three CTAs per SM longest first (session 45, H200,
+#:   ``lf3``, four rounds, µs: 2048x8K 38.2 / 38.3 / 38.2 / 38.1 -> 37.5 / 37.5 / 37.4 / 37.6, 4096x8K 66.9 / 67.2 /
+#:   67.1 / 67.1 -> 66.8 / 67.1 / 67.1 / 67.1; ``lf6``, the whole first wave drawn, 38.4 and 67.7).
 SHORT_MANY = Variant(threads=256, cand=2048, first_bits=11, sampled=False, fastkey=True, pstore1=True, early=True,
-                     sparse1=True)
+                     sparse1=True, longest_first=3)
 SHORT_MANY_MIN = 2048
 MANY_ROWS_MIN = 265
 LIGHT_MAX_N = 65536
@@ -166,7 +174,8 @@ LIGHT_MAX_N = 65536
 #: Every variant plan() can pick (compiled on CPU by the tests).
 PLANNED = {"DEFAULT": DEFAULT, "FEW_ROWS": FEW_ROWS, "FEW_LONG_ROWS": FEW_LONG_ROWS, "FEW_LONG_ROWS_3": FEW_LONG_ROWS_3,
            "FEW_HUGE_ROWS": FEW_HUGE_ROWS,
-           "MANY_ROWS": MANY_ROWS, "LIGHT": LIGHT, "LIGHT_16": LIGHT_16, "LIGHT_ONE_WAVE": LIGHT_ONE_WAVE,
+           "MANY_ROWS": MANY_ROWS, "MANY_ROWS_F32": MANY_ROWS_F32, "LIGHT": LIGHT, "LIGHT_16": LIGHT_16,
+           "LIGHT_ONE_WAVE": LIGHT_ONE_WAVE,
            "SHORT": SHORT,
            "SHORT_F32": SHORT_F32, "SHORT_F32_WIDE": SHORT_F32_WIDE, "SHORT_MANY": SHORT_MANY}
 
@@ -184,7 +193,7 @@ def plan(rows: int, n: int, capability: tuple[int, int] = (9, 0), sms: int = 132
         return SHORT_F32_WIDE if rows > 3 * sms else SHORT_F32
     if rows >= MANY_ROWS_MIN:
         if n > LIGHT_MAX_N:
-            return MANY_ROWS
+            return MANY_ROWS_F32 if f32 else MANY_ROWS
         if not f32:
             return LIGHT_16
         return LIGHT_ONE_WAVE if 3 * sms < rows <= 4 * sms else LIGHT
@@ -261,7 +270,9 @@ def launch(call: Call, variant: Variant | None = None) -> None:
         variant = plan(*logits.shape, torch.cuda.get_device_capability(dev), _sms(dev.index),
                        DTYPE_NAME[logits.dtype])
     vec = logits.data_ptr() % 16 == 0 and (logits.stride(0) * logits.element_size()) % 16 == 0
-    first = first_wave(variant, rows, _sms(dev.index)) if call.load_balance else rows
+    # The order kernel's dependent launch (griddepcontrol) needs sm_90; longest-first was measured only there.
+    ordering = call.load_balance and torch.cuda.get_device_capability(dev) >= (9, 0)
+    first = first_wave(variant, rows, _sms(dev.index)) if ordering else rows
     fn = compiled(DTYPE_NAME[logits.dtype], call.values is not None, _arch(dev), variant, vec, ordered=first < rows)
     if first < rows:
         _launch_ordered(fn, call, variant, first)
