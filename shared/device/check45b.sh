@@ -7,7 +7,7 @@
 set -u
 echo "=== radix_filter planned longest_first tests ($(date +%T))"
 timeout 180 python3 -m pytest -q -p no:cacheprovider packages/topk-radix-filter/tests/test_conformance.py \
-  -k "planned_longest or batch_shapes or api_smoke or longest_first" > "$OUT/pytest-rf.log" 2>&1
+  -k "planned_longest or planned_order or batch_shapes or api_smoke or longest_first" > "$OUT/pytest-rf.log" 2>&1
 echo "=== rc $?"; tail -3 "$OUT/pytest-rf.log"
 echo "=== find_ab nolf ($(date +%T))"
 FIND_AB=${FIND_AB:-nolf} FIND_CELLS=${FIND_CELLS:-6,16,7,5} timeout 90 python3 shared/device/find_ab.py

@@ -2,7 +2,8 @@
 
 The kernel needs no global scratch (sample, histogram and candidates live in shared
 memory). Only the ``longest_first`` variants (float32 rows of many waves: SHORT_MANY, LIGHT, MANY_ROWS_F32) keep
-their row order in scratch (``topk_core.workspace``, per stream or in the caller's ``workspace``), 4 bytes a row.
+their row order in scratch (``topk_core.workspace``, per stream or in the caller's ``workspace``), 4 bytes a row,
+and only on sm_90+ with ``load_balance``.
 """
 
 from __future__ import annotations
