@@ -193,7 +193,7 @@ def configs(rows: int, n: int, dtype: str = "float32"):
 
 #: CTAs per SM of the many-wave variants (ptxas registers and shared memory, launch.py's notes): longest_first's F.
 FIRST_WAVE = {"SHORT_MANY": 6, "SHORT_F32_WIDE": 4, "SHORT_F32": 3, "LIGHT": 3, "LIGHT_16": 4, "MANY_ROWS": 2,
-              "MANY_ROWS_F32": 2}
+              "MANY_ROWS_F32": 2, "SHORT_MANY_LF": 6}
 
 
 def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
@@ -239,7 +239,7 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
             alts["g4t512"] = replace(v, group=4, threads=512)
             alts["g4t512u4"] = replace(v, group=4, threads=512, unroll=4)
     per_sm = min((f for name, f in FIRST_WAVE.items() if getattr(rf, name) == v), default=0)
-    if v.longest_first:  # session 45: shipped on SHORT_MANY, LIGHT, MANY_ROWS_F32; "nolf" is the variant before
+    if v.longest_first:  # session 45: shipped on SHORT_MANY_LF, LIGHT, MANY_ROWS_F32; "nolf" is the variant before
         alts["nolf"] = replace(v, longest_first=0)
     if per_sm and rows > 132 * per_sm:
         # session 42 (prepared): rows past the first wave (F CTAs per SM: the variant's occupancy, or half) by

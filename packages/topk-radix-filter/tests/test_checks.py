@@ -89,7 +89,8 @@ def test_measured_table_is_the_h200_run():
     (264, 131072, "DEFAULT"), (512, 131072, "MANY_ROWS_F32"),
     (512, 32768, "LIGHT_ONE_WAVE"), (396, 32768, "LIGHT"), (397, 65536, "LIGHT_ONE_WAVE"),
     (528, 16384, "LIGHT_ONE_WAVE"), (529, 32768, "LIGHT"), (1024, 65536, "LIGHT"), (4096, 8192, "SHORT_MANY"),
-    (2047, 8192, "SHORT_F32_WIDE"), (2048, 16383, "SHORT_MANY"), (1, 16383, "SHORT_F32"), (1, 16384, "FEW_ROWS"),
+    (2047, 8192, "SHORT_F32_WIDE"), (2048, 16383, "SHORT_MANY_LF"), (3168, 8192, "SHORT_MANY_LF"),
+    (3169, 8192, "SHORT_MANY"), (1, 16383, "SHORT_F32"), (1, 16384, "FEW_ROWS"),
     (396, 8192, "SHORT_F32"), (397, 8192, "SHORT_F32_WIDE"), (512, 16383, "SHORT_F32_WIDE"),
     (264, 16383, "SHORT_F32"), (265, 16384, "LIGHT"), (1, 524288, "FEW_LONG_ROWS_3"), (1, 524289, "FEW_HUGE_ROWS"),
     (32, 1 << 20, "FEW_HUGE_ROWS"), (33, 1 << 20, "FEW_LONG_ROWS"),
@@ -146,12 +147,12 @@ def test_longest_first_host_logic(monkeypatch):
     from topk_radix_filter import launch as rf
 
     # Shipped (session 45) on the float32 variants of many waves; 16-bit rows were not measured with it.
-    assert {name for name, v in rf.PLANNED.items() if v.longest_first} == {"SHORT_MANY", "LIGHT", "MANY_ROWS_F32"}
+    assert {name for name, v in rf.PLANNED.items() if v.longest_first} == {"SHORT_MANY_LF", "LIGHT", "MANY_ROWS_F32"}
     assert rf.plan(512, 131072, dtype="bfloat16").longest_first == 0 and rf.LIGHT_16.longest_first == 0
     lf = replace(rf.SHORT_MANY, longest_first=6)
     assert rf.first_wave(lf, 4096, 132) == 792 and rf.first_wave(lf, 500, 132) == 500
-    assert rf.first_wave(rf.SHORT_MANY, 4096, 132) == 396  # three CTAs per SM take their own rows
-    assert rf.first_wave(rf.SHORT, 4096, 132) == 4096  # off: every CTA its own row
+    assert rf.first_wave(rf.SHORT_MANY_LF, 3000, 132) == 396  # three CTAs per SM take their own rows
+    assert rf.first_wave(rf.SHORT_MANY, 4096, 132) == 4096  # off: every CTA its own row
     keys = []
     monkeypatch.setattr(rf, "compile_cached", lambda key, thunk: keys.append(key))
     rf.compiled("float32", False, "sm_90a", rf.SHORT_MANY)

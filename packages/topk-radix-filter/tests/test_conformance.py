@@ -256,7 +256,7 @@ def test_batch_shapes_reach_the_256_thread_variants(rows, n, kind):
 
 @pytest.mark.parametrize("rows, n, dtype, kind, which", [
     (300, 70000, torch.float32, "randn", "MANY_ROWS_F32"), (600, 40000, torch.float32, "plateau", "LIGHT"),
-    (2200, 8192, torch.float32, "nan", "SHORT_MANY"), (300, 70000, torch.bfloat16, "int_ties", "MANY_ROWS")])
+    (2200, 8192, torch.float32, "nan", "SHORT_MANY_LF"), (300, 70000, torch.bfloat16, "int_ties", "MANY_ROWS")])
 @pytest.mark.parametrize("balance", [True, False], ids=["balanced", "per_row"])
 def test_planned_longest_first_through_the_api(rows, n, dtype, kind, which, balance):
     """Through the public API, the shapes plan() sends to the shipped ``longest_first`` variants (and bf16's
@@ -300,7 +300,7 @@ def test_planned_longest_first_through_the_api(rows, n, dtype, kind, which, bala
 
 def test_planned_order_scratch_grows_under_a_graph():
     """The row order's scratch (4 bytes a row) grows past a captured graph: capture 300 rows of MANY_ROWS_F32, run
-    2200 rows of SHORT_MANY eagerly on the same stream (a larger order), then replay the small graph on new logits:
+    2200 rows of SHORT_MANY_LF eagerly on the same stream (a larger order), then replay the small graph on new logits:
     exact, and tensors allocated after the growth come out of the replay untouched (the graph's order buffer was
     kept for it, not handed on)."""
     if not torch.cuda.is_available():
@@ -437,8 +437,8 @@ def test_kth_key_far_above_the_threshold(variant, dtype):
             check_topk(x, seq_lens, k, idx, vals)
 
 
-#: ``longest_first`` (session 42; SHORT_MANY, LIGHT and MANY_ROWS_F32 ship it since session 45): the many-wave variants'
-#: ordered entry at one first-wave CTA per SM, N per variant.
+#: ``longest_first`` (session 42; SHORT_MANY_LF, LIGHT and MANY_ROWS_F32 ship it since session 45): the many-wave
+#: variants' ordered entry at one first-wave CTA per SM, N per variant.
 LONGEST_FIRST = {"SHORT_MANY": 8192, "SHORT_F32_WIDE": 8192, "LIGHT": 32768, "LIGHT_16": 32768, "MANY_ROWS": 70000}
 
 

@@ -21,8 +21,8 @@ SUPPORTED_DTYPES = sgl_checks.SUPPORTED_DTYPES
 #: Where MEASURED is empty (a table cleared for a new GPU): below every measured backend, above only ``reference``.
 UNMEASURED_SCORE = 0.01
 #: Measured speed-up over masked torch.topk by (rows, N): H200, fp32, k=2048, next_n=1, every call given the previous
-#: step's top k as its hint: benchmarks/results/2026-12-05-cuda-decode-hint-session41.json (``topk bench --grid decode
-#: --hint``, noise 0.05, session 41; gvr 0.1.0).
+#: step's top k as its hint: benchmarks/results/2026-12-05-cuda-decode-hint-session45.json (``topk bench --grid decode
+#: --hint``, noise 0.05, session 45; gvr 0.1.2).
 #: Written by shared/device/update_scores.py.
 MEASURED = {
     (1, 8192): 1.93, (1, 32768): 4.13, (1, 131072): 4.74, (1, 262144): 5.11, (1, 1048576): 7.52, (8, 32768): 3.69,

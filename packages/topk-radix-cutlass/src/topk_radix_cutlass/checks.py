@@ -38,8 +38,8 @@ def supports(p: Problem) -> str | None:
 
 
 #: torch.topk (masked) µs / radix_cutlass µs, fp32 k=2048, H200, 2026-12-05, from the committed
-#: one-process runs benchmarks/results/2026-12-05-cuda-decode-session41.json and -dsa-session41.json (radix_cutlass
-#: 0.2.0; each replay queued behind a sleep kernel; written by shared/device/update_scores.py).
+#: one-process runs benchmarks/results/2026-12-05-cuda-decode-session45.json and -dsa-session45.json (radix_cutlass
+#: 0.3.1, the kernels of 0.2.0; each replay queued behind a sleep kernel; written by shared/device/update_scores.py).
 MEASURED_SPEEDUP = {
     (1, 8192): 6.97, (1, 32768): 4.2, (1, 131072): 2.86, (1, 262144): 2.53, (1, 1048576): 2.67, (8, 32768): 4.07,
     (8, 131072): 3.48, (32, 32768): 5.27, (32, 131072): 4.52, (128, 32768): 8.12, (128, 131072): 8.41,

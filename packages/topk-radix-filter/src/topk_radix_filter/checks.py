@@ -21,9 +21,10 @@ MAX_K = 16384
 MAX_N = 1 << 30
 
 #: Speedup over torch.topk (masked), measured: {(rows, n): speedup}. H200, fp32, k=2048,
-#: next_n=1; torch.topk us / radix_filter us (0.10.0, session 14 code) from the committed one-process runs of
-#: 2026-12-05 (session 41), benchmarks/results/2026-12-05-cuda-decode-session41.json and -dsa-session41.json (the DSA
-#: run wins where cells repeat; written by shared/device/update_scores.py).
+#: next_n=1; torch.topk us / radix_filter us (0.10.4's plan, session 14's kernels: before 0.10.5's longest-first
+#: order) from the committed one-process runs of 2026-12-05 (session 45), benchmarks/results/
+#: 2026-12-05-cuda-decode-session45.json and -dsa-session45.json (the DSA run wins where cells repeat; written by
+#: shared/device/update_scores.py).
 MEASURED: dict[tuple[int, int], float] = {
     (1, 8192): 9.55, (1, 32768): 7.03, (1, 131072): 5.72, (1, 262144): 5.64, (1, 1048576): 4.85, (8, 32768): 7.35,
     (8, 131072): 6.55, (32, 32768): 9.14, (32, 131072): 9.61, (128, 32768): 13.3, (128, 131072): 17.82,

@@ -1,7 +1,7 @@
 """Host side of radix_filter: compile cache and launch. No host sync: graph-capturable.
 
 The kernel needs no global scratch (sample, histogram and candidates live in shared
-memory). Only the ``longest_first`` variants (float32 rows of many waves: SHORT_MANY, LIGHT, MANY_ROWS_F32) keep
+memory). Only the ``longest_first`` variants (float32 rows of many waves: SHORT_MANY_LF, LIGHT, MANY_ROWS_F32) keep
 their row order in scratch (``topk_core.workspace``, per stream or in the caller's ``workspace``), 4 bytes a row,
 and only on sm_90+ with ``load_balance``.
 """
@@ -162,12 +162,17 @@ LIGHT_ONE_WAVE = Variant(threads=256, cand=4096, first_bits=11, late=True, unrol
 #:   (session 9, us: 4096x8K 112.9 -> 96.8, 2048x8K 59.5 -> 54.2; fewer rows lost: 1024x8K 32.8 ->
 #:   35.4, 128x8K 8.6 -> 10.7), with SHORT_F32's three flags (session 12 call 5, us: 4096x8K 93.4 -> 72.95,
 #:   2048x8K 52.7 -> 40.5; 40 registers, 6 CTAs per SM), and sparse1 (session 13, us: 4096x8K 71.3 -> 67.2/68.8,
-#:   2048x8K 40.0 -> 38.1/38.3; 40 registers). Rows past three CTAs per SM longest first (session 45, H200,
-#:   ``lf3``, four rounds, µs: 2048x8K 38.2 / 38.3 / 38.2 / 38.1 -> 37.5 / 37.5 / 37.4 / 37.6, 4096x8K 66.9 / 67.2 /
-#:   67.1 / 67.1 -> 66.8 / 67.1 / 67.1 / 67.1; ``lf6``, the whole first wave drawn, 38.4 and 67.7).
+#:   2048x8K 40.0 -> 38.1/38.3; 40 registers).
 SHORT_MANY = Variant(threads=256, cand=2048, first_bits=11, sampled=False, fastkey=True, pstore1=True, early=True,
-                     sparse1=True, longest_first=3)
+                     sparse1=True)
 SHORT_MANY_MIN = 2048
+#: - SHORT_MANY_LF, SHORT_MANY's batches of up to four waves (24 rows per SM) with the rows past three CTAs per SM
+#:   longest first (session 45, H200, ``lf3``, find_ab.py, µs: 2048x8K 38.2 / 38.3 / 38.2 / 38.1 / 38.4 / 38.2 /
+#:   38.1 / 38.4 -> 37.5 / 37.5 / 37.4 / 37.6 / 37.7 / 37.5 / 37.6 / 37.6; ``lf6``, the whole first wave drawn, 38.4).
+#:   At 4096x8K (5.2 waves) it lost a little: 66.9 / 67.2 / 67.1 / 67.1 / 66.8 / 66.9 / 66.9 / 66.9 / 66.9 / 66.8 ->
+#:   66.8 / 67.1 / 67.1 / 67.1 / 67.1 / 67.3 / 67.3 / 67.3 / 67.0 / 67.0. Between the two it is not measured.
+SHORT_MANY_LF = replace(SHORT_MANY, longest_first=3)
+SHORT_MANY_LF_MAX_PER_SM = 24
 MANY_ROWS_MIN = 265
 LIGHT_MAX_N = 65536
 
@@ -178,7 +183,8 @@ PLANNED = {"DEFAULT": DEFAULT, "FEW_ROWS": FEW_ROWS, "FEW_LONG_ROWS": FEW_LONG_R
            "MANY_ROWS": MANY_ROWS, "MANY_ROWS_F32": MANY_ROWS_F32, "LIGHT": LIGHT, "LIGHT_16": LIGHT_16,
            "LIGHT_ONE_WAVE": LIGHT_ONE_WAVE,
            "SHORT": SHORT,
-           "SHORT_F32": SHORT_F32, "SHORT_F32_WIDE": SHORT_F32_WIDE, "SHORT_MANY": SHORT_MANY}
+           "SHORT_F32": SHORT_F32, "SHORT_F32_WIDE": SHORT_F32_WIDE, "SHORT_MANY": SHORT_MANY,
+           "SHORT_MANY_LF": SHORT_MANY_LF}
 
 
 def plan(rows: int, n: int, capability: tuple[int, int] = (9, 0), sms: int = 132, dtype: str = "float32") -> Variant:
@@ -190,7 +196,7 @@ def plan(rows: int, n: int, capability: tuple[int, int] = (9, 0), sms: int = 132
         if not f32:
             return SHORT
         if rows >= SHORT_MANY_MIN:
-            return SHORT_MANY
+            return SHORT_MANY_LF if rows <= SHORT_MANY_LF_MAX_PER_SM * sms else SHORT_MANY
         return SHORT_F32_WIDE if rows > 3 * sms else SHORT_F32
     if rows >= MANY_ROWS_MIN:
         if n > LIGHT_MAX_N:

@@ -1,5 +1,5 @@
-"""Longest rows first (``Variant.longest_first``; prepared in session 42, shipped in session 45 on SHORT_MANY, LIGHT
-and MANY_ROWS_F32: float32 rows of many waves).
+"""Longest rows first (``Variant.longest_first``; prepared in session 42, shipped in session 45 on SHORT_MANY_LF,
+LIGHT and MANY_ROWS_F32: float32 rows of several waves).
 
 A launch of more CTAs than fit at once ends in a partial last wave: a CTA that starts late on a long row keeps the
 GPU waiting for it while the SMs around it run out of rows. ``RowOrder`` (one CTA, launched just before the row

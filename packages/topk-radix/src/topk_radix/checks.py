@@ -220,7 +220,7 @@ def supports(p: Problem) -> str | None:
 
 
 #: torch.topk (masked) µs / radix µs, fp32 k=2048, H200, 2026-12-05: radix 0.6.0 (side rows, (8, 256, 8)) from the
-#: committed one-process runs benchmarks/results/2026-12-05-cuda-decode-session41.json and -dsa-session41.json (the
+#: committed one-process runs benchmarks/results/2026-12-05-cuda-decode-session45.json and -dsa-session45.json (the
 #: DSA run wins where cells repeat; written by shared/device/update_scores.py).
 MEASURED_SPEEDUP = {
     (1, 8192): 10.46, (1, 32768): 9.44, (1, 131072): 8.21, (1, 262144): 6.82, (8, 32768): 9.63, (8, 131072): 8.47,

@@ -49,10 +49,10 @@ def supports(problem: Problem, interpreter: bool = False) -> str | None:
 
 
 #: Measured speed-up over masked torch.topk by (rows, N), per fused transform: H200, fp32,
-#: k=2048, next_n=1; torch.topk us / sgl_fused us (0.27.1: the resident or warp path where ``launch.pick_warp``
-#: names a config, else the two-launch path) from the committed one-process runs of 2026-12-05 (session 41, commit
-#: af89e4e plus defer_sure's pick), benchmarks/results/2026-12-05-cuda-decode-session41.json and
-#: -dsa-session41.json (columns sgl_fused, sgl_fused:page, sgl_fused:ragged; the DSA run wins where cells repeat).
+#: k=2048, next_n=1; torch.topk us / sgl_fused us (0.27.2: the resident or warp path where ``launch.pick_warp``
+#: names a config, else the two-launch path) from the committed one-process runs of 2026-12-05 (session 45, commit
+#: b66627a), benchmarks/results/2026-12-05-cuda-decode-session45.json and
+#: -dsa-session45.json (columns sgl_fused, sgl_fused:page, sgl_fused:ragged; the DSA run wins where cells repeat).
 #: Written by shared/device/update_scores.py.
 MEASURED = {
     "none": {
