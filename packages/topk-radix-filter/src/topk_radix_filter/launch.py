@@ -120,13 +120,14 @@ FEW_HUGE_MIN_N = 524289
 #:   in session 2), 8 vectors in flight (session 6: 95.9 vs 101.3 us).
 MANY_ROWS = Variant(threads=512, unroll=8, late=True)
 #: - MANY_ROWS_F32, MANY_ROWS's float32 rows with the rows past one CTA per SM longest first (``longest_first``,
-#:   session 45, H200, find_ab.py ``lf1``, four rounds in two calls, µs: 512x128K 70.1 / 70.3 / 70.0 / 72.0 -> 68.5
-#:   / 68.5 / 69.1 / 68.7; ``lf2`` 69.0-69.3). 16-bit rows were not measured: MANY_ROWS.
+#:   session 45, H200, find_ab.py ``lf1``, eight rounds in four calls, µs: 512x128K 70.1 / 70.3 / 70.0 / 72.0 / 69.3 /
+#:   69.4 / 70.1 / 69.7 -> 68.5 / 68.5 / 69.1 / 68.7 / 68.5 / 68.5 / 68.2 / 68.3; ``lf2`` 69.0-69.3). 16-bit rows
+#:   were not measured: MANY_ROWS.
 MANY_ROWS_F32 = replace(MANY_ROWS, longest_first=1)
 #: - LIGHT, >= 265 rows of 16K <= N <= 64K: 512 threads, 11-bit digits, 4096 candidates, 40 KiB of
 #:   shared memory (1024x64K: 140.8 vs 172.0 in session 2; unroll 8 is slower here: 112.8 vs 105.5).
-#:   Rows past one CTA per SM longest first (session 45, H200, ``lf1``, four rounds, µs: 1024x64K 78.4 / 78.9 / 76.9
-#:   / 78.0 -> 77.0 / 77.3 / 76.9 / 76.5; ``lf3`` 77.5 / 76.4 / 77.6 / 77.6).
+#:   Rows past one CTA per SM longest first (session 45, H200, ``lf1``, six rounds, µs: 1024x64K 78.4 / 78.9 / 76.9
+#:   / 78.0 / 76.6 / 77.2 -> 77.0 / 77.3 / 76.9 / 76.5 / 76.1 / 76.5; ``lf3`` 77.5 / 76.4 / 77.6 / 77.6).
 LIGHT = Variant(threads=512, cand=4096, first_bits=11, late=True, longest_first=1)
 #: - LIGHT_16, LIGHT's 16-bit rows: registers capped at 32 (``min_ctas``; 49 without, so two CTAs per SM, not
 #:   four; 24-28 bytes of spills). Session 14, find_ab.py ``m4``, two rounds, µs: bf16 1024x64K 57.1 -> 52.25,
