@@ -325,7 +325,7 @@ def main():
              Shape(32, 128 * K, dtype="bfloat16"), Shape(512, 32 * K, dtype="bfloat16"),
              Shape(1, 128 * K, dtype="bfloat16"), Shape(128, 128 * K, dtype="float16"),
              Shape(1024, 64 * K, dtype="bfloat16"), Shape(1024, 64 * K, dtype="float16"),
-             Shape(300, 32 * K, dtype="bfloat16")]
+             Shape(300, 32 * K, dtype="bfloat16"), Shape(3000, 8 * K)]  # 29: SHORT_MANY_LF's cutoff (session 45)
     if os.environ.get("FIND_CELLS"):  # e.g. FIND_CELLS=0,1: indices into the list above
         cells = [cells[int(i)] for i in os.environ["FIND_CELLS"].split(",")]
     dev = torch.device("cuda")
