@@ -13,16 +13,5 @@
 #   SGL_PLAN="4096x8K:noold,pick,picklf6,picklf3,picklf0s;1024x64K:noold,pick,picklf3,picklf1,picklf0s;512x128K:noold,pick,picklf2,picklf1,picklf0s;2048x8K:noold,pick,picklf6" \
 #     bash shared/device/run.sh python3 shared/device/sgl10_bench.py 420
 set -u
-LF="packages/topk-sgl-fused/tests/test_row_order.py packages/topk-sgl-fused/tests/test_warp.py"
-echo "=== longest_first GPU tests ($(date +%T))"
-timeout 200 python3 -m pytest -q -p no:cacheprovider $LF -k "order_kernel or launch_order or longest_first" > "$OUT/pytest-lf.log" 2>&1
-echo "=== rc $?"; tail -3 "$OUT/pytest-lf.log"
-for tool in memcheck racecheck; do
-  timeout 170 compute-sanitizer --tool $tool --report-api-errors no python3 -m pytest -q -p no:cacheprovider $LF \
-    -k "order_kernel or launch_order or (longest_first and none)" > "$OUT/san-lf-$tool.log" 2>&1 &
-done
-wait
-for tool in memcheck racecheck; do
-  echo "=== $tool:"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|passed|failed" "$OUT/san-lf-$tool.log" | tail -3
-done
+bash "$(dirname "$0")/sgl_lf_tests.sh" 200 170  # the tests, then memcheck and racecheck of them
 echo "=== done ($(date +%T))"

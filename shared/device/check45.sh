@@ -13,17 +13,5 @@ timeout 120 python3 -m pytest -q -p no:cacheprovider packages/topk-radix-filter/
 echo "=== rc $?"; tail -3 "$OUT/pytest-rf-lf.log"
 echo "=== find_ab lf ($(date +%T))"
 FIND_AB=${FIND_AB:-lf3,lf6,lf1,lf2} FIND_CELLS=${FIND_CELLS:-6,16,7,5} timeout 150 python3 shared/device/find_ab.py
-LF="packages/topk-sgl-fused/tests/test_row_order.py packages/topk-sgl-fused/tests/test_warp.py"
-echo "=== sgl_fused longest_first GPU tests ($(date +%T))"
-timeout 150 python3 -m pytest -q -p no:cacheprovider $LF -k "order_kernel or launch_order or longest_first" \
-  > "$OUT/pytest-sgl-lf.log" 2>&1
-echo "=== rc $?"; tail -3 "$OUT/pytest-sgl-lf.log"
-for tool in memcheck racecheck; do
-  timeout 150 compute-sanitizer --tool $tool --report-api-errors no python3 -m pytest -q -p no:cacheprovider $LF \
-    -k "order_kernel or launch_order or (longest_first and none)" > "$OUT/san-lf-$tool.log" 2>&1 &
-done
-wait
-for tool in memcheck racecheck; do
-  echo "=== $tool:"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|passed|failed" "$OUT/san-lf-$tool.log" | tail -3
-done
+bash "$(dirname "$0")/sgl_lf_tests.sh" 150 150  # the tests, then memcheck and racecheck of them
 echo "=== done ($(date +%T))"
