@@ -239,14 +239,15 @@ def test_sparse1_on_batches(variant, kind):
                                            (2048, 16000, "plateau")])
 def test_batch_shapes_reach_the_256_thread_variants(rows, n, kind):
     """Through the public API, with values and next_n=2: float32 batches that plan() sends to
-    LIGHT_ONE_WAVE (397-528 rows of 16K-64K on 132 SMs) and SHORT_MANY (2048+ rows of N < 16K)."""
+    LIGHT_ONE_WAVE (397-528 rows of 16K-64K on 132 SMs) and SHORT_MANY (2048+ rows of N < 16K; SHORT_MANY_LF,
+    its longest-first order, up to 24 rows per SM)."""
     if not torch.cuda.is_available():
         pytest.skip("needs a CUDA GPU")
-    from topk_radix_filter.launch import LIGHT_ONE_WAVE, SHORT_MANY, _sms, plan
+    from topk_radix_filter.launch import LIGHT_ONE_WAVE, SHORT_MANY, SHORT_MANY_LF, _sms, plan
 
     dev = torch.device("cuda")
     if _sms(dev.index or 0) == 132:
-        assert plan(rows, n, sms=132) in (LIGHT_ONE_WAVE, SHORT_MANY)
+        assert plan(rows, n, sms=132) in (LIGHT_ONE_WAVE, SHORT_MANY, SHORT_MANY_LF)
     k = 2048 if n > 3000 else 300
     logits = make_logits(kind, rows, n, torch.float32, dev, seed=rows, k=k)
     seq_lens = make_seq_lens(rows // 2, n, next_n=2, seed=n, mode="mixed", device=dev)

@@ -195,6 +195,18 @@ def warp_append(take, counter_ptr, lane: Int32) -> Int32:
 
 
 @cute.jit
+def warp_count(take, d: Int32, hist, lane: Int32):
+    """``hist[d] += 1`` for lanes with ``take``: one shared atomic per distinct ``d`` in the warp (``match.any``);
+    the whole warp calls it. Where a tie plateau puts every key in one bin, 32 same-address atomics per
+    instruction would serialise."""
+    v = cutlass.select_(take, d, Int32(-1) - lane)  # lanes not taking: distinct negatives, never a bin
+    peers = cute.arch.match_sync(0xFFFFFFFF, v, "any")
+    first = (peers & Uint32(cute.arch.lanemask_lt())) == Uint32(0)
+    if take and first:
+        cute.arch.atomic_add((hist.iterator + d).llvm_ptr, Int32(cute.arch.popc(peers)))
+
+
+@cute.jit
 def warp_reserve(count: Int32, counter_ptr, lane: Int32) -> Int32:
     """Warp-aggregated ``atomicAdd(counter, count)`` with one atomic per warp; the whole warp calls it.
 
