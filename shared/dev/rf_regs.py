@@ -12,6 +12,7 @@ os.environ.setdefault("CUTE_DSL_ARCH", "sm_90a")
 os.environ.setdefault("CUTE_DSL_KEEP_PTX", "1")
 sys.path.insert(0, os.path.dirname(__file__))
 from sass_tools import ptx_sass  # noqa: E402
+
 from topk_radix_cutlass import launch as rcl  # noqa: E402
 from topk_radix_filter.launch import PLANNED, build  # noqa: E402
 
