@@ -1,11 +1,13 @@
 #!/bin/bash
-# Session 46, second call (carry .carry/dsl and .carry/base, the tree before the change: every packages/*/src
-# merged): the overflow path of cute_radix by 16-byte loads and one shared atomic per distinct bin and warp.
+# Session 46, second call (carry .carry/dsl and .carry/base: base.tar.xz, the tree before the change, every
+# packages/*/src merged): the overflow path of cute_radix by 16-byte loads and one shared atomic per distinct bin and warp.
 # 1. GPU tests that reach it (plateaus, ties, constant rows) on radix_filter, radix_cutlass and radix;
 # 2. the plateau grid (then randn's) before (.carry/base first on PYTHONPATH) and after, radix_filter / radix_cutlass / torch.topk;
 # 3. memcheck of the sanitizer cases on radix_filter (between the plateau and the randn grids).
 #   bash shared/device/run.sh bash shared/device/check46b.sh
 set -u
+base=/tmp/base-src
+mkdir -p $base && tar xJf .carry/base/base.tar.xz -C $base || { echo "no .carry/base"; exit 3; }
 echo "=== tests ($(date +%T))"
 timeout ${TEST_S:-180} python3 -m pytest -q -p no:cacheprovider -x \
   packages/topk-radix-filter/tests/test_conformance.py packages/topk-radix-cutlass/tests packages/topk-radix/tests \
@@ -20,7 +22,7 @@ for kind in plateau MEMCHECK randn; do
   fi
   for side in base new; do
     echo "=== $kind bench, $side ($(date +%T))"
-    pp=$PYTHONPATH; [ $side = base ] && pp=$PWD/.carry/base:$PYTHONPATH
+    pp=$PYTHONPATH; [ $side = base ] && pp=$base:$PYTHONPATH
     PYTHONPATH=$pp timeout ${BENCH_S:-110} python3 -m topk_core bench --grid dsa --kind $kind \
       --only radix_filter radix_cutlass torch.topk --replays 3 --out "$OUT" --tag $kind-46-$side 2>&1 \
       | tr '\r' '\n' | grep -v "topk bench: *[0-9]*%" | tail -18
