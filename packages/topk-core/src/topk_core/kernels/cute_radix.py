@@ -275,9 +275,27 @@ class RadixTopK(RowTopK):
                     col = cidx[j]
                 self._gather_key(j < count, key, col, Int32(0), b0, thr, tsh, out, gt_ptr, eq_ptr, base_eq, krem,
                                  lane, False)
-        else:
+        elif cutlass.const_expr(self.with_values):  # one column a step: vectors here cost SHORT_MANY 8 registers
             for start in cutlass.range(0, count, T):
                 j = start + tid
+                bits = Int32(0)
+                if j < count:
+                    bits = Int32(xr[j])
+                self._gather_key(j < count, self._key(bits), j, bits, b0, thr, tsh, out, gt_ptr, eq_ptr, base_eq,
+                                 krem, lane, True)
+        else:  # the row by 16-byte loads
+            xv, nv, tail = rv
+            U, V = self.row_unroll, self.vec
+            for start in cutlass.range(0, nv, T * U):
+                vs = self._load_vectors(xv, start, nv, tid, U)
+                for u in cutlass.range_constexpr(U):
+                    jv = start + u * T + tid
+                    for e in cutlass.range_constexpr(V):
+                        bits = Int32(vs[u][e])
+                        self._gather_key(jv < nv, self._key(bits), jv * V + e, bits, b0, thr, tsh, out, gt_ptr,
+                                         eq_ptr, base_eq, krem, lane, True)
+            if cutlass.const_expr(V > 1):
+                j = tail + tid
                 bits = Int32(0)
                 if j < count:
                     bits = Int32(xr[j])
