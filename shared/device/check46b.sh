@@ -10,21 +10,21 @@ base=/tmp/base-src  # every packages/*/src merged, then the two kernel files fro
 rm -rf $base && mkdir -p $base && for d in packages/*/src; do cp -r $d/* $base/; done &&
   tar xJf shared/device/base46.tar.xz -C $base || { echo "no shared/device/base46.tar.xz"; exit 3; }
 echo "=== tests ($(date +%T))"
-timeout ${TEST_S:-170} python3 -m pytest -q -p no:cacheprovider -x \
+timeout ${TEST_S:-150} python3 -m pytest -q -p no:cacheprovider -x \
   packages/topk-radix-filter/tests/test_conformance.py packages/topk-radix-cutlass/tests packages/topk-radix/tests \
   -k "plateau or int_ties or constant or k_edges or batch_shapes or tie" > "$OUT/pytest.log" 2>&1
 echo "=== rc $?"; tail -4 "$OUT/pytest.log"
 for kind in plateau MEMCHECK; do
   if [ $kind = MEMCHECK ]; then
     echo "=== memcheck radix_filter ($(date +%T))"
-    timeout ${SAN_S:-80} compute-sanitizer --tool memcheck --report-api-errors no python3 shared/device/sanitize_cases.py \
+    timeout ${SAN_S:-60} compute-sanitizer --tool memcheck --report-api-errors no python3 shared/device/sanitize_cases.py \
       radix_filter 2>&1 | grep -v "^========= COMPUTE-SANITIZER$" | tail -8
     continue
   fi
   for side in base new; do
     echo "=== $kind bench, $side ($(date +%T))"
     pp=$PYTHONPATH; [ $side = base ] && pp=$base:$PYTHONPATH
-    PYTHONPATH=$pp timeout ${BENCH_S:-110} python3 -m topk_core bench --grid dsa --kind $kind \
+    PYTHONPATH=$pp timeout ${BENCH_S:-85} python3 -m topk_core bench --grid dsa --kind $kind \
       --only radix_filter radix_cutlass torch.topk --replays 3 --out "$OUT" --tag $kind-46-$side 2>&1 \
       | tr '\r' '\n' | grep -v "topk bench: *[0-9]*%" | tail -18
   done
