@@ -1,25 +1,25 @@
 #!/bin/bash
 # Session 46, third call (carry .carry/dsl; shared/device/base46.tar.xz as in check46b.sh): warp_count by ballot,
 # shuffle and vote in place of match.any (which lost on short plateau rows in check46b). The plateau grid before and
-# after, the first six randn cells before and after (radix_filter / radix_cutlass / torch.topk), then the plateau
+# after (radix_filter / radix_cutlass / torch.topk; the randn cells were dropped for device time), then the plateau
 # tests of radix_filter and radix_cutlass.
 #   bash shared/device/run.sh bash shared/device/check46c.sh
 set -u
 base=/tmp/base-src  # every packages/*/src merged, then the two kernel files from before the change
 rm -rf $base && mkdir -p $base && for d in packages/*/src; do cp -r $d/* $base/; done &&
   tar xJf shared/device/base46.tar.xz -C $base || { echo "no shared/device/base46.tar.xz"; exit 3; }
-for kind in plateau randn; do
+for kind in plateau; do
   lim=0; [ $kind = randn ] && lim=6
   for side in base new; do
     echo "=== $kind bench, $side ($(date +%T))"
     pp=$PYTHONPATH; [ $side = base ] && pp=$base:$PYTHONPATH
-    PYTHONPATH=$pp timeout ${BENCH_S:-85} python3 -m topk_core bench --grid dsa --kind $kind --limit $lim \
+    PYTHONPATH=$pp timeout ${BENCH_S:-70} python3 -m topk_core bench --grid dsa --kind $kind --limit $lim \
       --only radix_filter radix_cutlass torch.topk --replays 3 --out "$OUT" --tag $kind-46c-$side 2>&1 \
       | tr '\r' '\n' | grep -v "topk bench: *[0-9]*%" | tail -17
   done
 done
 echo "=== tests ($(date +%T))"
-timeout ${TEST_S:-90} python3 -m pytest -q -p no:cacheprovider packages/topk-radix-filter/tests/test_conformance.py \
+timeout ${TEST_S:-70} python3 -m pytest -q -p no:cacheprovider packages/topk-radix-filter/tests/test_conformance.py \
   packages/topk-radix-cutlass/tests -k "plateau" > "$OUT/pytest.log" 2>&1
 echo "=== rc $?"; tail -4 "$OUT/pytest.log"
 echo "=== done ($(date +%T))"
