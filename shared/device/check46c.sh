@@ -3,6 +3,12 @@
 # shuffle and vote in place of match.any (which lost on short plateau rows in check46b). The plateau grid before and
 # after (radix_filter / radix_cutlass / torch.topk; the randn cells were dropped for device time), then the plateau
 # tests of radix_filter and radix_cutlass.
+# Not run (session 46 had no device time left); main keeps the kernels from before. Next session, on CPU first:
+#   git apply shared/dev/patches/overflow-path-ballot.diff
+#   mkdir -p /tmp/b46/topk_core/kernels && for f in cute_radix cute_common; do
+#     git show HEAD:packages/topk-core/src/topk_core/kernels/$f.py > /tmp/b46/topk_core/kernels/$f.py; done
+#   tar cJf shared/device/base46.tar.xz -C /tmp/b46 .     (untracked; it travels with the tree)
+# then (carry .carry/dsl; move untracked results out of the tree first: dsl + tree sit near the 64 MiB limit):
 #   bash shared/device/run.sh bash shared/device/check46c.sh
 set -u
 base=/tmp/base-src  # every packages/*/src merged, then the two kernel files from before the change
