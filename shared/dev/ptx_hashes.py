@@ -3,11 +3,14 @@ fp32 scalar loads) and of radix_cutlass's first builds, to show a refactor leave
 
 Usage (from a scratch directory: CUTE_DSL_KEEP_PTX writes files in the cwd):
   CUTE_DSL_ARCH=sm_90a CUTE_DSL_KEEP_PTX=1 PYTHONPATH=... python shared/dev/ptx_hashes.py > hashes.txt
-(before and after the change; diff the two files)
+(before and after the change; diff the two files). With ``--regs``: ptxas registers, spill stores and stack bytes
+(sm_90a) of each build in place of the hash, so a change to shared kernel code shows what it costs every variant.
 """
 
 import hashlib
 import os
+import re
+import sys
 
 os.environ.setdefault("CUTE_DSL_ARCH", "sm_90a")
 from topk_radix_cutlass import launch as rcl  # noqa: E402
@@ -18,6 +21,20 @@ BUILDS = (("float32", False, True), ("float32", True, True), ("bfloat16", True, 
 
 def sha(fn) -> str:
     return hashlib.sha1(fn.__ptx__.encode()).hexdigest()[:12]
+
+
+def regs(fn) -> str:
+    sys.path.insert(0, os.path.dirname(__file__))
+    from sass_tools import ptx_sass
+
+    rep, _ = ptx_sass(fn.__ptx__)
+    pats = (r"Used (\d+) registers", r"(\d+) bytes spill stores", r"(\d+) bytes stack")
+    found = [re.findall(pat, rep) for pat in pats]
+    return "regs {} spill {} stack {}".format(*(f[-1] if f else "?" for f in found))
+
+
+if "--regs" in sys.argv:
+    sha = regs  # noqa: F811
 
 
 for name, v in sorted(PLANNED.items()):
