@@ -33,16 +33,15 @@ def regs(fn) -> str:
     return "regs {} spill {} stack {}".format(*(f[-1] if f else "?" for f in found))
 
 
-if "--regs" in sys.argv:
-    sha = regs  # noqa: F811
+digest = regs if "--regs" in sys.argv else sha
 
 
 for name, v in sorted(PLANNED.items()):
     for dtype, wv, vec in BUILDS:
         if dtype != "float32" and v.threads == 256:  # the 256-thread variants are float32's
             continue
-        print(f"rf {name} {dtype} v{int(wv)} vec{int(vec)}", sha(build(dtype, wv, v, vec=vec)), flush=True)
+        print(f"rf {name} {dtype} v{int(wv)} vec{int(vec)}", digest(build(dtype, wv, v, vec=vec)), flush=True)
 for args in rcl.variants()[:6]:
-    print("rc", args, sha(rcl.build(*args)), flush=True)
+    print("rc", args, digest(rcl.build(*args)), flush=True)
 for args in rcl.split_variants()[:4]:
-    print("rcs", args, sha(rcl.build_split(*args)), flush=True)
+    print("rcs", args, digest(rcl.build_split(*args)), flush=True)

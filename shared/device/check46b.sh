@@ -5,10 +5,9 @@
 # 2. the plateau grid before (the base tree first on PYTHONPATH) and after, radix_filter / radix_cutlass / torch.topk;
 # 3. memcheck of the sanitizer cases on radix_filter.
 #   bash shared/device/run.sh bash shared/device/check46b.sh
+# It ran (call 2) on the tree with shared/dev/patches/overflow-path-match-any.diff applied; main backed it out.
 set -u
-base=/tmp/base-src  # every packages/*/src merged, then the two kernel files from before the change
-rm -rf $base && mkdir -p $base && for d in packages/*/src; do cp -r $d/* $base/; done &&
-  tar xJf shared/device/base46.tar.xz -C $base || { echo "no shared/device/base46.tar.xz"; exit 3; }
+. shared/device/base_tree.sh shared/device/base46.tar.xz  # sets $base: the tree before the change
 echo "=== tests ($(date +%T))"
 timeout ${TEST_S:-150} python3 -m pytest -q -p no:cacheprovider -x \
   packages/topk-radix-filter/tests/test_conformance.py packages/topk-radix-cutlass/tests packages/topk-radix/tests \

@@ -11,9 +11,7 @@
 # then (carry .carry/dsl; move untracked results out of the tree first: dsl + tree sit near the 64 MiB limit):
 #   bash shared/device/run.sh bash shared/device/check46c.sh
 set -u
-base=/tmp/base-src  # every packages/*/src merged, then the two kernel files from before the change
-rm -rf $base && mkdir -p $base && for d in packages/*/src; do cp -r $d/* $base/; done &&
-  tar xJf shared/device/base46.tar.xz -C $base || { echo "no shared/device/base46.tar.xz"; exit 3; }
+. shared/device/base_tree.sh shared/device/base46.tar.xz  # sets $base: the tree before the change
 for kind in plateau; do
   lim=0; [ $kind = randn ] && lim=6
   for side in base new; do
