@@ -1,18 +1,21 @@
 #!/bin/bash
-# Session 46, third call (carry .carry/dsl; shared/device/base46.tar.xz as in check46b.sh): warp_count by ballot,
-# shuffle and vote in place of match.any (which lost on short plateau rows in check46b). The plateau grid before and
-# after (radix_filter / radix_cutlass / torch.topk; the randn cells were dropped for device time), then the plateau
-# tests of radix_filter and radix_cutlass.
-# Not run (session 46 had no device time left); main keeps the kernels from before. Next session, on CPU first:
-#   git apply shared/dev/patches/overflow-path-ballot.diff
+# The overflow path's A/B (carry .carry/dsl): the plateau grid before and after (radix_filter / radix_cutlass /
+# torch.topk), then the randn grid's first 6 cells before and after (KINDS picks; the main path's source is
+# unchanged, its SASS not quite), then the plateau tests of radix_filter and radix_cutlass with
+# test_plateau_fallback_stops_only_when_every_slot_is_taken (session 47: keys just above a plateau at a row's end).
+# Written in session 46 for the ballot form; session 47 adds the gather's exit once every slot is taken
+# (`overflow-path-ballot-exit.diff`). Never run: no device machine started in session 46's last hour or in session 47.
+# On CPU first (main keeps the kernels from before):
+#   git apply shared/dev/patches/overflow-path-ballot-exit.diff     (or overflow-path-ballot.diff: no exit)
 #   mkdir -p /tmp/b46/topk_core/kernels && for f in cute_radix cute_common; do
 #     git show HEAD:packages/topk-core/src/topk_core/kernels/$f.py > /tmp/b46/topk_core/kernels/$f.py; done
 #   tar cJf shared/device/base46.tar.xz -C /tmp/b46 .     (untracked; it travels with the tree)
-# then (carry .carry/dsl; move untracked results out of the tree first: dsl + tree sit near the 64 MiB limit):
-#   bash shared/device/run.sh bash shared/device/check46c.sh
+# then move benchmarks/results/2026-11-2* out of the tree (the tree and .carry/dsl are over 64 MiB together; put
+# them back after) and:
+#   KINDS="plateau randn" BENCH_S=55 TEST_S=60 bash shared/device/run.sh bash shared/device/check46c.sh   (~330 s)
 set -u
 . shared/device/base_tree.sh shared/device/base46.tar.xz  # sets $base: the tree before the change
-for kind in plateau; do
+for kind in ${KINDS:-plateau randn}; do
   lim=0; [ $kind = randn ] && lim=6
   for side in base new; do
     echo "=== $kind bench, $side ($(date +%T))"
@@ -24,6 +27,6 @@ for kind in plateau; do
 done
 echo "=== tests ($(date +%T))"
 timeout ${TEST_S:-70} python3 -m pytest -q -p no:cacheprovider packages/topk-radix-filter/tests/test_conformance.py \
-  packages/topk-radix-cutlass/tests -k "plateau" > "$OUT/pytest.log" 2>&1
+  packages/topk-radix-cutlass/tests -k "plateau or fallback_stops" > "$OUT/pytest.log" 2>&1
 echo "=== rc $?"; tail -4 "$OUT/pytest.log"
 echo "=== done ($(date +%T))"

@@ -402,6 +402,42 @@ def test_kth_key_far_above_the_threshold(variant, dtype):
             check_topk(x, seq_lens, k, idx, vals)
 
 
+@pytest.mark.parametrize("dtype", list(DT))
+@pytest.mark.parametrize("name", ["DEFAULT", "SHORT_MANY", "FEW_LONG_ROWS_3", "LIGHT"])
+@pytest.mark.parametrize("late", [True, False], ids=["above_last", "above_first"])
+def test_plateau_fallback_stops_only_when_every_slot_is_taken(name, dtype, late):
+    """The overflow path's gather stops streaming the row once its k slots are taken (session 47). On a plateau of
+    1.0 the tie slots fill within the first columns; keys just above 1.0 (in the same first-digit bin, so found
+    only by the gather) are placed in the row's last columns (``above_last``: the gather must read to the end) or
+    its first ones. Keys far above the plateau are spread over the row; every answer is checked exactly."""
+    if not torch.cuda.is_available():
+        pytest.skip("needs a CUDA GPU")
+    from topk_radix_filter.launch import PLANNED, launch
+
+    dev = torch.device("cuda")
+    g = torch.Generator(device="cpu").manual_seed(47)
+    tdt = DT[dtype]
+    step = torch.finfo(tdt).eps  # 1 + j * eps for j < 16 shares 1.0's first digit in every dtype
+    for rows, n, k in ((3, 131072, 2048), (4, 20000, 512)):
+        x = torch.ones(rows, n)
+        for r in range(rows):
+            near = k // 4  # just above the plateau
+            cols = torch.arange(n - near, n) if late else torch.arange(near)
+            x[r, cols] = 1 + step * torch.randint(1, 16, (near,), generator=g).float()
+            far = torch.randperm(n, generator=g)[: k // 4]
+            far = far[(far < n - near) if late else (far >= near)]
+            x[r, far] = 4 + torch.rand(far.numel(), generator=g)
+        x = x.to(dev, tdt)
+        seq_lens = torch.full((rows,), n, dtype=torch.int32, device=dev)
+        idx = torch.full((rows, k), -7, dtype=torch.int32, device=dev)
+        vals = torch.full((rows, k), 7, dtype=tdt, device=dev)
+        launch(Call(logits=x, seq_lens=seq_lens, top_k=k, indices=idx, values=vals), PLANNED[name])
+        check_topk(x, seq_lens, k, idx, vals)
+        idx2 = torch.full((rows, k), -7, dtype=torch.int32, device=dev)
+        launch(Call(logits=x, seq_lens=seq_lens, top_k=k, indices=idx2), PLANNED[name])
+        check_topk(x, seq_lens, k, idx2, None)
+
+
 #: ``longest_first`` (session 42; SHORT_MANY_LF, LIGHT and MANY_ROWS_F32 ship it since session 45): the many-wave
 #: variants' ordered entry at one first-wave CTA per SM, N per variant.
 LONGEST_FIRST = {"SHORT_MANY": 8192, "SHORT_F32_WIDE": 8192, "LIGHT": 32768, "LIGHT_16": 32768, "MANY_ROWS": 70000}
