@@ -1,12 +1,14 @@
 #!/bin/bash
 # The overflow path's A/B (carry .carry/dsl): the plateau grid before and after (radix_filter / radix_cutlass /
 # torch.topk), then the randn grid's first 6 cells before and after (KINDS picks; the main path's source is
-# unchanged, its SASS not quite), then the plateau tests of radix_filter and radix_cutlass with
-# test_plateau_fallback_stops_only_when_every_slot_is_taken (session 47: keys just above a plateau at a row's end).
+# unchanged, its SASS not quite), then the plateau tests of radix_filter and radix_cutlass (among them
+# test_plateau_fallback_stops_only_when_every_slot_is_taken, session 47: keys just above a plateau at a row's end).
 # Written in session 46 for the ballot form; session 47 adds the gather's exit once every slot is taken
-# (`overflow-path-ballot-exit.diff`). Never run: no device machine started in session 46's last hour or in session 47.
+# (`overflow-path-gather-exit.diff`, on top of the ballot form). Never run: no device machine started in session
+# 46's last hour or in session 47.
 # On CPU first (main keeps the kernels from before):
-#   git apply shared/dev/patches/overflow-path-ballot-exit.diff     (or overflow-path-ballot.diff: no exit)
+#   git apply shared/dev/patches/overflow-path-ballot.diff shared/dev/patches/overflow-path-gather-exit.diff
+#   (the first alone: the ballot form without the exit)
 #   mkdir -p /tmp/b46/topk_core/kernels && for f in cute_radix cute_common; do
 #     git show HEAD:packages/topk-core/src/topk_core/kernels/$f.py > /tmp/b46/topk_core/kernels/$f.py; done
 #   tar cJf shared/device/base46.tar.xz -C /tmp/b46 .     (untracked; it travels with the tree)
@@ -27,6 +29,6 @@ for kind in ${KINDS:-plateau randn}; do
 done
 echo "=== tests ($(date +%T))"
 timeout ${TEST_S:-70} python3 -m pytest -q -p no:cacheprovider packages/topk-radix-filter/tests/test_conformance.py \
-  packages/topk-radix-cutlass/tests -k "plateau or fallback_stops" > "$OUT/pytest.log" 2>&1
+  packages/topk-radix-cutlass/tests -k "plateau" > "$OUT/pytest.log" 2>&1
 echo "=== rc $?"; tail -4 "$OUT/pytest.log"
 echo "=== done ($(date +%T))"

@@ -406,7 +406,7 @@ def test_kth_key_far_above_the_threshold(variant, dtype):
 @pytest.mark.parametrize("name", ["DEFAULT", "SHORT_MANY", "FEW_LONG_ROWS_3", "LIGHT"])
 @pytest.mark.parametrize("late", [True, False], ids=["above_last", "above_first"])
 def test_plateau_fallback_stops_only_when_every_slot_is_taken(name, dtype, late):
-    """The guard of session 47's prepared gather exit (``shared/dev/patches/overflow-path-ballot-exit.diff``: the
+    """The guard of session 47's prepared gather exit (``shared/dev/patches/overflow-path-gather-exit.diff``: the
     overflow path's gather stops streaming the row once its k slots are taken; main's kernels read the whole row
     and must pass it too). On a plateau of 1.0 the tie slots fill within the first columns; keys just above 1.0
     (in the same first-digit bin, so found only by the gather) are placed in the row's last columns
