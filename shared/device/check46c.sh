@@ -4,17 +4,16 @@
 # unchanged, its SASS not quite), then the plateau tests of radix_filter and radix_cutlass (among them
 # test_plateau_fallback_stops_only_when_every_slot_is_taken, session 47: keys just above a plateau at a row's end).
 # Written in session 46 for the ballot form; session 47 adds the gather's exit once every slot is taken
-# (`overflow-path-gather-exit.diff`, on top of the ballot form). Never run: no device machine started in session
-# 46's last hour or in session 47.
-# On CPU first (main keeps the kernels from before):
-#   git apply shared/dev/patches/overflow-path-ballot.diff shared/dev/patches/overflow-path-gather-exit.diff
-#   (the first alone: the ballot form without the exit)
+# (`overflow-path-gather-exit.diff`, on top of the ballot form). Ran in session 48 (calls 3-4, an H100; the plateau
+# benches need BENCH_S=140 on a cold cache) and both patches landed as topk-core 0.2.6.
+# To reuse it for another overflow-path change: the base archive from the commit to compare against:
 #   mkdir -p /tmp/b46/topk_core/kernels && for f in cute_radix cute_common; do
-#     git show HEAD:packages/topk-core/src/topk_core/kernels/$f.py > /tmp/b46/topk_core/kernels/$f.py; done
+#     git show <base commit>:packages/topk-core/src/topk_core/kernels/$f.py > /tmp/b46/topk_core/kernels/$f.py; done
 #   tar cJf shared/device/base46.tar.xz -C /tmp/b46 .     (untracked; it travels with the tree)
 # then move benchmarks/results/2026-11-2* out of the tree (the tree and .carry/dsl are over 64 MiB together; put
 # them back after) and:
-#   KINDS="plateau randn" BENCH_S=55 TEST_S=60 bash shared/device/run.sh bash shared/device/check46c.sh   (~330 s)
+#   KINDS="plateau randn" BENCH_S=140 TEST_S=60 bash shared/device/run.sh bash shared/device/check46c.sh
+#   (~10 min cold; in session 48 the plateau, overflow and tie tests of three packages, 391, took 353 s)
 set -u
 . shared/device/base_tree.sh shared/device/base46.tar.xz  # sets $base: the tree before the change
 for kind in ${KINDS:-plateau randn}; do

@@ -406,12 +406,11 @@ def test_kth_key_far_above_the_threshold(variant, dtype):
 @pytest.mark.parametrize("name", ["DEFAULT", "SHORT_MANY", "FEW_LONG_ROWS_3", "LIGHT"])
 @pytest.mark.parametrize("late", [True, False], ids=["above_last", "above_first"])
 def test_plateau_fallback_stops_only_when_every_slot_is_taken(name, dtype, late):
-    """The guard of session 47's prepared gather exit (``shared/dev/patches/overflow-path-gather-exit.diff``: the
-    overflow path's gather stops streaming the row once its k slots are taken; main's kernels read the whole row
-    and must pass it too). On a plateau of 1.0 the tie slots fill within the first columns; keys just above 1.0
-    (in the same first-digit bin, so found only by the gather) are placed in the row's last columns
-    (``above_last``: the gather must read to the end) or its first ones. Keys far above the plateau are spread
-    over the row; every answer is checked exactly."""
+    """The guard of the gather exit (topk-core 0.2.6, ``RadixTopK._slots_filled``: the overflow path's gather stops
+    streaming the row once its k slots are taken). On a plateau of 1.0 the tie slots fill within the first
+    columns; keys just above 1.0 (in the same first-digit bin, so found only by the gather) are placed in the row's
+    last columns (``above_last``: the gather must read to the end) or its first ones. Keys far above the plateau
+    are spread over the row; every answer is checked exactly."""
     if not torch.cuda.is_available():
         pytest.skip("needs a CUDA GPU")
     from topk_radix_filter.launch import PLANNED, launch

@@ -42,6 +42,7 @@ from .cute_common import (
     order_key_f32_fadd,
     row_views,
     warp_append,
+    warp_count,
     warp_inclusive_sum,
     write_short_row,
 )
@@ -126,6 +127,9 @@ class RadixTopK(RowTopK):
     #: The rows ``_select`` reads are logits (raw float bits); a subclass that reads order keys
     #: (split.MergeTopK) sets False, which turns the float compares (``fcmp``) off.
     reads_logits = True
+    #: Vectors in flight per thread where the overflow path streams the row (``_count_row_digit``, the gather):
+    #: more would hold registers every variant pays for, on a path only plateaus take.
+    row_unroll = 1
 
     def __init__(self, dtype: str, with_values: bool, threads: int = 512, cand: int = 4096, unroll: int = 4,
                  unroll1: int = 2, vec: bool = True, first_bits: int = 11, fcmp: bool = True,
@@ -221,9 +225,10 @@ class RadixTopK(RowTopK):
 
     @cute.jit
     def _refine(self, from_cand: cutlass.Constexpr, xr, out, hist, ckey, cidx, ctl, count: Int32,
-                b0: Int32, krem: Int32, k: Int32, tid: Int32):
+                b0: Int32, krem: Int32, k: Int32, tid: Int32, rv=None):
         """Resolve the digits after the first on a source (candidates or the row), then gather.
 
+        From the row (the candidates overflowed: a plateau), ``rv`` is ``_vectors``' view of it.
         ``early``: once a digit's bin holds exactly the ``krem`` keys still needed, the lower digits are
         not resolved: the gather compares keys on the digits found (``tsh``) and takes that whole bin."""
         T = self.threads
@@ -238,7 +243,7 @@ class RadixTopK(RowTopK):
                 b, krem = self._find_bin(hist, 1 << width, krem, ctl, tid)
                 pref = pref | (Uint32(b) << sh)
                 if cutlass.const_expr(p + 1 < len(self.digits)):
-                    self._refine_pass(from_cand, xr, hist, ckey, count, pref, p, tid)
+                    self._refine_pass(from_cand, xr, hist, ckey, count, pref, p, tid, rv)
             else:
                 b = Int32(0)
                 if live != Int32(0):  # uniform: every thread reads the same find_bin answer
@@ -251,7 +256,7 @@ class RadixTopK(RowTopK):
                             live = Int32(0)
                             tsh = Uint32(sh)
                         else:
-                            self._refine_pass(from_cand, xr, hist, ckey, count, pref, p, tid)
+                            self._refine_pass(from_cand, xr, hist, ckey, count, pref, p, tid, rv)
         # Gather: keys above the threshold whose first digit is b0 (those above b0 are written),
         # then krem keys equal to it.
         thr = pref
@@ -260,45 +265,112 @@ class RadixTopK(RowTopK):
         gt_ptr = (ctl.iterator + GT).llvm_ptr
         eq_ptr = (ctl.iterator + EQ).llvm_ptr
         base_eq = k - krem
-        for start in cutlass.range(0, count, T):
-            j = start + tid
-            key = Uint32(0)
-            col = Int32(-1)
-            bits = Int32(0)
-            if j < count:
-                if cutlass.const_expr(from_cand):
+        if cutlass.const_expr(from_cand):
+            for start in cutlass.range(0, count, T):
+                j = start + tid
+                key = Uint32(0)
+                col = Int32(-1)
+                if j < count:
                     key = ckey[j]
                     col = cidx[j]
-                else:
+                self._gather_key(j < count, key, col, Int32(0), b0, thr, tsh, out, gt_ptr, eq_ptr, base_eq, krem,
+                                 lane, False)
+        elif cutlass.const_expr(self.with_values):  # one column a step: vectors here cost SHORT_MANY 8 registers
+            for start in cutlass.range(0, count, T):
+                if not self._slots_filled(ctl, k, krem):
+                    j = start + tid
+                    bits = Int32(0)
+                    if j < count:
+                        bits = Int32(xr[j])
+                    self._gather_key(j < count, self._key(bits), j, bits, b0, thr, tsh, out, gt_ptr, eq_ptr, base_eq,
+                                     krem, lane, True)
+        else:  # the row by 16-byte loads
+            xv, nv, tail = rv
+            U, V = self.row_unroll, self.vec
+            for start in cutlass.range(0, nv, T * U):
+                if not self._slots_filled(ctl, k, krem):
+                    vs = self._load_vectors(xv, start, nv, tid, U)
+                    for u in cutlass.range_constexpr(U):
+                        jv = start + u * T + tid
+                        for e in cutlass.range_constexpr(V):
+                            bits = Int32(vs[u][e])
+                            self._gather_key(jv < nv, self._key(bits), jv * V + e, bits, b0, thr, tsh, out, gt_ptr,
+                                             eq_ptr, base_eq, krem, lane, True)
+            if cutlass.const_expr(V > 1):
+                j = tail + tid
+                bits = Int32(0)
+                if j < count:
                     bits = Int32(xr[j])
-                    key = self._key(bits)
-                    col = j
-            inside = j < count and (key >> sh0) == Uint32(b0)
-            above = inside and key > thr
-            equal = inside and key == thr
-            if cutlass.const_expr(self.early):
-                above = inside and (key >> tsh) > thr
-                equal = inside and (key >> tsh) == thr
-            self._emit_ranked(above, equal, col, bits, key, out, gt_ptr, eq_ptr, base_eq, krem, lane, not from_cand)
+                self._gather_key(j < count, self._key(bits), j, bits, b0, thr, tsh, out, gt_ptr, eq_ptr, base_eq,
+                                 krem, lane, True)
+
+    @cute.jit
+    def _slots_filled(self, ctl, k: Int32, krem: Int32):
+        """Whether the gather from the row has every slot taken: ``k - krem`` keys above the threshold (those
+        above bin b0 came from pass 1) and ``krem`` equal to it. The counters only grow, so a stale read only
+        delays the exit. On a tie plateau the equal keys fill their slots early in the row and the rest of it is
+        not read. The vote makes the answer the warp's (its lanes' reads may land apart): the gather's warp
+        collectives need every lane."""
+        return cute.arch.vote_all_sync((ctl[GT] >= k - krem) & (ctl[EQ] >= krem))
+
+    @cute.jit
+    def _gather_key(self, valid, key: Uint32, col: Int32, bits: Int32, b0: Int32, thr: Uint32, tsh: Uint32, out,
+                    gt_ptr, eq_ptr, base_eq: Int32, krem: Int32, lane: Int32, have_bits: cutlass.Constexpr):
+        """``_refine``'s gather step for one key (the whole warp calls it): keys of first digit ``b0`` above
+        the threshold ``thr`` (compared from bit ``tsh`` with ``early``) and up to ``krem`` equal to it."""
+        sh0 = self.digits[0][0]
+        inside = valid and (key >> sh0) == Uint32(b0)
+        above = inside and key > thr
+        equal = inside and key == thr
+        if cutlass.const_expr(self.early):
+            above = inside and (key >> tsh) > thr
+            equal = inside and (key >> tsh) == thr
+        self._emit_ranked(above, equal, col, bits, key, out, gt_ptr, eq_ptr, base_eq, krem, lane, have_bits)
 
     @cute.jit
     def _refine_pass(self, from_cand: cutlass.Constexpr, xr, hist, ckey, count: Int32, pref: Uint32,
-                     p: cutlass.Constexpr, tid: Int32):
+                     p: cutlass.Constexpr, tid: Int32, rv=None):
         """Histogram digit ``p + 1`` of the source's keys whose digits up to ``p`` are ``pref``'s."""
         sh = self.digits[p][0]
         nsh, nwidth = self.digits[p + 1]
         self._clear(hist, tid, 1 << nwidth)
         cute.arch.sync_threads()
-        for j in cutlass.range(tid, count, self.threads):
-            key = Uint32(0)
-            if cutlass.const_expr(from_cand):
+        if cutlass.const_expr(from_cand):
+            for j in cutlass.range(tid, count, self.threads):
                 key = ckey[j]
-            else:
-                key = self._key(Int32(xr[j]))
-            if (key >> sh) == (pref >> sh):
-                d = (key >> nsh) & Uint32((1 << nwidth) - 1)
-                cute.arch.atomic_add((hist.iterator + Int32(d)).llvm_ptr, Int32(1))
+                if (key >> sh) == (pref >> sh):
+                    d = (key >> nsh) & Uint32((1 << nwidth) - 1)
+                    cute.arch.atomic_add((hist.iterator + Int32(d)).llvm_ptr, Int32(1))
+        else:
+            self._count_row_digit(rv, xr, count, pref, p, hist, tid)
         cute.arch.sync_threads()
+
+    @cute.jit
+    def _count_row_digit(self, rv, xr, length: Int32, pref: Uint32, p: cutlass.Constexpr, hist, tid: Int32):
+        """From the row (``rv``: ``_vectors``' view, the candidates having overflowed): histogram digit ``p + 1``
+        of the keys whose digits up to ``p`` are ``pref``'s, by 16-byte loads and one atomic per distinct
+        bin and warp (on a plateau almost every key of the row lands in one bin)."""
+        T, U, V = self.threads, self.row_unroll, self.vec
+        lane = tid % 32
+        sh = self.digits[p][0]
+        nsh, nwidth = self.digits[p + 1]
+        xv, nv, tail = rv
+        for start in cutlass.range(0, nv, T * U):
+            vs = self._load_vectors(xv, start, nv, tid, U)
+            for u in cutlass.range_constexpr(U):
+                ok = start + u * T + tid < nv
+                for e in cutlass.range_constexpr(V):
+                    key = self._key(Int32(vs[u][e]))
+                    warp_count(ok and (key >> sh) == (pref >> sh), Int32((key >> nsh) & Uint32((1 << nwidth) - 1)),
+                               hist, lane)
+        if cutlass.const_expr(V > 1):
+            j = tail + tid
+            bits = Int32(0)
+            if j < length:
+                bits = Int32(xr[j])
+            key = self._key(bits)
+            warp_count(j < length and (key >> sh) == (pref >> sh), Int32((key >> nsh) & Uint32((1 << nwidth) - 1)),
+                       hist, lane)
 
     @cute.jit
     def _emit_ranked(self, above, equal, col: Int32, bits: Int32, key: Uint32, out, gt_ptr, eq_ptr, base_eq: Int32,
@@ -442,7 +514,7 @@ class RadixTopK(RowTopK):
                 cpos = keep_if_bit(imask, u * V + e, cpos, self.cand, raws[u * V + e], col, ckey.iterator)
 
     @cute.jit
-    def _key_candidates(self, xr, length: Int32, ncand: Int32, b0: Int32, hist, ckey, tid: Int32):
+    def _key_candidates(self, xr, length: Int32, ncand: Int32, b0: Int32, hist, ckey, tid: Int32, rv):
         """After ``pstore1``'s pass 1: the candidates' raw bits become keys and their next digit is
         histogrammed (from the row when the candidates overflowed the buffer)."""
         T = self.threads
@@ -454,11 +526,7 @@ class RadixTopK(RowTopK):
                 ckey[j] = key
                 cute.arch.atomic_add((hist.iterator + Int32((key >> sh1) & Uint32((1 << w1) - 1))).llvm_ptr, Int32(1))
         else:
-            for j in cutlass.range(tid, length, T):
-                key = self._key(Int32(xr[j]))
-                if Int32(key >> sh0) == b0:
-                    cute.arch.atomic_add((hist.iterator + Int32((key >> sh1) & Uint32((1 << w1) - 1))).llvm_ptr,
-                                         Int32(1))
+            self._count_row_digit(rv, xr, length, Uint32(b0) << sh0, 0, hist, tid)
 
     @cute.jit
     def _vectors(self, xstart: cute.Pointer, length: Int32):
@@ -506,12 +574,12 @@ class RadixTopK(RowTopK):
         cute.arch.sync_threads()
         ncand = ctl[CAND]
         if cutlass.const_expr(self.pstore1):
-            self._key_candidates(xr, length, ncand, b0, hist, ckey, tid)
+            self._key_candidates(xr, length, ncand, b0, hist, ckey, tid, (xv, nv, tail))
             cute.arch.sync_threads()
         if ncand <= C:
             self._refine(True, xr, out, hist, ckey, cidx, ctl, ncand, b0, krem, k, tid)
         else:
-            self._refine(False, xr, out, hist, ckey, cidx, ctl, length, b0, krem, k, tid)
+            self._refine(False, xr, out, hist, ckey, cidx, ctl, length, b0, krem, k, tid, (xv, nv, tail))
 
     @cute.jit
     def _pass0(self, xv, nv: Int32, tail: Int32, xr, length: Int32, hist, tid: Int32):
