@@ -14,20 +14,21 @@
 # them back after) and:
 #   KINDS="plateau randn" BENCH_S=140 TEST_S=60 bash shared/device/run.sh bash shared/device/check46c.sh
 #   (~10 min cold; in session 48 the plateau, overflow and tie tests of three packages, 391, took 353 s)
+# Knobs: ONLY (the bench's --only), RANDN_CELLS (0: the whole randn grid), TESTK (pytest -k).
 set -u
 . shared/device/base_tree.sh shared/device/base46.tar.xz  # sets $base: the tree before the change
 for kind in ${KINDS:-plateau randn}; do
-  lim=0; [ $kind = randn ] && lim=6
+  lim=0; [ $kind = randn ] && lim=${RANDN_CELLS:-6}
   for side in base new; do
     echo "=== $kind bench, $side ($(date +%T))"
     pp=$PYTHONPATH; [ $side = base ] && pp=$base:$PYTHONPATH
     PYTHONPATH=$pp timeout ${BENCH_S:-70} python3 -m topk_core bench --grid dsa --kind $kind --limit $lim \
-      --only radix_filter radix_cutlass torch.topk --replays 3 --out "$OUT" --tag $kind-46c-$side 2>&1 \
+      --only ${ONLY:-radix_filter radix_cutlass torch.topk} --replays 3 --out "$OUT" --tag $kind-46c-$side 2>&1 \
       | tr '\r' '\n' | grep -v "topk bench: *[0-9]*%" | tail -17
   done
 done
 echo "=== tests ($(date +%T))"
 timeout ${TEST_S:-70} python3 -m pytest -q -p no:cacheprovider packages/topk-radix-filter/tests/test_conformance.py \
-  packages/topk-radix-cutlass/tests -k "plateau" > "$OUT/pytest.log" 2>&1
+  packages/topk-radix-cutlass/tests -k "${TESTK:-plateau}" > "$OUT/pytest.log" 2>&1
 echo "=== rc $?"; tail -4 "$OUT/pytest.log"
 echo "=== done ($(date +%T))"
