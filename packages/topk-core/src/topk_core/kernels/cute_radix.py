@@ -278,12 +278,7 @@ class RadixTopK(RowTopK):
         elif cutlass.const_expr(self.with_values):  # one column a step: vectors here cost SHORT_MANY 8 registers
             for start in cutlass.range(0, count, T):
                 if not self._slots_filled(ctl, k, krem):
-                    j = start + tid
-                    bits = Int32(0)
-                    if j < count:
-                        bits = Int32(xr[j])
-                    self._gather_key(j < count, self._key(bits), j, bits, b0, thr, tsh, out, gt_ptr, eq_ptr, base_eq,
-                                     krem, lane, True)
+                    self._gather_column(xr, start + tid, count, b0, thr, tsh, out, gt_ptr, eq_ptr, base_eq, krem, lane)
         else:  # the row by 16-byte loads
             xv, nv, tail = rv
             U, V = self.row_unroll, self.vec
@@ -297,12 +292,17 @@ class RadixTopK(RowTopK):
                             self._gather_key(jv < nv, self._key(bits), jv * V + e, bits, b0, thr, tsh, out, gt_ptr,
                                              eq_ptr, base_eq, krem, lane, True)
             if cutlass.const_expr(V > 1):
-                j = tail + tid
-                bits = Int32(0)
-                if j < count:
-                    bits = Int32(xr[j])
-                self._gather_key(j < count, self._key(bits), j, bits, b0, thr, tsh, out, gt_ptr, eq_ptr, base_eq,
-                                 krem, lane, True)
+                self._gather_column(xr, tail + tid, count, b0, thr, tsh, out, gt_ptr, eq_ptr, base_eq, krem, lane)
+
+    @cute.jit
+    def _gather_column(self, xr, j: Int32, count: Int32, b0: Int32, thr: Uint32, tsh: Uint32, out, gt_ptr, eq_ptr,
+                       base_eq: Int32, krem: Int32, lane: Int32):
+        """``_gather_key`` for row column ``j`` (one scalar load; past ``count`` the lane only joins the warp)."""
+        bits = Int32(0)
+        if j < count:
+            bits = Int32(xr[j])
+        self._gather_key(j < count, self._key(bits), j, bits, b0, thr, tsh, out, gt_ptr, eq_ptr, base_eq, krem, lane,
+                         True)
 
     @cute.jit
     def _slots_filled(self, ctl, k: Int32, krem: Int32):
