@@ -298,11 +298,17 @@ class RadixTopK(RowTopK):
     def _gather_column(self, xr, j: Int32, count: Int32, b0: Int32, thr: Uint32, tsh: Uint32, out, gt_ptr, eq_ptr,
                        base_eq: Int32, krem: Int32, lane: Int32):
         """``_gather_key`` for row column ``j`` (one scalar load; past ``count`` the lane only joins the warp)."""
+        bits = self._column_bits(xr, j, count)
+        self._gather_key(j < count, self._key(bits), j, bits, b0, thr, tsh, out, gt_ptr, eq_ptr, base_eq, krem, lane,
+                         True)
+
+    @cute.jit
+    def _column_bits(self, xr, j: Int32, count: Int32) -> Int32:
+        """Row column ``j``'s raw bits, 0 past ``count`` (where a lane of a warp-wide step only joins in)."""
         bits = Int32(0)
         if j < count:
             bits = Int32(xr[j])
-        self._gather_key(j < count, self._key(bits), j, bits, b0, thr, tsh, out, gt_ptr, eq_ptr, base_eq, krem, lane,
-                         True)
+        return bits
 
     @cute.jit
     def _slots_filled(self, ctl, k: Int32, krem: Int32):
@@ -365,10 +371,7 @@ class RadixTopK(RowTopK):
                                hist, lane)
         if cutlass.const_expr(V > 1):
             j = tail + tid
-            bits = Int32(0)
-            if j < length:
-                bits = Int32(xr[j])
-            key = self._key(bits)
+            key = self._key(self._column_bits(xr, j, length))
             warp_count(j < length and (key >> sh) == (pref >> sh), Int32((key >> nsh) & Uint32((1 << nwidth) - 1)),
                        hist, lane)
 
