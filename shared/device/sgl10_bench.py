@@ -115,7 +115,6 @@ from topk_core.bench.grids import Shape
 from topk_core.bench.run import _check
 from topk_core.bench.timing import rotations, time_graph
 from topk_core.kernels import toolchain
-from topk_core.testing import check_topk
 from topk_sgl_fused import launch
 from topk_sgl_fused.launch import WarpConfig as W
 
@@ -665,9 +664,7 @@ def main():
                         for i in range(count):
                             prep.step(i)
                         torch.cuda.synchronize()
-                        _check(shape, inputs, prep)
-                        for i in range(1, count):  # every rotating input, exact
-                            check_topk(inputs.logits[i], inputs.seq_lens[i], shape.k, prep.result(i))
+                        _check(shape, inputs, prep, count, name)  # every rotating input, exact
                         us, note = time_graph(prep.step, count, 20), ""
                     except Exception as exc:
                         us, note = None, f"{type(exc).__name__}: {str(exc)[:300]}"
