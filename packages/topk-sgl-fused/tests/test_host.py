@@ -379,8 +379,15 @@ def test_pick_warp(monkeypatch):
     assert launch.WARP_MID_LARGE.maxnreg is None and launch.WARP_MID_LARGE_PAGE_MANY.sample == 4096
     assert pick(512, 131072, 2048, 132, "page_table") == pick(300, 65536, 2048, 132, "page_table")
     assert pick(512, 131072, 2048, 132, "page_table") == launch.WARP_MID_LARGE_PAGE  # session 28: 4096 keys
-    assert launch.WARP_MID_LARGE_PAGE == replace(launch.WARP_MID_PAGE, sample=4096)
+    assert launch.WARP_MID_LARGE_PAGE == replace(launch.WARP_MID_PAGE, sample=4096, longest_first=True, first_wave=1)
     assert pick(512, 32768, 2048, 132, "page_table") == launch.WARP_MID_PAGE
+    # session 50: 2-12 rows per SM of 64K+ columns past one program per SM longest first; many 8K rows in index order
+    for rows, n in ((512, 131072), (1024, 65536), (300, 65536)):
+        for transform in ("none", "page_table", "ragged"):
+            c = pick(rows, n, 2048, 132, transform)
+            assert c.longest_first and c.first_wave == 1 and c.order_pdl, (rows, n, transform)
+    assert not any(pick(rows, n, 2048, 132, t).longest_first for rows, n in ((4096, 8192), (1024, 32768), (128, 131072))
+                   for t in ("none", "page_table"))
     # session 28: the page table streamed beside the scores on the short rows of many, 1 per SM of 16K-32K columns
     # and 2-12 rows per SM; one row per SM of other lengths and many rows of 16K+ columns keep the late pass
     for rows, n in ((4096, 8192), (2048, 16384), (128, 32768), (1024, 65536), (512, 131072), (512, 32768)):

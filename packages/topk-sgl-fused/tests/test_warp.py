@@ -696,6 +696,13 @@ def test_longest_first(transform):
             config = launch.pick_warp(r, m, 2048, launch.sm_count(dev), transform)
             assert isinstance(config, WarpConfig)
             cases += [(big, seq, 2048, replace(config, first_wave=1, order_pdl=pdl, **lf)) for pdl in (True, False)]
+        for r, seed in ((300, 80), (900, 81)):  # the picks that ship it (session 50): 2-6 and 6-12 rows per SM
+            big = make_logits("randn", r, 65536, torch.float32, dev, seed=seed)
+            big[::7, :20000] = 2.0  # ties at the k-th value of every seventh row (a full row has ~1000 keys above)
+            seq = torch.randint(0, 65537, (r,), generator=torch.Generator(dev).manual_seed(seed), device=dev).int()
+            config = launch.pick_warp(r, 65536, 2048, launch.sm_count(dev), transform)
+            assert isinstance(config, WarpConfig) and config.longest_first and config.first_wave == 1
+            cases.append((big, seq, 2048, config))
     _check_cases(cases, transform, 79)
 
 

@@ -104,8 +104,8 @@ class WarpConfig:
     # at its end; the late pass's barrier, slot re-read and gathers after the select go (session 37, prepared: off in
     # every pick until the GPU checks and a committed run have seen it; NOTES.md).
     defer_sure: bool = False
-    # Programs past the first wave take the rows longest first (``row_order.py``; session 39, prepared: off in every
-    # pick until timed): a launch of several waves otherwise ends on whichever rows come last, long ones included.
+    # Programs past the first wave take the rows longest first (``row_order.py``, session 39; WARP_MID_LARGE_ORDER
+    # since session 50): a launch of several waves otherwise ends on whichever rows come last, long ones included.
     # ``first_wave`` programs per SM take their own row; the rest read an order that a one-program kernel sorts just
     # before (with ``order_pdl`` beside the first wave, the row kernel launched as its programmatic dependent).
     longest_first: bool = False
@@ -240,7 +240,12 @@ WARP_FEW_LARGE_N = (16384, 32768)
 #: 2-12 rows per SM of at least WARP_MID_LARGE_N columns, v2 and ragged: a 4096-key bracket sample and the select by
 #: interpolation (session 19 call 9, two rounds, µs): 512x128K 243.0 / 242.2 -> 236.9 / 236.9, 1024x64K 226.8 / 227.4
 #: -> 223.4 / 224.6, 256x128K 135.1 -> 134.0. The page table keeps WARP_MID_PAGE (256x128K 141.0 -> 142.7 with it).
-WARP_MID_LARGE = replace(WARP_MID, sample=4096, sbits=WARP_SELECT_SECANT)
+#: Session 50 (``sgl10_bench.py`` ``picklf<F>``, an H100, µs v2 / page table): these rows past one program per SM
+#: taken longest first, 512x128K 148.8 / 161.9 -> 138.3 / 152.0, 1024x64K 175.8 / 188.7 -> 169.6 / 183.9 (the order
+#: kernel as the row kernel's programmatic primary; 2 or 3 programs per SM in index order no better, every row
+#: ordered with the order serialized 2.6-5% slower; 4096x8K and 2048x8K no gain: WARP_MANY_SMALL keeps index order).
+WARP_MID_LARGE_ORDER = dict(longest_first=True, first_wave=1)
+WARP_MID_LARGE = replace(WARP_MID, sample=4096, sbits=WARP_SELECT_SECANT, **WARP_MID_LARGE_ORDER)
 WARP_MID_LARGE_N = 65536
 #: After the lean float32 classify (session 21, ``sgl10_bench.py``, one round, µs), on rows of at least
 #: WARP_MID_LARGE_N columns: more than 6 rows per SM cap WARP_MID_LARGE at 80 registers (3 programs per SM, not 2;
@@ -254,11 +259,11 @@ WARP_MID_LARGE_MANY = replace(WARP_MID_LARGE, maxnreg=80)
 #: (Its late pass keeps blocks of ``block``: all k at once measured even, session 23, 1024x64K page 214.2 -> 214.6,
 #: and session 28, 193.7 -> 193.5.) Session 28 (``pickps``): the table streamed beside the scores, 1024x64K page
 #: 193.7 -> 189.9 (v2 183.5), although the table's window is read whole where the gathers touched ~30% of its sectors.
-WARP_MID_LARGE_PAGE_MANY = replace(WARP_MID_PAGE, sample=4096, maxnreg=80, late_kb=0)
+WARP_MID_LARGE_PAGE_MANY = replace(WARP_MID_PAGE, sample=4096, maxnreg=80, late_kb=0, **WARP_MID_LARGE_ORDER)
 #: 2-6 rows per SM of at least WARP_MID_LARGE_N columns with the page table: the 4096-key sample (session 28,
 #: ``pickrun8x4096``, µs page table, v2 in brackets): 512x128K 200.2 -> 189.9 and 201.0 -> 190.6 (183.0), 256x128K
 #: 109.9 -> 104.1 (98.8), 300x64K 92.6 -> 83.7 (74.9); session 19 had measured it slower (256x128K 141.0 -> 142.7).
-WARP_MID_LARGE_PAGE = replace(WARP_MID_PAGE, sample=4096)
+WARP_MID_LARGE_PAGE = replace(WARP_MID_PAGE, sample=4096, **WARP_MID_LARGE_ORDER)
 #: Session 22 (``sgl10_bench.py`` ``pickg<S>``, two rounds, µs v2 / page table): the bracket guessed from the sample's
 #: moments first (``WarpConfig.guess``, slack 2.5 / 1.5 square roots of the rank) on about one row per SM:
 #: 128x32K (WARP_FEW_LARGE) 29.4 / 31.6 -> 27.7 / 29.8 / 28.2 / 30.3; 128x64K (WARP_FEW_LONG) 42.9 / 45.4 -> 39.5 /

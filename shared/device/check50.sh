@@ -1,0 +1,21 @@
+#!/bin/bash
+# Session 50: sgl_fused 0.27.3 ships longest_first in the 2-12 rows per SM long-row picks (WARP_MID_LARGE_ORDER).
+# Its GPU tests (the order kernel, test_longest_first with the shipped picks at 300x64K and 900x64K, the picks at GPU
+# sizes), with memcheck and racecheck of test_longest_first[none] beside them. Carry .carry/dsl so that the
+# committed run (final44.sh) can follow on the warm machine:
+#   bash shared/device/run.sh bash shared/device/check50.sh
+set -u
+T="packages/topk-sgl-fused/tests/test_row_order.py packages/topk-sgl-fused/tests/test_warp.py"
+for tool in memcheck racecheck; do
+  timeout ${SAN_S:-170} compute-sanitizer --tool $tool --report-api-errors no python3 -m pytest -q -p no:cacheprovider \
+    $T -k "longest_first and none" > "$OUT/san-$tool.log" 2>&1 &
+done
+echo "=== sgl_fused GPU tests ($(date +%T))"
+timeout ${TEST_S:-170} python3 -m pytest -q -p no:cacheprovider $T \
+  -k "order_kernel or launch_order or longest_first or gpu_sizes" > "$OUT/pytest-sgl.log" 2>&1
+echo "=== rc $?"; tail -3 "$OUT/pytest-sgl.log"
+wait
+for tool in memcheck racecheck; do
+  echo "=== $tool:"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|passed|failed" "$OUT/san-$tool.log" | tail -3
+done
+echo "=== done ($(date +%T))"
