@@ -9,7 +9,8 @@
 #   TOOLS=racecheck TESTK="longest_first or 16bit_picks or (narrow and page_table-4096)" TEST_S=300 SAN_S=300 \
 #     bash shared/device/run.sh bash shared/device/check50.sh
 set -u
-T="packages/topk-sgl-fused/tests/test_row_order.py packages/topk-sgl-fused/tests/test_warp.py"
+T="packages/topk-sgl-fused/tests/test_row_order.py packages/topk-sgl-fused/tests/test_warp.py
+  packages/topk-sgl-fused/tests/test_warp_gpu_sizes.py"
 for tool in ${TOOLS:-memcheck racecheck}; do
   timeout ${SAN_S:-170} compute-sanitizer --tool $tool --report-api-errors no python3 -m pytest -q -p no:cacheprovider \
     $T -k "longest_first and none" > "$OUT/san-$tool.log" 2>&1 &

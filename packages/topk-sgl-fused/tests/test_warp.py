@@ -15,7 +15,6 @@ compares against the exact answer with ``check_topk`` (transforms inverted first
 | select bits 2 / 4, ties, NaN       | multi-threshold steps, full-width ties, early stops    |
 | late page table, random table      | k slots in one or several blocks, k not a power of two |
 | lazy request (late), random table  | req found after the stream: fast path, fill, fallback  |
-| 1024 / 8192 sampled keys (GPU)     | the shipped sample-size configs at their row sizes     |
 | sample runs 4 / 8 / 32             | overlapping runs, a run far above the rest, fallback   |
 | sample runs as vectors             | the same columns as scalar loads; runs past the end    |
 | packed candidates (64-bit words)   | every select mode, the fallback reusing the scratch    |
@@ -261,88 +260,6 @@ def test_late_page_table_random(k):
         local = local_columns(idx, inv, req)
         assert (local[idx >= 0] >= 0).all()  # every output is a table entry of the row's request
         check_topk(x, lens, k, local.to(torch.int32).to(dev), vals)
-
-
-@pytest.mark.parametrize("name", ["WARP_MANY_SMALL", "WARP_MANY_SMALL_PAGE", "WARP_FEW_LARGE", "WARP_FEW_LARGE_PAGE",
-                                  "WARP_MID_LARGE", "WARP_MID_PAGE", "WARP_FEW_PAGE", "WARP_FEW_LONG",
-                                  "WARP_FEW_LONG_PAGE", "WARP_MID_LARGE_MANY", "WARP_MID_LARGE_PAGE_MANY",
-                                  "WARP_MID_LARGE_PAGE"])
-def test_sample_configs_gpu_sizes(name):
-    """The shipped configs with a smaller (1024) or larger (4096, 8192) bracket sample or the select by
-    interpolation, forced on rows of their size: NaN, a plateau around the threshold, rows shorter than k; the
-    page-table twins through a random table."""
-    from topk_sgl_fused import launch
-
-    if launch.interpreting():
-        pytest.skip("GPU sizes")
-    config = getattr(launch, name)
-    _check_gpu_sized(config, *_rows_of_its_size(config))
-
-
-@pytest.mark.parametrize("rows", [150, 300, 1024, 4096])
-@pytest.mark.parametrize("transform", ["none", "page_table"])
-def test_narrow_bracket_gpu_sizes(rows, transform):
-    """What ``pick_warp`` ships for 8K rows (the bracket on 12 key bits), forced on 8192-column rows: NaN, a
-    plateau around the threshold, a row shorter than k; the page table through a random table."""
-    from topk_sgl_fused import launch
-
-    if launch.interpreting():
-        pytest.skip("GPU sizes")
-    config = launch.pick_warp(rows, 8192, 2048, 132, transform)
-    assert config.bracket_bits == launch.WARP_NARROW_BRACKET_BITS
-    _check_gpu_sized(config, 24, 8192)
-
-
-@pytest.mark.parametrize("rows,n", [(128, 131072), (128, 32768), (512, 131072), (1024, 65536), (4096, 8192),
-                                    (300, 20000)])
-@pytest.mark.parametrize("transform", ["none", "page_table"])
-def test_16bit_picks_gpu_sizes(rows, n, transform):
-    """What ``pick_warp`` ships for 16-bit rows (session 31: float32's configs, below 16 warps with half the 16-byte
-    runs per tile),
-    forced on rows of their size in bfloat16 (float16 with the page table): NaN, a plateau around the threshold, a
-    constant row (ties everywhere), a row shorter than k."""
-    from topk_sgl_fused import launch
-
-    if launch.interpreting():
-        pytest.skip("GPU sizes")
-    config = launch.pick_warp(rows, n, 2048, 132, transform, 2)
-    assert isinstance(config, launch.WarpConfig) and config.a == (2 if config.warps == 16 else 1)
-    dtype = torch.bfloat16 if transform == "none" else torch.float16
-    _check_gpu_sized(config, *_rows_of_its_size(config), dtype)
-
-
-def _rows_of_its_size(config):
-    """``(rows, n)`` of the size a shipped config serves, by its warps (4: many short rows, 16: ~1 row per SM,
-    8: 2-12 rows per SM)."""
-    return {4: (40, 12000), 16: (6, 30000)}.get(config.warps, (12, 70000))
-
-
-def _check_gpu_sized(config, rows, n, dtype=torch.float32):
-    dev = triton_device()
-    x = make_logits("randn", rows, n, torch.float32, dev, seed=17)
-    x[0, ::101] = float("nan")
-    x[3, :: -(-n // 1900)] = float("nan")  # fewer NaNs than k but near it: sure keys at the top key (session 21)
-    x[4, ::2] = float("nan")  # more NaNs than k: the exact path
-    x[-1, : n // 3] = 0.5
-    x[2] = 1.0 + 1e-3 * x[2]  # one tight cluster: a 12-bit bracket holds the whole row (the candidates overflow)
-    x = x.to(dtype)  # 16-bit: the cluster rounds to one value
-    lens = torch.randint(n // 2, n + 1, (rows,), dtype=torch.int32, device=dev)
-    lens[1] = 1000  # shorter than k: the fill
-    if not (config.late or config.page_stream or config.page_early):
-        idx, vals = _run(x, lens, 2048, config)
-        check_topk(x, lens, 2048, idx, vals)
-        return
-    table, inv = random_page_tables(rows, n, seed=19)
-    # no values with the page stream: it would fall back to the late pass
-    call = poisoned_call(x, lens, 2048, values=not config.page_stream, transform="page_table",
-                         page_table=table.to(dev))
-    from topk_sgl_fused import launch
-
-    launch.launch(call, config=config)
-    idx, vals = call.indices.cpu().long(), call.values
-    local = local_columns(idx, inv, torch.arange(rows))
-    assert (local[idx >= 0] >= 0).all()
-    check_topk(x, lens, 2048, local.to(torch.int32).to(dev), vals)
 
 
 @pytest.mark.parametrize("k", [37, 300])
@@ -673,8 +590,8 @@ def test_defer_sure(transform):
 def test_longest_first(transform):
     """``longest_first``: programs past the first wave take rows from the order kernel's output (all of them, and
     past a first wave of 1 or 2 programs per SM: the interpreter's 4 SMs), rows of every length class with ties,
-    NaN and +-inf, the exact fallback (a tiny cap). On a GPU also two many-wave picks, with the order kernel as the
-    programmatic primary and without."""
+    NaN and +-inf, the exact fallback (a tiny cap). On a GPU also two many-wave picks forced to it, with the order
+    kernel as the programmatic primary and without, and the two picks that ship it."""
     from dataclasses import replace
 
     from topk_sgl_fused import launch
@@ -689,20 +606,21 @@ def test_longest_first(transform):
     cases = [(x, lens, k, WarpConfig(1, 1, 64, 64, 64, first_wave=f, **lf)) for f in (0, 1, 2)]
     cases.append((x, lens, k, WarpConfig(2, 1, 64, 64, 64, cap=8, first_wave=1, **lf)))
     if not launch.interpreting():
-        for r, m, seed in ((700, 32768, 77), (2100, 8192, 78)):
+        # (rows, columns, seed, a plateau's row step, columns and value): 700x32K and 2100x8K picks forced to it, with
+        # the order kernel as the programmatic primary and without; 300x64K and 900x64K the picks that ship it
+        # (session 50), whose 2.0 plateau ties at the k-th value (a full row has ~1000 keys above 2.0)
+        for r, m, seed, step, cols, value in ((700, 32768, 77, 5, 8192, 0.25), (2100, 8192, 78, 5, 2048, 0.25),
+                                              (300, 65536, 80, 7, 20000, 2.0), (900, 65536, 81, 7, 20000, 2.0)):
             big = make_logits("randn", r, m, torch.float32, dev, seed=seed)
-            big[::5, : m // 4] = 0.25  # a plateau across the threshold of every fifth row
+            big[::step, :cols] = value
             seq = torch.randint(0, m + 1, (r,), generator=torch.Generator(dev).manual_seed(seed), device=dev).int()
             config = launch.pick_warp(r, m, 2048, launch.sm_count(dev), transform)
             assert isinstance(config, WarpConfig)
-            cases += [(big, seq, 2048, replace(config, first_wave=1, order_pdl=pdl, **lf)) for pdl in (True, False)]
-        for r, seed in ((300, 80), (900, 81)):  # the picks that ship it (session 50): 2-6 and 6-12 rows per SM
-            big = make_logits("randn", r, 65536, torch.float32, dev, seed=seed)
-            big[::7, :20000] = 2.0  # ties at the k-th value of every seventh row (a full row has ~1000 keys above)
-            seq = torch.randint(0, 65537, (r,), generator=torch.Generator(dev).manual_seed(seed), device=dev).int()
-            config = launch.pick_warp(r, 65536, 2048, launch.sm_count(dev), transform)
-            assert isinstance(config, WarpConfig) and config.longest_first and config.first_wave == 1
-            cases.append((big, seq, 2048, config))
+            if m == 65536:
+                assert config.longest_first and config.first_wave == 1
+                cases.append((big, seq, 2048, config))
+            else:
+                cases += [(big, seq, 2048, replace(config, first_wave=1, order_pdl=pdl, **lf)) for pdl in (True, False)]
     _check_cases(cases, transform, 79)
 
 
