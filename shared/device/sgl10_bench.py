@@ -82,7 +82,8 @@ streamed ones too].
 "pickpsr[ah1]" (session 37) the all_cands page-table picks without all_cands, the table streamed into the regions
 per warp (identity transform: the same config unstreamed) [one tile ahead].
 "picklf<F>[s]" (session 39) the warp picks with the rows past a first wave of F programs per SM taken longest first
-(``WarpConfig.longest_first``) [the order kernel serialized, not the row kernel's programmatic primary].
+(``WarpConfig.longest_first``) [the order kernel serialized, not the row kernel's programmatic primary]; "picknolf"
+(session 51) the warp picks in index order (as before sessions 50-51 where they ship it).
 "pickold36" (session 36) the one-row-per-SM picks as before session 36 (sample runs of 8 single values, one tile
 ahead). "pickcopy" / "picknope" (session 36, removed after: the page table's all_cands picks gathering every candidate's
 entry as the regions are copied to the list / at emission only) measured slower / even (NOTES.md, session 36).
@@ -461,6 +462,11 @@ def _setup(name):
                         **({"ahead": 1} if ah1 else {}))
             return c
         launch.pick_warp = psr
+        return
+    if name == "picknolf":  # session 51: the warp picks in index order
+        launch.WARP = True
+        launch.pick_warp = lambda *a: (replace(c, longest_first=False, first_wave=0)
+                                       if isinstance(c := ORIG_WARP(*a), launch.WarpConfig) else c)
         return
     m = re.fullmatch(r"picklf(\d+)(s)?", name)
     if m:  # session 39: the warp picks with the rows past the first wave taken longest first (``longest_first``),

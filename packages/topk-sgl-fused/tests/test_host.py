@@ -368,11 +368,13 @@ def test_pick_warp(monkeypatch):
     assert pick(4096, 16385, 2048, 132) == launch.WARP_MANY and launch.WARP_MANY_SMALL.sample == 1024
     assert pick(4096, 65536, 2048, 132, "page_table") == launch.WARP_MANY_PAGE
     assert pick(1024, 8192, 2048, 132, "page_table") == narrow(launch.WARP_MID_PAGE_MANY)
-    assert pick(1024, 16384, 2048, 132, "page_table") == launch.WARP_MID_PAGE_MANY == launch.WARP_MANY_PAGE
+    assert pick(1024, 16384, 2048, 132, "page_table") == launch.WARP_MID_PAGE_MANY_LF
+    assert launch.WARP_MID_PAGE_MANY == launch.WARP_MANY_PAGE
     assert pick(1024, 65536, 2048, 132) == launch.WARP_MID_LARGE_MANY
-    assert pick(1024, 32768, 2048, 132) == launch.WARP_MID
+    assert pick(1024, 32768, 2048, 132) == launch.WARP_MID_LF == replace(launch.WARP_MID, longest_first=True,
+                                                                       first_wave=1)
     assert pick(1024, 65536, 2048, 132, "page_table") == launch.WARP_MID_LARGE_PAGE_MANY
-    assert pick(1024, 32768, 2048, 132, "page_table") == launch.WARP_MID_PAGE_MANY
+    assert pick(1024, 32768, 2048, 132, "page_table") == launch.WARP_MID_PAGE_MANY_LF
     # session 21: 80 registers for more than 6 rows per SM of 64K+ columns and for many short rows' page table
     assert launch.WARP_MID_LARGE_MANY.maxnreg == launch.WARP_MID_LARGE_PAGE_MANY.maxnreg == 80
     assert launch.WARP_MANY_SMALL_PAGE.maxnreg == 80 and launch.WARP_MANY_SMALL.maxnreg is None
@@ -380,13 +382,22 @@ def test_pick_warp(monkeypatch):
     assert pick(512, 131072, 2048, 132, "page_table") == pick(300, 65536, 2048, 132, "page_table")
     assert pick(512, 131072, 2048, 132, "page_table") == launch.WARP_MID_LARGE_PAGE  # session 28: 4096 keys
     assert launch.WARP_MID_LARGE_PAGE == replace(launch.WARP_MID_PAGE, sample=4096, longest_first=True, first_wave=1)
-    assert pick(512, 32768, 2048, 132, "page_table") == launch.WARP_MID_PAGE
+    assert pick(512, 32768, 2048, 132, "page_table") == launch.WARP_MID_PAGE_LF
     # session 50: 2-12 rows per SM of 64K+ columns past one program per SM longest first; many 8K rows in index order
     for rows, n in ((512, 131072), (1024, 65536), (300, 65536)):
         for transform in ("none", "page_table", "ragged"):
             c = pick(rows, n, 2048, 132, transform)
             assert c.longest_first and c.first_wave == 1 and c.order_pdl, (rows, n, transform)
-    assert not any(pick(rows, n, 2048, 132, t).longest_first for rows, n in ((4096, 8192), (1024, 32768), (128, 131072))
+    # session 51: so do 2-12 rows per SM of 16K-32K columns, the page table's 6-12 rows per SM past three programs per
+    # SM; 8K rows (not measured there), many short rows and one row per SM keep index order
+    for rows, n in ((512, 32768), (1024, 32768), (300, 16384), (1024, 16384), (300, 20000)):
+        for transform in ("none", "page_table", "ragged"):
+            c = pick(rows, n, 2048, 132, transform)
+            many_page = transform == "page_table" and rows > 6 * 132
+            assert c.longest_first and c.first_wave == (3 if many_page else 1) and c.order_pdl, (rows, n, transform)
+    assert launch.WARP_MID_PAGE_MANY_LF == replace(launch.WARP_MANY_PAGE, longest_first=True, first_wave=3)
+    assert not any(pick(rows, n, 2048, 132, t).longest_first for rows, n in ((4096, 8192), (1024, 8192), (300, 8192),
+                                                                            (2048, 16384), (128, 131072), (128, 32768))
                    for t in ("none", "page_table"))
     # session 28: the page table streamed beside the scores on the short rows of many, 1 per SM of 16K-32K columns
     # and 2-12 rows per SM; one row per SM of other lengths and many rows of 16K+ columns keep the late pass

@@ -590,8 +590,8 @@ def test_defer_sure(transform):
 def test_longest_first(transform):
     """``longest_first``: programs past the first wave take rows from the order kernel's output (all of them, and
     past a first wave of 1 or 2 programs per SM: the interpreter's 4 SMs), rows of every length class with ties,
-    NaN and +-inf, the exact fallback (a tiny cap). On a GPU also two many-wave picks forced to it, with the order
-    kernel as the programmatic primary and without, and the two picks that ship it."""
+    NaN and +-inf, the exact fallback (a tiny cap). On a GPU also two many-wave picks with the order kernel as the
+    programmatic primary and without, and three more picks as they ship."""
     from dataclasses import replace
 
     from topk_sgl_fused import launch
@@ -606,18 +606,22 @@ def test_longest_first(transform):
     cases = [(x, lens, k, WarpConfig(1, 1, 64, 64, 64, first_wave=f, **lf)) for f in (0, 1, 2)]
     cases.append((x, lens, k, WarpConfig(2, 1, 64, 64, 64, cap=8, first_wave=1, **lf)))
     if not launch.interpreting():
-        # (rows, columns, seed, a plateau's row step, columns and value): 700x32K and 2100x8K picks forced to it, with
-        # the order kernel as the programmatic primary and without; 300x64K and 900x64K the picks that ship it
-        # (session 50), whose 2.0 plateau ties at the k-th value (a full row has ~1000 keys above 2.0)
+        # (rows, columns, seed, a plateau's row step, columns and value): the 700x32K pick (shipped ordered since
+        # session 51) and the 2100x8K pick (forced), with the order kernel as the programmatic primary and without;
+        # 300x64K and 900x64K (session 50) and 1000x16K (session 51: three programs per SM first with the page table)
+        # the picks as they ship; the plateaus tie at the k-th value of many rows (a full 64K row has ~1000 keys above
+        # 2.0, a 10K one ~2000 above 0.5 outside its plateau)
         for r, m, seed, step, cols, value in ((700, 32768, 77, 5, 8192, 0.25), (2100, 8192, 78, 5, 2048, 0.25),
-                                              (300, 65536, 80, 7, 20000, 2.0), (900, 65536, 81, 7, 20000, 2.0)):
+                                              (300, 65536, 80, 7, 20000, 2.0), (900, 65536, 81, 7, 20000, 2.0),
+                                              (1000, 16384, 82, 3, 4000, 0.5)):
             big = make_logits("randn", r, m, torch.float32, dev, seed=seed)
             big[::step, :cols] = value
             seq = torch.randint(0, m + 1, (r,), generator=torch.Generator(dev).manual_seed(seed), device=dev).int()
             config = launch.pick_warp(r, m, 2048, launch.sm_count(dev), transform)
-            assert isinstance(config, WarpConfig)
-            if m == 65536:
-                assert config.longest_first and config.first_wave == 1
+            assert isinstance(config, WarpConfig) and config.longest_first == (m > 8192)
+            if m in (65536, 16384):
+                want = 3 if (m, transform) == (16384, "page_table") else 1
+                assert config.first_wave == want, (r, m, config.first_wave)
                 cases.append((big, seq, 2048, config))
             else:
                 cases += [(big, seq, 2048, replace(config, first_wave=1, order_pdl=pdl, **lf)) for pdl in (True, False)]

@@ -84,8 +84,11 @@ from .warp_configs import (  # noqa: F401 (re-exported: launch is where callers 
     WARP_MID_LARGE_N,
     WARP_MID_LARGE_PAGE,
     WARP_MID_LARGE_PAGE_MANY,
+    WARP_MID_LF,
     WARP_MID_PAGE,
+    WARP_MID_PAGE_LF,
     WARP_MID_PAGE_MANY,
+    WARP_MID_PAGE_MANY_LF,
     WARP_MIN_N,
     WARP_MIN_RATIO,
     WARP_MIN_ROWS_PER_SM,
@@ -421,15 +424,16 @@ def pick_warp(rows: int, n: int, k: int, sm_count: int, transform: str = "none",
         else:
             config = WARP_FEW_PAGE if page else WARP_FEW
     elif per_sm <= 12:
+        lf = n > WARP_NARROW_BRACKET_MAX_N  # longest first past the first wave (8K rows: not measured)
         if page:
             if per_sm <= 6:
-                config = WARP_MID_LARGE_PAGE if long_rows else WARP_MID_PAGE
+                config = WARP_MID_LARGE_PAGE if long_rows else WARP_MID_PAGE_LF if lf else WARP_MID_PAGE
             else:
-                config = WARP_MID_LARGE_PAGE_MANY if long_rows else WARP_MID_PAGE_MANY
+                config = WARP_MID_LARGE_PAGE_MANY if long_rows else WARP_MID_PAGE_MANY_LF if lf else WARP_MID_PAGE_MANY
         elif long_rows:
             config = WARP_MID_LARGE if per_sm <= 6 else WARP_MID_LARGE_MANY
         else:
-            config = WARP_MID
+            config = WARP_MID_LF if lf else WARP_MID
     elif n <= WARP_MANY_SMALL_N:
         config = WARP_MANY_SMALL_PAGE if page else WARP_MANY_SMALL
     else:

@@ -105,7 +105,8 @@ class WarpConfig:
     # every pick until the GPU checks and a committed run have seen it; NOTES.md).
     defer_sure: bool = False
     # Programs past the first wave take the rows longest first (``row_order.py``, session 39; WARP_MID_LARGE_ORDER
-    # since session 50): a launch of several waves otherwise ends on whichever rows come last, long ones included.
+    # since session 50, the ``*_LF`` configs since session 51): a launch of several waves otherwise ends on whichever
+    # rows come last, long ones included.
     # ``first_wave`` programs per SM take their own row; the rest read an order that a one-program kernel sorts just
     # before (with ``order_pdl`` beside the first wave, the row kernel launched as its programmatic dependent).
     longest_first: bool = False
@@ -264,6 +265,16 @@ WARP_MID_LARGE_PAGE_MANY = replace(WARP_MID_PAGE, sample=4096, maxnreg=80, late_
 #: ``pickrun8x4096``, µs page table, v2 in brackets): 512x128K 200.2 -> 189.9 and 201.0 -> 190.6 (183.0), 256x128K
 #: 109.9 -> 104.1 (98.8), 300x64K 92.6 -> 83.7 (74.9); session 19 had measured it slower (256x128K 141.0 -> 142.7).
 WARP_MID_LARGE_PAGE = replace(WARP_MID_PAGE, sample=4096, **WARP_MID_LARGE_ORDER)
+#: 2-12 rows per SM of (WARP_NARROW_BRACKET_MAX_N, WARP_MID_LARGE_N) columns past a first wave longest first too
+#: (session 51, ``sgl10_bench.py`` ``picklf<F>``, an H100, two rounds, µs v2 / page table): one program per SM in
+#: index order, 512x32K 71.5 / 73.8, 71.5 / 73.4 -> 64.0 / 69.9, 63.7 / 69.8; 300x16K 35.5 / 37.5, 35.8 / 37.4 ->
+#: 31.0 / 33.0, 30.9 / 33.0; 1024x32K v2 116.1, 115.9 -> 108.9, 108.3; 1024x16K v2 81.1 -> 75.7. The page table's
+#: 6-12 rows per SM (4 warps) do better after three programs per SM: 1024x32K 126.9, 126.9 -> 124.3, 124.2 (one) and
+#: 120.1, 119.9 (three); 1024x16K 84.5 -> 82.2 (one) and 78.5 (three). 8K rows (the narrow bracket) were not timed at
+#: 2-12 per SM and keep index order.
+WARP_MID_LF = replace(WARP_MID, longest_first=True, first_wave=1)
+WARP_MID_PAGE_LF = replace(WARP_MID_PAGE, longest_first=True, first_wave=1)
+WARP_MID_PAGE_MANY_LF = replace(WARP_MID_PAGE_MANY, longest_first=True, first_wave=3)
 #: Session 22 (``sgl10_bench.py`` ``pickg<S>``, two rounds, µs v2 / page table): the bracket guessed from the sample's
 #: moments first (``WarpConfig.guess``, slack 2.5 / 1.5 square roots of the rank) on about one row per SM:
 #: 128x32K (WARP_FEW_LARGE) 29.4 / 31.6 -> 27.7 / 29.8 / 28.2 / 30.3; 128x64K (WARP_FEW_LONG) 42.9 / 45.4 -> 39.5 /
