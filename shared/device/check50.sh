@@ -4,7 +4,8 @@
 # sizes), with memcheck and racecheck of test_longest_first[none] beside them. Carry .carry/dsl so that the
 # committed run (final44.sh) can follow on the warm machine:
 #   bash shared/device/run.sh bash shared/device/check50.sh
-# Session 50's call got 27 of 43 tests through in 170 s beside both sanitizers, and racecheck did not finish. The
+# Session 50's call got 27 of 43 tests through in 170 s beside both sanitizers, and racecheck did not finish (session
+# 51 ran the rest: check51.sh). The
 # rest, with racecheck alone (TOOLS picks the sanitizers, TESTK the tests):
 #   TOOLS=racecheck TESTK="longest_first or 16bit_picks or (narrow and page_table-4096)" TEST_S=300 SAN_S=300 \
 #     bash shared/device/run.sh bash shared/device/check50.sh
