@@ -1,0 +1,13 @@
+#!/bin/bash
+# Next session's first call (prepared in session 51, not run): picklf on the warp picks that still keep index
+# order with several waves: 2-12 rows per SM of 8K columns (the narrow bracket) and more than 12 rows per SM of
+# 16K+ columns (WARP_MANY); then 0.27.4's shipped picks again beside index order ("picknolf") on the cells of
+# session 51, for a second machine. Carry .carry/dsl so that final44.sh (the committed run) can follow warm:
+#   bash shared/device/run.sh bash shared/device/check52.sh
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+echo "=== picklf, index-order picks ($(date +%T))"
+SGL_PLAN="1024x8K:noold,pick,picklf1,picklf3;512x8K:noold,pick,picklf1;4096x16K:noold,pick,picklf1,picklf6;2048x32K:noold,pick,picklf1,picklf6;512x32K:noold,picknolf,pick;1024x16K:noold,picknolf,pick" \
+  timeout ${BENCH_S:-240} python3 "$here/sgl10_bench.py" 240 > "$OUT/picklf52.log" 2>&1
+echo "=== rc $?"; grep RESULT "$OUT/picklf52.log"
+echo "=== done ($(date +%T))"
