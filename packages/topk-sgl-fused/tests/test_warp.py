@@ -590,8 +590,9 @@ def test_defer_sure(transform):
 def test_longest_first(transform):
     """``longest_first``: programs past the first wave take rows from the order kernel's output (all of them, and
     past a first wave of 1 or 2 programs per SM: the interpreter's 4 SMs), rows of every length class with ties,
-    NaN and +-inf, the exact fallback (a tiny cap). On a GPU also two many-wave picks with the order kernel as the
-    programmatic primary and without, and three more picks as they ship."""
+    NaN and +-inf, the exact fallback (a tiny cap), the late page pass and the page stream. On a GPU also two
+    many-wave picks with the order kernel as the programmatic primary and without, and three more picks as they
+    ship."""
     from dataclasses import replace
 
     from topk_sgl_fused import launch
@@ -605,6 +606,10 @@ def test_longest_first(transform):
     lf = dict(longest_first=True)
     cases = [(x, lens, k, WarpConfig(1, 1, 64, 64, 64, first_wave=f, **lf)) for f in (0, 1, 2)]
     cases.append((x, lens, k, WarpConfig(2, 1, 64, 64, 64, cap=8, first_wave=1, **lf)))
+    # the page table's ways in the ordered picks (session 51): the late pass over the k slots, and the stream
+    ps = dict(page_stream=True) if transform == "page_table" else {}
+    cases += [(x, lens, k, WarpConfig(1, 1, 64, 64, 64, late=True, first_wave=1, **lf)),
+              (x, lens, k, WarpConfig(1, 1, 64, 64, 64, first_wave=1, **ps, **lf))]
     if not launch.interpreting():
         # (rows, columns, seed, a plateau's row step, columns and value): the 700x32K pick (shipped ordered since
         # session 51) and the 2100x8K pick (forced), with the order kernel as the programmatic primary and without;
