@@ -5,10 +5,8 @@
 #   bash shared/device/run.sh bash shared/device/check51b.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-echo "=== A/B ($(date +%T))"
-SGL_PLAN="512x32K:noold,picknolf,pick;1024x32K:noold,picknolf,pick;300x16K:noold,picknolf,pick;1024x16K:noold,picknolf,pick;512x128K:noold,pick;4096x8K:noold,pick" \
-  timeout ${BENCH_S:-150} python3 "$here/sgl10_bench.py" 150 > "$OUT/ab.log" 2>&1
-echo "=== rc $?"; grep RESULT "$OUT/ab.log"
+bash "$here/sgl_plan.sh" "A/B" ab.log 150 \
+  "512x32K:noold,picknolf,pick;1024x32K:noold,picknolf,pick;300x16K:noold,picknolf,pick;1024x16K:noold,picknolf,pick;512x128K:noold,pick;4096x8K:noold,pick"
 T="packages/topk-sgl-fused/tests/test_warp.py packages/topk-sgl-fused/tests/test_warp_gpu_sizes.py"
 timeout ${SAN_S:-200} compute-sanitizer --tool memcheck --report-api-errors no python3 -m pytest -q -p no:cacheprovider \
   $T -k "longest_first and page_table" > "$OUT/san-memcheck.log" 2>&1 &

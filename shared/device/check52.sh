@@ -6,8 +6,6 @@
 #   bash shared/device/run.sh bash shared/device/check52.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-echo "=== picklf, index-order picks ($(date +%T))"
-SGL_PLAN="1024x8K:noold,pick,picklf1,picklf3;512x8K:noold,pick,picklf1;4096x16K:noold,pick,picklf1,picklf6;2048x32K:noold,pick,picklf1,picklf6;512x32K:noold,picknolf,pick;1024x16K:noold,picknolf,pick" \
-  timeout ${BENCH_S:-240} python3 "$here/sgl10_bench.py" 240 > "$OUT/picklf52.log" 2>&1
-echo "=== rc $?"; grep RESULT "$OUT/picklf52.log"
+bash "$here/sgl_plan.sh" "picklf, index-order picks" picklf52.log 240 \
+  "1024x8K:noold,pick,picklf1,picklf3;512x8K:noold,pick,picklf1;4096x16K:noold,pick,picklf1,picklf6;2048x32K:noold,pick,picklf1,picklf6;512x32K:noold,picknolf,pick;1024x16K:noold,picknolf,pick"
 echo "=== done ($(date +%T))"
