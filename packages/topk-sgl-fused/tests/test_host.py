@@ -363,11 +363,17 @@ def test_pick_warp(monkeypatch):
     assert pick(2048, 16384, 2048, 132) == launch.WARP_MANY_SMALL and launch.WARP_MANY_SMALL.bracket_bits == 16
     assert pick(4096, 8192, 2048, 132) == narrow(launch.WARP_MANY_SMALL)
     assert pick(4096, 8192, 2048, 132, "page_table") == narrow(launch.WARP_MANY_SMALL_PAGE)
-    assert pick(1024, 8192, 2048, 132) == narrow(launch.WARP_MID)
+    assert pick(1024, 8192, 2048, 132) == launch.WARP_MID_NARROW_MANY_LF == replace(
+        narrow(launch.WARP_MID, ahead=1), longest_first=True, first_wave=3)
+    assert pick(512, 8192, 2048, 132) == launch.WARP_MID_NARROW_LF == replace(
+        narrow(launch.WARP_MID, ahead=1), longest_first=True, first_wave=1)
     assert pick(150, 8192, 2048, 132) == narrow(launch.WARP_FEW)
-    assert pick(4096, 16385, 2048, 132) == launch.WARP_MANY and launch.WARP_MANY_SMALL.sample == 1024
+    assert pick(4096, 16385, 2048, 132) == launch.WARP_MANY_LF and launch.WARP_MANY_SMALL.sample == 1024
+    assert launch.WARP_MANY_LF == replace(launch.WARP_MANY, longest_first=True, first_wave=6)
     assert pick(4096, 65536, 2048, 132, "page_table") == launch.WARP_MANY_PAGE
-    assert pick(1024, 8192, 2048, 132, "page_table") == narrow(launch.WARP_MID_PAGE_MANY)
+    assert pick(1024, 8192, 2048, 132, "page_table") == launch.WARP_MID_PAGE_MANY_NARROW_LF == replace(
+        narrow(launch.WARP_MID_PAGE_MANY, ahead=1), longest_first=True, first_wave=3)
+    assert pick(512, 8192, 2048, 132, "page_table") == narrow(launch.WARP_MID_PAGE, ahead=1)
     assert pick(1024, 16384, 2048, 132, "page_table") == launch.WARP_MID_PAGE_MANY_LF
     assert launch.WARP_MID_PAGE_MANY == launch.WARP_MANY_PAGE
     assert pick(1024, 65536, 2048, 132) == launch.WARP_MID_LARGE_MANY
@@ -389,16 +395,26 @@ def test_pick_warp(monkeypatch):
             c = pick(rows, n, 2048, 132, transform)
             assert c.longest_first and c.first_wave == 1 and c.order_pdl, (rows, n, transform)
     # session 51: so do 2-12 rows per SM of 16K-32K columns, the page table's 6-12 rows per SM past three programs per
-    # SM; 8K rows (not measured there), many short rows and one row per SM keep index order
+    # SM; many rows of up to 16K columns and one row per SM keep index order (8K rows: session 52, below)
     for rows, n in ((512, 32768), (1024, 32768), (300, 16384), (1024, 16384), (300, 20000)):
         for transform in ("none", "page_table", "ragged"):
             c = pick(rows, n, 2048, 132, transform)
             many_page = transform == "page_table" and rows > 6 * 132
             assert c.longest_first and c.first_wave == (3 if many_page else 1) and c.order_pdl, (rows, n, transform)
     assert launch.WARP_MID_PAGE_MANY_LF == replace(launch.WARP_MANY_PAGE, longest_first=True, first_wave=3)
-    assert not any(pick(rows, n, 2048, 132, t).longest_first for rows, n in ((4096, 8192), (1024, 8192), (300, 8192),
-                                                                            (2048, 16384), (128, 131072), (128, 32768))
+    assert not any(pick(rows, n, 2048, 132, t).longest_first for rows, n in ((4096, 8192), (2048, 16384),
+                                                                            (128, 131072), (128, 32768))
                    for t in ("none", "page_table"))
+    # session 52: 8K rows at 2-12 per SM too (the page table at 6-12 only: three programs per SM first there, as v2),
+    # and more than 12 rows per SM of 16K+ columns without the page table, past six programs per SM
+    for rows, n, t, first in ((300, 8192, "none", 1), (512, 8192, "ragged", 1), (1024, 8192, "none", 3),
+                              (1500, 8192, "page_table", 3), (1024, 8192, "ragged", 3), (2048, 32768, "none", 6),
+                              (4096, 65536, "ragged", 6), (2048, 16385, "none", 6)):
+        c = pick(rows, n, 2048, 132, t)
+        assert c.longest_first and c.first_wave == first and c.order_pdl, (rows, n, t)
+        assert (c.bracket_bits == launch.WARP_NARROW_BRACKET_BITS) == (n <= 8192), (rows, n, t)
+    assert not any(pick(rows, n, 2048, 132, "page_table").longest_first
+                   for rows, n in ((300, 8192), (512, 8192), (2048, 32768), (4096, 65536)))
     # session 28: the page table streamed beside the scores on the short rows of many, 1 per SM of 16K-32K columns
     # and 2-12 rows per SM; one row per SM of other lengths and many rows of 16K+ columns keep the late pass
     for rows, n in ((4096, 8192), (2048, 16384), (128, 32768), (1024, 65536), (512, 131072), (512, 32768)):

@@ -591,7 +591,7 @@ def test_longest_first(transform):
     """``longest_first``: programs past the first wave take rows from the order kernel's output (all of them, and
     past a first wave of 1 or 2 programs per SM: the interpreter's 4 SMs), rows of every length class with ties,
     NaN and +-inf, the exact fallback (a tiny cap), the late page pass and the page stream. On a GPU also two
-    many-wave picks with the order kernel as the programmatic primary and without, and three more picks as they
+    many-wave picks with the order kernel as the programmatic primary and without, and five more picks as they
     ship."""
     from dataclasses import replace
 
@@ -611,22 +611,29 @@ def test_longest_first(transform):
     cases += [(x, lens, k, WarpConfig(1, 1, 64, 64, 64, late=True, first_wave=1, **lf)),
               (x, lens, k, WarpConfig(1, 1, 64, 64, 64, first_wave=1, **ps, **lf))]
     if not launch.interpreting():
-        # (rows, columns, seed, a plateau's row step, columns and value): the 700x32K pick (shipped ordered since
-        # session 51) and the 2100x8K pick (forced), with the order kernel as the programmatic primary and without;
-        # 300x64K and 900x64K (session 50) and 1000x16K (session 51: three programs per SM first with the page table)
-        # the picks as they ship; the plateaus tie at the k-th value of many rows (a full 64K row has ~1000 keys above
-        # 2.0, a 10K one ~2000 above 0.5 outside its plateau)
+        # (rows, columns, seed, a plateau's row step, columns and value): the 700x32K pick and the 2100x8K pick
+        # (forced), with the order kernel as the programmatic primary and without; the others as they ship, with
+        # the first wave they ship (None: index order): 300x64K and 900x64K (session 50), 1000x16K (session 51),
+        # 1024x8K and 2048x32K (session 52); the plateaus tie at the k-th value of many rows (a full 64K row has
+        # ~1000 keys above 2.0, a 10K one ~2000 above 0.5 outside its plateau)
+        page = transform == "page_table"
+        shipped = {(300, 65536): 1, (900, 65536): 1, (1000, 16384): 3 if page else 1, (1024, 8192): 3,
+                   (2048, 32768): None if page else 6}
         for r, m, seed, step, cols, value in ((700, 32768, 77, 5, 8192, 0.25), (2100, 8192, 78, 5, 2048, 0.25),
                                               (300, 65536, 80, 7, 20000, 2.0), (900, 65536, 81, 7, 20000, 2.0),
-                                              (1000, 16384, 82, 3, 4000, 0.5)):
+                                              (1000, 16384, 82, 3, 4000, 0.5), (1024, 8192, 83, 3, 2000, 0.25),
+                                              (2048, 32768, 84, 5, 8192, 0.25)):
+            config = launch.pick_warp(r, m, 2048, launch.sm_count(dev), transform)
+            assert isinstance(config, WarpConfig)
+            if (r, m) in shipped:
+                want = shipped[r, m]
+                assert config.longest_first == (want is not None) and config.first_wave == (want or 0), (r, m, config)
+                if want is None:
+                    continue
             big = make_logits("randn", r, m, torch.float32, dev, seed=seed)
             big[::step, :cols] = value
             seq = torch.randint(0, m + 1, (r,), generator=torch.Generator(dev).manual_seed(seed), device=dev).int()
-            config = launch.pick_warp(r, m, 2048, launch.sm_count(dev), transform)
-            assert isinstance(config, WarpConfig) and config.longest_first == (m > 8192)
-            if m in (65536, 16384):
-                want = 3 if (m, transform) == (16384, "page_table") else 1
-                assert config.first_wave == want, (r, m, config.first_wave)
+            if (r, m) in shipped:
                 cases.append((big, seq, 2048, config))
             else:
                 cases += [(big, seq, 2048, replace(config, first_wave=1, order_pdl=pdl, **lf)) for pdl in (True, False)]

@@ -17,7 +17,8 @@ pytestmark = TRITON_MARKS
 @pytest.mark.parametrize("name", ["WARP_MANY_SMALL", "WARP_MANY_SMALL_PAGE", "WARP_FEW_LARGE", "WARP_FEW_LARGE_PAGE",
                                   "WARP_MID_LARGE", "WARP_MID_PAGE", "WARP_FEW_PAGE", "WARP_FEW_LONG",
                                   "WARP_FEW_LONG_PAGE", "WARP_MID_LARGE_MANY", "WARP_MID_LARGE_PAGE_MANY",
-                                  "WARP_MID_LARGE_PAGE", "WARP_MID_LF", "WARP_MID_PAGE_LF", "WARP_MID_PAGE_MANY_LF"])
+                                  "WARP_MID_LARGE_PAGE", "WARP_MID_LF", "WARP_MID_PAGE_LF", "WARP_MID_PAGE_MANY_LF",
+                                  "WARP_MANY_LF"])
 def test_sample_configs_gpu_sizes(name):
     """The shipped configs with a smaller (1024) or larger (4096, 8192) bracket sample or the select by
     interpolation, forced on rows of their size: NaN, a plateau around the threshold, rows shorter than k; the

@@ -72,6 +72,7 @@ from .warp_configs import (  # noqa: F401 (re-exported: launch is where callers 
     WARP_FEW_PAGE,
     WARP_FEW_SAMPLE,
     WARP_MANY,
+    WARP_MANY_LF,
     WARP_MANY_PAGE,
     WARP_MANY_SMALL,
     WARP_MANY_SMALL_N,
@@ -85,10 +86,13 @@ from .warp_configs import (  # noqa: F401 (re-exported: launch is where callers 
     WARP_MID_LARGE_PAGE,
     WARP_MID_LARGE_PAGE_MANY,
     WARP_MID_LF,
+    WARP_MID_NARROW_LF,
+    WARP_MID_NARROW_MANY_LF,
     WARP_MID_PAGE,
     WARP_MID_PAGE_LF,
     WARP_MID_PAGE_MANY,
     WARP_MID_PAGE_MANY_LF,
+    WARP_MID_PAGE_MANY_NARROW_LF,
     WARP_MIN_N,
     WARP_MIN_RATIO,
     WARP_MIN_ROWS_PER_SM,
@@ -423,23 +427,26 @@ def pick_warp(rows: int, n: int, k: int, sm_count: int, transform: str = "none",
             config = WARP_FEW_LONG_PAGE if page else WARP_FEW_LONG
         else:
             config = WARP_FEW_PAGE if page else WARP_FEW
-    elif per_sm <= 12:
-        lf = n > WARP_NARROW_BRACKET_MAX_N  # longest first past the first wave (8K rows: not measured)
+    elif per_sm <= 12:  # past a first wave longest first, but 8K rows' page table at 2-6 per SM (measured slower)
+        narrow = n <= WARP_NARROW_BRACKET_MAX_N
         if page:
             if per_sm <= 6:
-                config = WARP_MID_LARGE_PAGE if long_rows else WARP_MID_PAGE_LF if lf else WARP_MID_PAGE
+                config = WARP_MID_LARGE_PAGE if long_rows else WARP_MID_PAGE if narrow else WARP_MID_PAGE_LF
             else:
-                config = WARP_MID_LARGE_PAGE_MANY if long_rows else WARP_MID_PAGE_MANY_LF if lf else WARP_MID_PAGE_MANY
+                config = (WARP_MID_LARGE_PAGE_MANY if long_rows else WARP_MID_PAGE_MANY_NARROW_LF if narrow
+                          else WARP_MID_PAGE_MANY_LF)
         elif long_rows:
             config = WARP_MID_LARGE if per_sm <= 6 else WARP_MID_LARGE_MANY
+        elif narrow:
+            config = WARP_MID_NARROW_LF if per_sm <= 6 else WARP_MID_NARROW_MANY_LF
         else:
-            config = WARP_MID_LF if lf else WARP_MID
+            config = WARP_MID_LF
     elif n <= WARP_MANY_SMALL_N:
         config = WARP_MANY_SMALL_PAGE if page else WARP_MANY_SMALL
     else:
-        config = WARP_MANY_PAGE if page else WARP_MANY
+        config = WARP_MANY_PAGE if page else WARP_MANY_LF
     if n <= WARP_NARROW_BRACKET_MAX_N:
-        config = _NARROW_BRACKET[config]
+        config = _NARROW_BRACKET.get(config, config)  # the *_NARROW_* configs have it already
     config = all_cands_config(config, n, k, elem_bytes)
     if elem_bytes == 2 and config.warps < 16:  # float32's keys per tile (see WARP_MIN_ROWS_PER_SM)
         config = replace(config, a=max(1, config.a // 2))

@@ -270,8 +270,7 @@ WARP_MID_LARGE_PAGE = replace(WARP_MID_PAGE, sample=4096, **WARP_MID_LARGE_ORDER
 #: index order, 512x32K 71.5 / 73.8, 71.5 / 73.4 -> 64.0 / 69.9, 63.7 / 69.8; 300x16K 35.5 / 37.5, 35.8 / 37.4 ->
 #: 31.0 / 33.0, 30.9 / 33.0; 1024x32K v2 116.1, 115.9 -> 108.9, 108.3; 1024x16K v2 81.1 -> 75.7. The page table's
 #: 6-12 rows per SM (4 warps) do better after three programs per SM: 1024x32K 126.9, 126.9 -> 124.3, 124.2 (one) and
-#: 120.1, 119.9 (three); 1024x16K 84.5 -> 82.2 (one) and 78.5 (three). 8K rows (the narrow bracket) were not timed at
-#: 2-12 per SM and keep index order.
+#: 120.1, 119.9 (three); 1024x16K 84.5 -> 82.2 (one) and 78.5 (three). 8K rows: WARP_MID_NARROW_LF and after.
 WARP_MID_LF = replace(WARP_MID, longest_first=True, first_wave=1)
 WARP_MID_PAGE_LF = replace(WARP_MID_PAGE, longest_first=True, first_wave=1)
 WARP_MID_PAGE_MANY_LF = replace(WARP_MID_PAGE_MANY, longest_first=True, first_wave=3)
@@ -301,6 +300,17 @@ WARP_NARROW_BRACKET_BITS = 12
 #: (WARP_FEW_LARGE[_16|_PAGE] take rows of more than WARP_FEW_LARGE_N[0] > WARP_NARROW_BRACKET_MAX_N columns only.)
 _NARROW_BRACKET = {c: replace(c, bracket_bits=WARP_NARROW_BRACKET_BITS, ahead=1) for c in (
     WARP_FEW, WARP_MID, WARP_MANY, WARP_FEW_PAGE, WARP_MID_PAGE, WARP_MANY_PAGE, WARP_MANY_SMALL, WARP_MANY_SMALL_PAGE)}
+#: 8K rows (the narrow bracket) past a first wave longest first too, and many rows of more than WARP_MANY_SMALL_N
+#: columns without the page table (session 52, ``sgl10_bench.py`` ``picklf<F>``, an H100, two rounds, the second with
+#: the ordered pick timed first, µs v2 / page table): 1024x8K 51.3 / 55.3, 51.4 / 55.6 -> 50.1 / 54.1, 50.2 / 54.4
+#: after three programs per SM (one: 51.5 / 56.9); 512x8K v2 31.1, 31.2 -> 30.0, 30.1 after one (three: 31.0, 31.1),
+#: its page table 32.5, 32.6 -> 33.3, 33.4 (kept in index order); 2048x32K (WARP_MANY) v2 193.3, 193.4 -> 184.2, 185.8
+#: after six programs per SM (one: 189.0), its page table 216.9, 219.8 -> 222.7, 225.4 (kept). Not taken: 4096x16K
+#: (WARP_MANY_SMALL) after six, v2 217.9, 218.2 -> 215.8, 217.4, page table 246.1, 249.6 -> 252.5, 255.8.
+WARP_MID_NARROW_LF = replace(_NARROW_BRACKET[WARP_MID], longest_first=True, first_wave=1)
+WARP_MID_NARROW_MANY_LF = replace(_NARROW_BRACKET[WARP_MID], longest_first=True, first_wave=3)
+WARP_MID_PAGE_MANY_NARROW_LF = replace(_NARROW_BRACKET[WARP_MID_PAGE_MANY], longest_first=True, first_wave=3)
+WARP_MANY_LF = replace(WARP_MANY, longest_first=True, first_wave=6)
 #: Every key at or above the bracket's low bound a packed candidate (``all_cands``; session 32, ``sgl10_bench.py``
 #: ``pickallc`` / ``pickqa`` / ``pickqac<C>``, µs v2 / page table, shipped -> all_cands; the stream's SASS per key drops
 #: by a third (fp32 128x32K 51.4 -> 33.5), the select ranks k more candidates). Where it pays:
