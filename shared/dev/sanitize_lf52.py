@@ -1,0 +1,49 @@
+"""Dev only: session 52's ordered picks once each through the public calls, for compute-sanitizer, every result
+checked (so a clean but wrong run still fails): 1024x8K v2 and page table (three programs per SM first), 512x8K v2
+(one), 2048x32K v2 (WARP_MANY_LF, six). Random lengths with empty and short rows, a plateau at the threshold.
+Usage: compute-sanitizer --tool memcheck python3 shared/dev/sanitize_lf52.py [racecheck: SHAPES=1024x8192]
+"""
+
+import os
+
+import torch
+
+from topk_core import sgl
+from topk_core.testing import check_topk, make_logits
+from topk_sgl_fused import launch
+
+dev = torch.device("cuda")
+K = 2048
+
+
+def case(rows, n, page, seed):
+    x = make_logits("randn", rows, n, torch.float32, dev, seed=seed)
+    x[::5, : n // 4] = 0.25  # ties at the k-th value of many rows
+    lens = torch.randint(0, n + 1, (rows,), generator=torch.Generator(dev).manual_seed(seed), device=dev).int()
+    lens[:3] = torch.tensor([0, K - 1, n], dtype=torch.int32)
+    config = launch.pick_warp(rows, n, K, launch.sm_count(dev), "page_table" if page else "none")
+    assert config.longest_first, (rows, n, page, config)
+    if page:
+        cu = torch.arange(rows + 1, dtype=torch.int32, device=dev)
+        table = torch.randperm(rows * n, device=dev).to(torch.int32).view(rows, n)
+        out = sgl.fast_topk_transform_fused(x, lens, table, cu, K, backend="sgl_fused")
+        inv = torch.empty_like(table.view(-1))
+        inv[table.view(-1).long()] = torch.arange(rows * n, device=dev, dtype=torch.int32) % n
+        out = torch.where(out >= 0, inv[out.clamp(min=0).long()], out)
+    else:
+        out = sgl.fast_topk_v2(x, lens, K, backend="sgl_fused")
+    torch.cuda.synchronize()
+    check_topk(x, lens, K, out)
+    print(f"{rows}x{n} {'page' if page else 'v2'} first_wave {config.first_wave}: exact", flush=True)
+
+
+def main():
+    want = os.environ.get("SHAPES")
+    for rows, n, page, seed in ((1024, 8192, False, 1), (1024, 8192, True, 2), (512, 8192, False, 3),
+                                (2048, 32768, False, 4)):
+        if want is None or f"{rows}x{n}" in want.split(","):
+            case(rows, n, page, seed)
+
+
+if __name__ == "__main__":
+    main()
