@@ -306,7 +306,9 @@ _NARROW_BRACKET = {c: replace(c, bracket_bits=WARP_NARROW_BRACKET_BITS, ahead=1)
 #: after three programs per SM (one: 51.5 / 56.9); 512x8K v2 31.1, 31.2 -> 30.0, 30.1 after one (three: 31.0, 31.1),
 #: its page table 32.5, 32.6 -> 33.3, 33.4 (kept in index order); 2048x32K (WARP_MANY) v2 193.3, 193.4 -> 184.2, 185.8
 #: after six programs per SM (one: 189.0), its page table 216.9, 219.8 -> 222.7, 225.4 (kept). Not taken: 4096x16K
-#: (WARP_MANY_SMALL) after six, v2 217.9, 218.2 -> 215.8, 217.4, page table 246.1, 249.6 -> 252.5, 255.8.
+#: (WARP_MANY_SMALL) after six, v2 217.9, 218.2 -> 215.8, 217.4, page table 246.1, 249.6 -> 252.5, 255.8. WARP_MANY_LF
+#: through the shipped picks on longer rows (``picknolf`` -> ``pick``): 2048x64K v2 321.9, 317.3 -> 297.2, 294.8;
+#: 4096x32K 352.0, 349.4 -> 344.2, 342.6.
 WARP_MID_NARROW_LF = replace(_NARROW_BRACKET[WARP_MID], longest_first=True, first_wave=1)
 WARP_MID_NARROW_MANY_LF = replace(_NARROW_BRACKET[WARP_MID], longest_first=True, first_wave=3)
 WARP_MID_PAGE_MANY_NARROW_LF = replace(_NARROW_BRACKET[WARP_MID_PAGE_MANY], longest_first=True, first_wave=3)
