@@ -9,7 +9,7 @@ import os
 import torch
 
 from topk_core import sgl
-from topk_core.testing import check_topk, make_logits
+from topk_core.testing import check_topk, local_columns, make_logits, random_page_tables
 from topk_sgl_fused import launch
 
 dev = torch.device("cuda")
@@ -25,11 +25,12 @@ def case(rows, n, page, seed):
     assert config.longest_first, (rows, n, page, config)
     if page:
         cu = torch.arange(rows + 1, dtype=torch.int32, device=dev)
-        table = torch.randperm(rows * n, device=dev).to(torch.int32).view(rows, n)
-        out = sgl.fast_topk_transform_fused(x, lens, table, cu, K, backend="sgl_fused")
-        inv = torch.empty_like(table.view(-1))
-        inv[table.view(-1).long()] = torch.arange(rows * n, device=dev, dtype=torch.int32) % n
-        out = torch.where(out >= 0, inv[out.clamp(min=0).long()], out)
+        table, inv = random_page_tables(rows, n, seed=seed)
+        out = sgl.fast_topk_transform_fused(x, lens, table.to(dev), cu, K, backend="sgl_fused")
+        idx = out.cpu().long()
+        local = local_columns(idx, inv, torch.arange(rows))
+        assert (local[idx >= 0] >= 0).all(), "an entry outside its row's table"
+        out = local.to(torch.int32).to(dev)
     else:
         out = sgl.fast_topk_v2(x, lens, K, backend="sgl_fused")
     torch.cuda.synchronize()

@@ -7,14 +7,6 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 bash "$here/sgl_plan.sh" "A/B through the picks" ab52.log 180 \
   "1024x8K:noold,picknolf,pick;512x8K:noold,pick,picknolf;2048x32K:noold,picknolf,pick;4096x32K:noold,pick,picknolf;2048x64K:noold,picknolf,pick"
-W=packages/topk-sgl-fused/tests/test_warp.py
-G=packages/topk-sgl-fused/tests/test_warp_gpu_sizes.py
-echo "=== GPU tests ($(date +%T))"
-for t in none page_table ragged; do
-  timeout ${TEST_S:-240} python3 -m pytest -q -p no:cacheprovider "$W::test_longest_first[$t]" > "$OUT/pytest-lf-$t.log" 2>&1 &
-done
-timeout ${TEST_S:-240} python3 -m pytest -q -p no:cacheprovider $G -k "WARP_MANY_LF or narrow_bracket" \
-  > "$OUT/pytest-sizes.log" 2>&1 &
-wait
-for t in lf-none lf-page_table lf-ragged sizes; do echo "--- $t"; tail -2 "$OUT/pytest-$t.log"; done
+bash "$here/lf_tests.sh" ${TEST_S:-240} packages/topk-sgl-fused/tests/test_warp_gpu_sizes.py \
+  -k "WARP_MANY_LF or narrow_bracket"
 echo "=== done ($(date +%T))"

@@ -445,8 +445,8 @@ def pick_warp(rows: int, n: int, k: int, sm_count: int, transform: str = "none",
         config = WARP_MANY_SMALL_PAGE if page else WARP_MANY_SMALL
     else:
         config = WARP_MANY_PAGE if page else WARP_MANY_LF
-    if n <= WARP_NARROW_BRACKET_MAX_N:
-        config = _NARROW_BRACKET.get(config, config)  # the *_NARROW_* configs have it already
+    if n <= WARP_NARROW_BRACKET_MAX_N and config.bracket_bits != WARP_NARROW_BRACKET_BITS:  # *_NARROW_*: already
+        config = _NARROW_BRACKET[config]
     config = all_cands_config(config, n, k, elem_bytes)
     if elem_bytes == 2 and config.warps < 16:  # float32's keys per tile (see WARP_MIN_ROWS_PER_SM)
         config = replace(config, a=max(1, config.a // 2))
