@@ -5,9 +5,11 @@
 #    (SHORT_MANY, 6 CTAs per SM) and 1024x8K (SHORT_F32_WIDE, 4): find_ab.py, each config checked exact first;
 # 2. memcheck of session 52's sanitize_lf52.py as the review left it (the kit's page-table inverse; never run).
 #   bash shared/device/run.sh bash shared/device/check53.sh
+# Ran as session 53's call 1 (an H100): every ah variant slower; they were removed after commit 4056665, so step 1
+# now needs FIND_AB naming variants find_ab.py still has.
 set -u
 echo "=== find_ab ahead ($(date +%T))"
-FIND_AB=${FIND_AB:-ah396,ah396l,ah792,ah792l,ah1584,ah1584l,ah264,ah264l,ah528,ah528l,ah1056,ah1056l} \
+FIND_AB=${FIND_AB:?the ah variants were removed after commit 4056665} \
   FIND_CELLS=${FIND_CELLS:-6,15} timeout ${AB_S:-330} python3 shared/device/find_ab.py
 echo "rc $?"
 if [ "${MEM_S:-150}" -gt 0 ]; then

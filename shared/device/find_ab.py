@@ -25,7 +25,8 @@ per SM by falling length
 after commit b272f3b), ``u2``/``u8``/``u8m6`` other unroll
 counts on SHORT_MANY, session 14; ``fb12`` SHORT_MANY's first digit of 12 bits (session 16: slower, 4096x8K
 67.1 -> 74.9 µs; 10 bits would make the second digit wider than the first, which RadixTopK now refuses);
-``ah<R>[l]`` (session 53) CTA p prefetching row p + R into L2 [only its valid columns];
+``ah<R>[l]`` (session 53, 10-31% slower at 4096x8K, removed after commit 4056665) CTA p prefetching row p + R
+into L2 [only its valid columns];
 FIND_AB=name,... keeps only those), and
 radix_cutlass (FIND_AB=...,cutlass), timed side by side in one process. Session 7's other
 alternatives (coarse threshold, groups, pipelined filter, carveout) are in the commits named in
@@ -248,13 +249,6 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
         for f in sorted({per_sm, max(per_sm // 2, 1)}):
             alts[f"lf{f}"] = replace(v, longest_first=f)
             alts[f"lf{f}s"] = replace(v, longest_first=f, order_pdl=False)
-    if per_sm and v.group == 1 and not v.longest_first and rows > 132 * per_sm:
-        # session 53: CTA p prefetches row p + R into L2 (``ahead``), R a wave of CTAs, half one, two; "l": only the
-        # row's valid columns
-        wave = 132 * per_sm
-        for r in (wave // 2, wave, 2 * wave):
-            alts[f"ah{r}"] = replace(v, ahead=r)
-            alts[f"ah{r}l"] = replace(v, ahead=r, ahead_len=True)
     if v.threads == 512 and v.group == 1 and v.sampled and v.cand == 4096:  # LIGHT: 4 CTAs per SM (session 14)
         alts["m4"] = replace(v, min_ctas=4)
     if v.threads == 512 and v.group == 1 and v.sampled:

@@ -55,8 +55,6 @@ class Variant:
     # own rows, the rest rows by falling length, sorted by a one-CTA kernel launched just before (0: off).
     longest_first: int = 0
     order_pdl: bool = True  # longest_first: the row kernel launched as the order kernel's programmatic dependent
-    ahead: int = 0  # CTA p prefetches row p + ahead into L2 (ahead.py; session 53, an experiment; 0: off)
-    ahead_len: bool = False  # ahead: only that row's valid columns
 
 
 #: Every sampled variant writes kept keys by predicated stores on float32 (``pstore``; session 7, us,

@@ -53,7 +53,6 @@ from topk_core.kernels.cute_common import (
 )
 from topk_core.kernels.cute_radix import CAND, EQ, GT, RadixTopK
 
-from .ahead import RowsAhead
 from .row_order import OrderedRows
 from .two_read import TwoReadSparse
 
@@ -77,7 +76,7 @@ def f16x2_bits_if_not_below(word: Int32, floor2: Int32, bit_lo: Int32, bit_hi: I
         "=r,r,r,r,r", has_side_effects=False, is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT))
 
 
-class SampledFilter(RowsAhead, OrderedRows, TwoReadSparse, RadixTopK):
+class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
     """Compile-time specialisation: dtype, values, block shape, sample size, margin."""
 
     def __init__(self, dtype: str, with_values: bool, threads: int = 1024, cand: int = 8192,
@@ -88,7 +87,7 @@ class SampledFilter(RowsAhead, OrderedRows, TwoReadSparse, RadixTopK):
                  bf16cmp: bool = True, rel16: bool = True, f16cmp: bool = True, fastkey: bool = False,
                  pstore1: bool = False, early: bool = False, vclear: bool = False, unitdiv: bool = False,
                  sparse: bool = False, sparse1: bool = False, rawbin: bool = False, min_ctas: int = 0,
-                 longest_first: int = 0, order_pdl: bool = True, ahead: int = 0, ahead_len: bool = False):
+                 longest_first: int = 0, order_pdl: bool = True):
         assert sample % 32 == 0 and (sample <= cand or not sampled)
         assert group in (1, 2, 3, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
@@ -160,10 +159,6 @@ class SampledFilter(RowsAhead, OrderedRows, TwoReadSparse, RadixTopK):
         assert longest_first == 0 or group == 1, "the ordered entry is one CTA per row"
         self.longest_first = longest_first
         self.order_pdl = order_pdl
-        # ahead (one CTA per row, the plain entry): row p + ahead prefetched into L2 by CTA p (``ahead.py``)
-        assert ahead == 0 or group == 1
-        self.ahead = ahead
-        self.ahead_len = ahead_len
 
     @cute.jit
     def _sample_loads(self, xr, length: Int32, tid: Int32) -> list:
@@ -732,8 +727,6 @@ class SampledFilter(RowsAhead, OrderedRows, TwoReadSparse, RadixTopK):
                val_ptr: cute.Pointer, n: Int32, stride: Int32, k: Int32, next_n: Int32,
                compress_ratio: Int32):
         if cutlass.const_expr(self.group == 1):
-            if cutlass.const_expr(self.ahead > 0):
-                self._prefetch_ahead(x_ptr, seq_ptr, n, stride, next_n, compress_ratio)
             self._row((x_ptr, stride), x_ptr, seq_ptr, idx_ptr, val_ptr, n, stride, k, next_n, compress_ratio)
         else:
             self._group_row(x_ptr, seq_ptr, idx_ptr, val_ptr, n, stride, k, next_n, compress_ratio)
