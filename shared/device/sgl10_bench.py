@@ -79,7 +79,8 @@ candidates (``warp_regions``) [every bisection pick given pack_cands].
 bisection pick forced to all_cands first] [without the regions].
 "pickds[p][s]" (session 37) the late-pass page-table picks with regions on ``defer_sure`` [with ``page_early``] [the
 streamed ones too].
-"pickpsr[ah1]" (session 37) the all_cands page-table picks without all_cands, the table streamed into the regions
+"pickdsr[p]" (session 53) the all_cands page-table picks without all_cands, regions and ``defer_sure`` [with
+``page_early``]; "none" runs the same config. "pickpsr[ah1]" (session 37) the all_cands page-table picks without all_cands, the table streamed into the regions
 per warp (identity transform: the same config unstreamed) [one tile ahead].
 "picklf<F>[s]" (session 39) the warp picks with the rows past a first wave of F programs per SM taken longest first
 (``WarpConfig.longest_first``) [the order kernel serialized, not the row kernel's programmatic primary]; "picknolf"
@@ -462,6 +463,22 @@ def _setup(name):
                         **({"ahead": 1} if ah1 else {}))
             return c
         launch.pick_warp = psr
+        return
+    m = re.fullmatch(r"pickdsr(p)?", name)
+    if m:  # session 53: the all_cands page-table picks (2-12 rows per SM) without all_cands, with regions per warp,
+        # the sure columns' entries gathered after their copy and held through the select (``defer_sure``), the
+        # candidates' as the select emits [their first chunk's before the search]; the identity transform ("none")
+        # runs the same config (it ignores defer_sure), so the pair is issue 6's same-kernel comparison
+        launch.WARP = True
+        early = m.group(1) is not None
+
+        def dsr(rows, n, k, sm, transform="none", elem_bytes=4):
+            c = ORIG_WARP(rows, n, k, sm, "page_table", elem_bytes)
+            if not (isinstance(c, launch.WarpConfig) and c.all_cands and c.page_early):
+                return ORIG_WARP(rows, n, k, sm, transform, elem_bytes)
+            return replace(c, all_cands=False, page_early=early, first_chunk_regs=False, pack_cands=True,
+                           warp_regions=True, late=False, page_stream=False, defer_sure=True)
+        launch.pick_warp = dsr
         return
     if name == "picknolf":  # session 51: the warp picks in index order
         launch.WARP = True
