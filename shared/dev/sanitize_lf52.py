@@ -1,7 +1,9 @@
 """Dev only: session 52's ordered picks once each through the public calls, for compute-sanitizer, every result
 checked (so a clean but wrong run still fails): 1024x8K v2 and page table (three programs per SM first), 512x8K v2
 (one), 2048x32K v2 (WARP_MANY_LF, six). Random lengths with empty and short rows, a plateau at the threshold.
-Usage: compute-sanitizer --tool memcheck python3 shared/dev/sanitize_lf52.py [racecheck: SHAPES=1024x8192]
+``SET=53``: session 53's regions picks instead (rows short for their k at 2-12 per SM: 1024x64K and 300x64K v2 and
+page table, 512x128K at k = 4096).
+Usage: compute-sanitizer --tool memcheck python3 shared/dev/sanitize_lf52.py [racecheck: SHAPES=1024x8192] [SET=53]
 """
 
 import os
@@ -16,7 +18,7 @@ dev = torch.device("cuda")
 K = 2048
 
 
-def case(rows, n, page, seed):
+def case(rows, n, page, seed, K=K):
     x = make_logits("randn", rows, n, torch.float32, dev, seed=seed)
     x[::5, : n // 4] = 0.25  # ties at the k-th value of many rows
     lens = torch.randint(0, n + 1, (rows,), generator=torch.Generator(dev).manual_seed(seed), device=dev).int()
@@ -35,15 +37,18 @@ def case(rows, n, page, seed):
         out = sgl.fast_topk_v2(x, lens, K, backend="sgl_fused")
     torch.cuda.synchronize()
     check_topk(x, lens, K, out)
-    print(f"{rows}x{n} {'page' if page else 'v2'} first_wave {config.first_wave}: exact", flush=True)
+    print(f"{rows}x{n} k={K} {'page' if page else 'v2'} first_wave {config.first_wave}: exact", flush=True)
 
 
 def main():
     want = os.environ.get("SHAPES")
-    for rows, n, page, seed in ((1024, 8192, False, 1), (1024, 8192, True, 2), (512, 8192, False, 3),
-                                (2048, 32768, False, 4)):
+    cases = {"52": ((1024, 8192, False, 1, K), (1024, 8192, True, 2, K), (512, 8192, False, 3, K),
+                    (2048, 32768, False, 4, K)),
+             "53": ((1024, 65536, False, 5, K), (1024, 65536, True, 6, K), (300, 65536, True, 7, K),
+                    (512, 131072, False, 8, 4096), (512, 131072, True, 9, 4096))}[os.environ.get("SET", "52")]
+    for rows, n, page, seed, k in cases:
         if want is None or f"{rows}x{n}" in want.split(","):
-            case(rows, n, page, seed)
+            case(rows, n, page, seed, k)
 
 
 if __name__ == "__main__":

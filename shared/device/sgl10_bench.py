@@ -79,9 +79,11 @@ candidates (``warp_regions``) [every bisection pick given pack_cands].
 bisection pick forced to all_cands first] [without the regions].
 "pickds[p][s]" (session 37) the late-pass page-table picks with regions on ``defer_sure`` [with ``page_early``] [the
 streamed ones too].
+"pickold53" (session 53) the picks of 0.27.5 (all_cands on every 2-12-per-SM float32 row of 64K+ columns);
 "pickdsr[p]" (session 53) the all_cands page-table picks without all_cands, regions and ``defer_sure`` [with
-``page_early``]; "none" runs the same config. "pickpsr[ah1]" (session 37) the all_cands page-table picks without all_cands, the table streamed into the regions
-per warp (identity transform: the same config unstreamed) [one tile ahead].
+``page_early``]; "none" runs the same config. "pickpsr[ah1]" (session 37) the all_cands page-table picks without
+all_cands, the table streamed into the regions per warp (identity transform: the same config unstreamed) [one tile
+ahead].
 "picklf<F>[s]" (session 39) the warp picks with the rows past a first wave of F programs per SM taken longest first
 (``WarpConfig.longest_first``) [the order kernel serialized, not the row kernel's programmatic primary]; "picknolf"
 (session 51) the warp picks in index order (as before sessions 50-51 where they ship it).
@@ -463,6 +465,19 @@ def _setup(name):
                         **({"ahead": 1} if ah1 else {}))
             return c
         launch.pick_warp = psr
+        return
+    if name == "pickold53":  # session 53: the picks before 0.27.6 (all_cands on every 2-12-per-SM row of 64K+)
+        launch.WARP = True
+        from topk_sgl_fused import warp_configs
+
+        def old53(*a):
+            saved = warp_configs.WARP_ALL_CANDS_MID_MIN_RATIO
+            warp_configs.WARP_ALL_CANDS_MID_MIN_RATIO = 0
+            try:
+                return ORIG_WARP(*a)
+            finally:
+                warp_configs.WARP_ALL_CANDS_MID_MIN_RATIO = saved
+        launch.pick_warp = old53
         return
     m = re.fullmatch(r"pickdsr(p)?", name)
     if m:  # session 53: the all_cands page-table picks (2-12 rows per SM) without all_cands, with regions per warp,

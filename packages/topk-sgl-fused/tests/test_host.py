@@ -202,7 +202,9 @@ def test_pick_warp_page_two_tiles_ahead(monkeypatch):
     assert ahead(512, 131072) == ahead(1024, 65536) == ahead(256, 32768) == 2
     assert ahead(300, 17000) == launch.WARP_PAGE_AHEAD == 2
     assert ahead(128, 32768) == ahead(150, 20000) == 1
-    assert ahead(1024, 65536, "none") == ahead(1024, 65536, "ragged") == 1
+    assert ahead(1024, 131072, "none") == ahead(1024, 131072, "ragged") == 1
+    # session 53: rows short for their k (n < 48 k) at 2-12 per SM drop all_cands and stream two tiles ahead
+    assert ahead(1024, 65536, "none") == ahead(1024, 65536, "ragged") == launch.WARP_REGIONS_MID_AHEAD == 2
     assert ahead(128, 32768, "none") == ahead(150, 20000, "ragged") == launch.WARP_FEW_LARGE_AHEAD_F32 == 2
     assert launch.pick_warp(128, 32768, 2048, 132, "none", 2) == launch.WARP_FEW_LARGE_16
     assert launch.WARP_FEW_LARGE_16.ahead == 1
@@ -305,7 +307,7 @@ def test_pick_warp_16bit(monkeypatch):
 
 def test_pick_warp_all_cands(monkeypatch):
     """Every key above the bracket a candidate (``all_cands``, session 32) where it was timed faster: float32 rows of
-    2-12 per SM of 64K+ columns and at least 16 k (not the page table's 6-12, not shorter rows) with chunks of 2048;
+    2-12 per SM of 64K+ columns and at least 48 k (session 53; not shorter rows) with chunks of 2048;
     about one row per SM of long rows in 16-bit or at k <= 1024 (chunks of 8192 / 4096). Never on short rows, 128x32K or
     float32 128x128K at k = 2048; its caps hold a tile of slack and k more. With it the page table of 2-12 rows per SM
     is applied as the select emits each slot, its first chunk's entries gathered early (session 34)."""
@@ -315,12 +317,13 @@ def test_pick_warp_all_cands(monkeypatch):
     def pick(rows, n, k=2048, t="none", eb=4):
         return launch.pick_warp(rows, n, k, 132, t, eb)
 
-    for rows, n, t in ((512, 131072, "none"), (512, 131072, "ragged"), (512, 131072, "page_table"),
-                       (1024, 65536, "none"), (300, 65536, "ragged"), (1024, 65536, "page_table")):
-        c = pick(rows, n, t=t)
+    for rows, n, t, k in ((512, 131072, "none", 2048), (512, 131072, "ragged", 2048), (512, 131072, "page_table", 2048),
+                          (1024, 131072, "none", 2048), (300, 98304, "ragged", 2048), (1024, 98304, "page_table", 2048),
+                          (1024, 65536, "none", 1024), (512, 65536, "page_table", 512)):
+        c = pick(rows, n, k, t=t)
         assert c.all_cands and c.pack_cands and c.cblock == 2048, (rows, n, t, c)
-        assert not pick(rows, n, t=t, eb=2).all_cands
-    for rows, n in ((512, 131072), (1024, 65536), (300, 65536)):  # neither streamed nor late (session 34)
+        assert not pick(rows, n, k, t=t, eb=2).all_cands
+    for rows, n in ((512, 131072), (1024, 131072), (300, 98304)):  # neither streamed nor late (session 34)
         page = pick(rows, n, t="page_table")
         assert page.page_early and not page.late and not page.page_stream, (rows, n, page)
         assert not pick(rows, n, t="page_table", eb=2).page_early
@@ -336,6 +339,32 @@ def test_pick_warp_all_cands(monkeypatch):
     assert launch.warp_cap(c, 131072, 2048) >= launch.warp_cap(replace(c, all_cands=False), 131072, 2048) + 2048 + \
         c.a * 8 * 32 * c.warps - 32
     assert launch.warp_cap(launch.WarpConfig(), 1 << 26, 4096) <= launch.WARP_MAX_CAP
+
+
+def test_pick_warp_regions_on_rows_short_for_k(monkeypatch):
+    """Session 53: float32 rows of 2-12 per SM of 64K+ columns but under 48 k keep their candidates in regions per
+    warp without ``all_cands``, two tiles ahead; their page table holds the sure entries through the select
+    (``defer_sure``), the candidates' applied as it emits, the first chunk's gathered early. The same kernel serves
+    the identity and ragged transforms (the flags the page table adds are off or inert there)."""
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    from topk_sgl_fused import launch
+
+    def pick(rows, n, k=2048, t="none", eb=4):
+        return launch.pick_warp(rows, n, k, 132, t, eb)
+
+    for rows, n, k in ((300, 65536, 2048), (512, 65536, 2048), (1024, 65536, 2048), (1500, 65536, 2048),
+                       (512, 131072, 4096), (1024, 131072, 4096), (512, 98303, 2048)):
+        for t in ("none", "ragged", "page_table"):
+            c = pick(rows, n, k, t)
+            assert not c.all_cands and c.warp_regions and c.pack_cands and c.cblock == 2048, (rows, n, k, t, c)
+            assert c.ahead == launch.WARP_REGIONS_MID_AHEAD and c.longest_first and c.first_wave == 1
+            page = t == "page_table"
+            assert c.defer_sure == c.page_early == page and not c.late and not c.page_stream, (rows, n, k, t, c)
+            assert c.maxnreg == (80 if rows > 6 * 132 else None)
+        v2 = pick(rows, n, k)  # the page config with its table flags off (late_kb: only a late pass reads it)
+        assert replace(pick(rows, n, k, "page_table"), defer_sure=False, page_early=False, late_kb=v2.late_kb) == v2
+        assert not pick(rows, n, k, "page_table", eb=2).defer_sure
+    assert pick(512, 98304).all_cands and pick(512, 98304, t="page_table").all_cands
 
 
 def test_pick_warp_guess(monkeypatch):

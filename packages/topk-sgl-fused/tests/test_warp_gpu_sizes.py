@@ -63,20 +63,35 @@ def test_16bit_picks_gpu_sizes(rows, n, transform):
     _check_gpu_sized(config, *_rows_of_its_size(config), dtype)
 
 
+@pytest.mark.parametrize("rows,n,k", [(300, 65536, 2048), (1024, 65536, 2048), (512, 131072, 4096)])
+@pytest.mark.parametrize("transform", ["none", "page_table"])
+def test_regions_picks_gpu_sizes(rows, n, k, transform):
+    """What ``pick_warp`` ships for float32 rows of 2-12 per SM short for their k (session 53: candidates in regions
+    per warp without all_cands, the page table's sure entries held through the select), forced on rows of that
+    width: NaN, a plateau around the threshold, a cluster that overflows the candidates, a row shorter than k."""
+    from topk_sgl_fused import launch
+
+    if launch.interpreting():
+        pytest.skip("GPU sizes")
+    config = launch.pick_warp(rows, n, k, 132, transform)
+    assert config.warp_regions and not config.all_cands and config.defer_sure == (transform == "page_table")
+    _check_gpu_sized(config, 12, n, k=k)
+
+
 def _rows_of_its_size(config):
     """``(rows, n)`` of the size a shipped config serves, by its warps (4: many short rows, 16: ~1 row per SM,
     8: 2-12 rows per SM)."""
     return {4: (40, 12000), 16: (6, 30000)}.get(config.warps, (12, 70000))
 
 
-def _check_gpu_sized(config, rows, n, dtype=torch.float32):
+def _check_gpu_sized(config, rows, n, dtype=torch.float32, k=2048):
     """``config`` forced through the warp path on ``rows`` x ``n`` rows of the cases below, checked exact."""
     from topk_sgl_fused import launch
 
     dev = triton_device()
     x = make_logits("randn", rows, n, torch.float32, dev, seed=17)
     x[0, ::101] = float("nan")
-    x[3, :: -(-n // 1900)] = float("nan")  # fewer NaNs than k but near it: sure keys at the top key (session 21)
+    x[3, :: -(-n // (k - 148))] = float("nan")  # fewer NaNs than k but near it: sure keys at the top key (session 21)
     x[4, ::2] = float("nan")  # more NaNs than k: the exact path
     x[-1, : n // 3] = 0.5
     x[2] = 1.0 + 1e-3 * x[2]  # one tight cluster: a 12-bit bracket holds the whole row (the candidates overflow)
@@ -84,16 +99,16 @@ def _check_gpu_sized(config, rows, n, dtype=torch.float32):
     lens = torch.randint(n // 2, n + 1, (rows,), dtype=torch.int32, device=dev)
     lens[1] = 1000  # shorter than k: the fill
     if not (config.late or config.page_stream or config.page_early):
-        call = poisoned_call(x, lens, 2048)
+        call = poisoned_call(x, lens, k)
         launch.launch(call, config=config)
-        check_topk(x, lens, 2048, call.indices, call.values)
+        check_topk(x, lens, k, call.indices, call.values)
         return
     table, inv = random_page_tables(rows, n, seed=19)
     # no values with the page stream: it would fall back to the late pass
-    call = poisoned_call(x, lens, 2048, values=not config.page_stream, transform="page_table",
+    call = poisoned_call(x, lens, k, values=not config.page_stream, transform="page_table",
                          page_table=table.to(dev))
     launch.launch(call, config=config)
     idx, vals = call.indices.cpu().long(), call.values
     local = local_columns(idx, inv, torch.arange(rows))
     assert (local[idx >= 0] >= 0).all()
-    check_topk(x, lens, 2048, local.to(torch.int32).to(dev), vals)
+    check_topk(x, lens, k, local.to(torch.int32).to(dev), vals)

@@ -355,6 +355,36 @@ WARP_ALL_CANDS_MID_AHEAD = 2
 #: picks with all_cands (``pickwra`` against ``pickwrax``): 128x32K 24.3 / 23.9 -> 22.7 / 22.9 (the pick: 21.8 /
 #: 22.4), 128x128K 61.5 / 63.4 -> 55.8 / 59.3 (the pick: 56.8 / 58.7): not taken there.
 WARP_ALL_CANDS_REGIONS = True
+#: ... but not where a row is short for its k (session 53, ``sgl10_bench.py`` ``pickdsrp``, an H100, two rounds, µs v2
+#: / page table, all_cands -> without it: the candidates packed in a region per warp, two tiles ahead, and the page
+#: table's sure entries gathered after their copy and held through the select, ``defer_sure``, the candidates' as the
+#: select emits, their first chunk's early). The select's k extra candidates cost as much as the lighter stream saves
+#: when the row is short for its k: n < 48 k takes the regions config. n / k = 32: 300x64K 73.7 / 77.3, 73.9 / 77.5 ->
+#: 63.0 / 70.3, 62.7 / 70.1; 512x64K 97.0 / 105.3, 97.2 / 105.1 -> 89.7 / 101.4, 90.0 / 101.6; 700x64K 136.4 / 147.1,
+#: 136.1 / 147.1 -> 112.9 / 140.2, 112.8 / 139.8; 800x64K 143.2 / 151.5, 142.8 / 151.5 -> 128.8 / 147.8, 128.3 / 147.9;
+#: 1024x64K 169.8 / 184.2, 169.9 / 183.9 -> 151.7 / 179.3, 151.7 / 180.1; 1500x64K 238.9 / 260.9, 239.0 / 260.5 ->
+#: 221.0 / 257.1, 220.8 / 257.0; k = 4096: 512x128K 167.9 / 185.8, 167.4 / 185.7 -> 158.5 / 180.0, 158.3 / 180.5,
+#: 1024x128K 298.2 / 336.6, 298.1 / 336.7 -> 265.4 / 337.4, 265.5 / 337.5. n / k = 48 (96K), even: 512x96K 118.5 /
+#: 129.8, 118.7 / 130.0 -> 120.5 / 134.1, 120.2 / 134.1; 1024x96K 209.2 / 230.3, 209.2 / 229.8 -> 203.2 / 235.9, 203.1
+#: / 236.5. n / k = 64, all_cands faster: 512x128K 138.6 / 152.4, 138.6 / 151.8 -> 144.6 / 156.3 (defer_sure without
+#: the early gathers), 145.4 / 159.4, 144.9 / 159.7; 256x128K 81.8 / 87.9, 81.9 / 88.7 -> 87.9 / 92.5, 87.8 / 92.4;
+#: 700x128K page 211.8, 211.6 -> 222.4, 222.5 (v2 193.9, 192.7 -> 184.6, 184.7); 1024x128K 252.3 / 275.2, 251.1 / 275.0
+#: -> 252.0 / 286.9, 251.1 / 286.2; 512x64K k = 1024 78.5 / 84.9, 78.7 / 84.8 -> 85.6 / 92.1, 86.0 / 92.4; 1024x64K k =
+#: 1024 137.5 / 149.1, 137.4 / 149.1 -> 147.5 / 162.0, 148.3 / 162.3; k = 512 (n / k = 128) 134.8 / 140.2, 135.2 / 139.7
+#: -> 148.5 / 155.3, 149.5 / 156.5.
+WARP_ALL_CANDS_MID_MIN_RATIO = 48
+WARP_REGIONS_MID_AHEAD = 2
+
+
+def mid_regions_config(config: WarpConfig, cblock: int) -> WarpConfig:
+    """A 2-12-rows-per-SM config of rows short for their k without ``all_cands`` (session 53, above): candidates in
+    regions per warp, chunks of ``cblock``; the page table's sure entries held through the select (``defer_sure``),
+    the candidates' applied as it emits, their first chunk's gathered early; the other transforms two tiles ahead
+    (the page configs already are)."""
+    regions = dict(cblock=cblock, pack_cands=True, warp_regions=True)
+    if config.page_stream:
+        return replace(config, page_stream=False, late=False, page_early=True, defer_sure=True, **regions)
+    return replace(config, ahead=WARP_REGIONS_MID_AHEAD, **regions)
 
 
 def all_cands_config(config: WarpConfig, n: int, k: int, elem_bytes: int) -> WarpConfig:
@@ -364,6 +394,8 @@ def all_cands_config(config: WarpConfig, n: int, k: int, elem_bytes: int) -> War
     if (config in (WARP_MID_LARGE, WARP_MID_LARGE_MANY, WARP_MID_LARGE_PAGE, WARP_MID_LARGE_PAGE_MANY)
             and elem_bytes == 4 and n >= WARP_ALL_CANDS_MIN_RATIO * k):
         cblock = max(config.cblock, WARP_ALL_CANDS_MID_CBLOCK)
+        if n < WARP_ALL_CANDS_MID_MIN_RATIO * k:
+            return mid_regions_config(config, cblock)
     elif config in (WARP_FEW_LONG, WARP_FEW_LONG_PAGE) and (elem_bytes == 2 or k <= 1024):
         cblock = 4096 if k <= 1024 else 8192
     else:
