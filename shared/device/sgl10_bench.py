@@ -291,6 +291,19 @@ def _allc_cblock(config):
     return max(config.cblock, 4096 if config.warps >= 16 else 2048)
 
 
+def _without_all_cands(change):
+    """``pick_warp`` with the all_cands page-table picks (2-12 rows per SM) turned into packed candidates in regions
+    per warp without all_cands, plus ``change(transform)``; every transform runs the page pick's config, so the
+    identity transform times issue 6's same kernel ("pickpsr", "pickdsr")."""
+    def pick(rows, n, k, sm, transform="none", elem_bytes=4):
+        c = ORIG_WARP(rows, n, k, sm, "page_table", elem_bytes)
+        if not (isinstance(c, launch.WarpConfig) and c.all_cands and c.page_early):
+            return ORIG_WARP(rows, n, k, sm, transform, elem_bytes)
+        return replace(c, all_cands=False, first_chunk_regs=False, pack_cands=True, warp_regions=True, late=False,
+                       **change(transform))
+    return pick
+
+
 def _setup(name):
     launch.pick_split = ORIG_SPLIT
     launch.pick_warp = ORIG_WARP
@@ -454,17 +467,8 @@ def _setup(name):
         # beside the scores into the regions per warp [one tile ahead]; the identity transform ("none") runs the same
         # config without the stream, so the pair is issue 6's same-kernel comparison
         launch.WARP = True
-        ah1 = m.group(1) is not None
-
-        def psr(rows, n, k, sm, transform="none", elem_bytes=4):
-            c = ORIG_WARP(rows, n, k, sm, "page_table", elem_bytes)
-            if not (isinstance(c, launch.WarpConfig) and c.all_cands and c.page_early):
-                return ORIG_WARP(rows, n, k, sm, transform, elem_bytes)
-            c = replace(c, all_cands=False, page_early=False, first_chunk_regs=False, pack_cands=True,
-                        warp_regions=True, late=False, page_stream=transform == "page_table",
-                        **({"ahead": 1} if ah1 else {}))
-            return c
-        launch.pick_warp = psr
+        ah1 = {"ahead": 1} if m.group(1) else {}
+        launch.pick_warp = _without_all_cands(lambda t: dict(page_early=False, page_stream=t == "page_table", **ah1))
         return
     if name == "pickold53":  # session 53: the picks before 0.27.6 (all_cands on every 2-12-per-SM row of 64K+)
         launch.WARP = True
@@ -486,14 +490,7 @@ def _setup(name):
         # runs the same config (it ignores defer_sure), so the pair is issue 6's same-kernel comparison
         launch.WARP = True
         early = m.group(1) is not None
-
-        def dsr(rows, n, k, sm, transform="none", elem_bytes=4):
-            c = ORIG_WARP(rows, n, k, sm, "page_table", elem_bytes)
-            if not (isinstance(c, launch.WarpConfig) and c.all_cands and c.page_early):
-                return ORIG_WARP(rows, n, k, sm, transform, elem_bytes)
-            return replace(c, all_cands=False, page_early=early, first_chunk_regs=False, pack_cands=True,
-                           warp_regions=True, late=False, page_stream=False, defer_sure=True)
-        launch.pick_warp = dsr
+        launch.pick_warp = _without_all_cands(lambda t: dict(page_early=early, page_stream=False, defer_sure=True))
         return
     if name == "picknolf":  # session 51: the warp picks in index order
         launch.WARP = True
