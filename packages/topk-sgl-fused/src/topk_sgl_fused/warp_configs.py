@@ -390,7 +390,8 @@ def mid_regions_config(config: WarpConfig, cblock: int) -> WarpConfig:
 def all_cands_config(config: WarpConfig, n: int, k: int, elem_bytes: int) -> WarpConfig:
     """``config`` with ``all_cands`` (and ``warp_regions``) where sessions 32, 34 and 35 measured it faster (above),
     else ``config``; a streamed page table is then applied as the select emits each slot, its first chunk's entries
-    gathered early, and a deferred one (``defer_sure``) goes back to the late pass."""
+    gathered early, and a deferred one (``defer_sure``) goes back to the late pass. The 2-12-rows-per-SM configs' rows
+    under ``WARP_ALL_CANDS_MID_MIN_RATIO`` k take ``mid_regions_config`` instead (session 53)."""
     if (config in (WARP_MID_LARGE, WARP_MID_LARGE_MANY, WARP_MID_LARGE_PAGE, WARP_MID_LARGE_PAGE_MANY)
             and elem_bytes == 4 and n >= WARP_ALL_CANDS_MIN_RATIO * k):
         cblock = max(config.cblock, WARP_ALL_CANDS_MID_CBLOCK)
