@@ -80,6 +80,7 @@ bisection pick forced to all_cands first] [without the regions].
 "pickds[p][s]" (session 37) the late-pass page-table picks with regions on ``defer_sure`` [with ``page_early``] [the
 streamed ones too].
 "pickold53" (session 53) the picks of 0.27.5 (all_cands on every 2-12-per-SM float32 row of 64K+ columns);
+"pickreg16" (session 53) 0.27.6's regions configs on 16-bit rows of 2-12 per SM of 64K+ columns;
 "pickdsr[p]" (session 53) the all_cands page-table picks without all_cands, regions and ``defer_sure`` [with
 ``page_early``]; "none" runs the same config. "pickpsr[ah1]" (session 37) the all_cands page-table picks without
 all_cands, the table streamed into the regions per warp (identity transform: the same config unstreamed) [one tile
@@ -482,6 +483,17 @@ def _setup(name):
             finally:
                 warp_configs.WARP_ALL_CANDS_MID_MIN_RATIO = saved
         launch.pick_warp = old53
+        return
+    if name == "pickreg16":  # session 53: 0.27.6's regions configs (mid_regions_config) on 16-bit rows of 2-12 per SM
+        launch.WARP = True
+
+        def reg16(rows, n, k, sm, transform="none", elem_bytes=4):
+            c = ORIG_WARP(rows, n, k, sm, transform, elem_bytes)
+            if (elem_bytes != 2 or not isinstance(c, launch.WarpConfig) or c.warps != 8 or c.all_cands
+                    or n < launch.WARP_MID_LARGE_N or not c.longest_first):
+                return c
+            return launch.mid_regions_config(c, launch.WARP_ALL_CANDS_MID_CBLOCK)
+        launch.pick_warp = reg16
         return
     m = re.fullmatch(r"pickdsr(p)?", name)
     if m:  # session 53: the all_cands page-table picks (2-12 rows per SM) without all_cands, with regions per warp,
