@@ -436,6 +436,27 @@ def test_two_tiles_ahead(transform):
     _check_cases(cases + _gpu_pick_cases(dev, transform, 23, ahead=2), transform, 24)
 
 
+@pytest.mark.parametrize("transform", ["none", "page_table", "ragged"])
+def test_regions_16bit(transform):
+    """0.27.6's regions configs (candidates packed in regions per warp, two tiles ahead, the select by interpolation,
+    longest first; the page table's sure entries held through the select, its first chunk's gathered early) on 16-bit
+    rows, which ``shared/dev/patches/regions_16bit.patch`` would give them: bfloat16 and float16 with ties, +-inf,
+    -0.0, a row shorter than k and one of k + 1, and a tiny cap (the exact fallback)."""
+    from topk_sgl_fused.launch import WarpConfig
+
+    dev = triton_device()
+    k = 37
+    lens = torch.tensor([100, 200, 300, 1300, k - 5, k + 1, 1299], dtype=torch.int32, device=dev)
+    x = _special_rows(dev, lens, k, 85, 5)
+    x[2, ::31] = -0.0  # not NaN: the interpreter drops a 16-bit NaN's payload
+    page = transform == "page_table"
+    reg = dict(pack_cands=True, warp_regions=True, ahead=2, sbits=0, longest_first=True, first_wave=1,
+               defer_sure=page, page_early=page)
+    cases = [(x.to(dtype), lens, k, c) for dtype in (torch.bfloat16, torch.float16)
+             for c in (WarpConfig(2, 1, 128, 64, 64, **reg), WarpConfig(1, 1, 64, 64, 64, cap=8, **reg))]
+    _check_cases(cases, transform, 86)
+
+
 @pytest.mark.parametrize("transform", ["none", "page_table"])
 def test_sample_runs(transform):
     """``sample_run`` (the bracket's sample in runs of adjacent columns), with and without ``sample_vec`` (the runs
