@@ -6,7 +6,7 @@
 #    of the bfloat16 1024x64K ones; 3. the picks without the patch ("pickold54") against them ("pick"), two rounds.
 #   bash shared/device/run.sh bash shared/device/check54.sh      (PARTS="tests" or "ab": one half; ~6 min in all)
 set -u
-. shared/device/sgl_checks.sh
+. shared/device/sgl_pick_checks.sh
 W=packages/topk-sgl-fused/tests
 if [[ " ${PARTS:-tests ab} " == *" tests "* ]]; then
   echo "=== GPU tests ($(date +%T))"
