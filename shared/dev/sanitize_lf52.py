@@ -2,9 +2,9 @@
 checked (so a clean but wrong run still fails): 1024x8K v2 and page table (three programs per SM first), 512x8K v2
 (one), 2048x32K v2 (WARP_MANY_LF, six). Random lengths with empty and short rows, a plateau at the threshold.
 ``SET=53``: session 53's regions picks instead (rows short for their k at 2-12 per SM: 1024x64K and 300x64K v2 and
-page table, 512x128K at k = 4096). ``SET=54``: the same configs on 16-bit rows (with
-``shared/dev/patches/regions_16bit.patch`` applied: bfloat16 1024x64K v2 and page table, 512x128K page table; float16
-300x64K page table).
+page table, 512x128K at k = 4096). ``SET=54``: the same configs on 16-bit rows (sgl_fused 0.27.7's picks; before
+it ``shared/dev/patches/regions_16bit.patch``): bfloat16 1024x64K v2 and page table, 512x128K page table; float16
+300x64K page table.
 Usage: compute-sanitizer --tool memcheck python3 shared/dev/sanitize_lf52.py [racecheck: SHAPES=1024x8192] [SET=53]
 """
 

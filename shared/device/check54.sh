@@ -1,6 +1,6 @@
 #!/bin/bash
-# Prepared in session 53 for shared/dev/patches/regions_16bit.patch (apply it first: `git apply
-# shared/dev/patches/regions_16bit.patch`, bump sgl_fused; no carry needed): its GPU checks and its A/B on one machine.
+# Prepared in session 53 for shared/dev/patches/regions_16bit.patch (landed in session 54 as sgl_fused 0.27.7; no
+# carry needed): its GPU checks and its A/B on one machine ("pickold54": the picks before 0.27.7).
 # 1. test_16bit_picks_gpu_sizes (its shipped 512x131072 and 1024x65536 picks are the patch's), test_regions_16bit,
 #    test_defer_sure; 2. memcheck of four 16-bit picks through the public calls (sanitize_lf52.py SET=54), racecheck
 #    of the bfloat16 1024x64K ones; 3. the picks without the patch ("pickold54") against them ("pick"), two rounds.

@@ -80,7 +80,7 @@ bisection pick forced to all_cands first] [without the regions].
 "pickds[p][s]" (session 37) the late-pass page-table picks with regions on ``defer_sure`` [with ``page_early``] [the
 streamed ones too].
 "pickold53" (session 53) the picks of 0.27.5 (all_cands on every 2-12-per-SM float32 row of 64K+ columns);
-"pickold54" the picks without ``shared/dev/patches/regions_16bit.patch`` (apply it first);
+"pickold54" the picks before sgl_fused 0.27.7 (its 16-bit rows without regions; session 53's regions_16bit.patch);
 "pickreg16" (session 53) 0.27.6's regions configs on 16-bit rows of 2-12 per SM of 64K+ columns;
 "pickdsr[p]" (session 53) the all_cands page-table picks without all_cands, regions and ``defer_sure`` [with
 ``page_early``]; "none" runs the same config. "pickpsr[ah1]" (session 37) the all_cands page-table picks without
@@ -473,7 +473,7 @@ def _setup(name):
         launch.pick_warp = _without_all_cands(lambda t: dict(page_early=False, page_stream=t == "page_table", **ah1))
         return
     if name in ("pickold53", "pickold54"):  # session 53: the picks before 0.27.6 (all_cands on every 2-12-per-SM
-        # float32 row of 64K+ columns) / before regions_16bit.patch (16-bit rows without regions)
+        # float32 row of 64K+ columns) / before 0.27.7 (16-bit rows without regions)
         launch.WARP = True
         from topk_sgl_fused import warp_configs
         ratio = "WARP_ALL_CANDS_MID_MIN_RATIO" if name == "pickold53" else "WARP_REGIONS_16_MAX_RATIO"

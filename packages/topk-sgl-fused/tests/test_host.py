@@ -209,7 +209,7 @@ def test_pick_warp_page_two_tiles_ahead(monkeypatch):
     assert launch.pick_warp(128, 32768, 2048, 132, "none", 2) == launch.WARP_FEW_LARGE_16
     assert launch.WARP_FEW_LARGE_16.ahead == 1
     assert ahead(512, 131072, "none") == ahead(300, 65536, "ragged") == launch.WARP_ALL_CANDS_MID_AHEAD == 2
-    assert ahead(512, 131072, "none") == 2 and launch.pick_warp(512, 131072, 2048, 132, "none", 2).ahead == 1
+    assert ahead(512, 131072, "none") == 2 and launch.pick_warp(512, 131072, 1024, 132, "none", 2).ahead == 1
     assert ahead(512, 32768, "none") == 1
     assert ahead(128, 131072) == ahead(4096, 8192) == ahead(512, 8192) == ahead(1024, 8192) == 1
 
@@ -326,8 +326,9 @@ def test_pick_warp_all_cands(monkeypatch):
     for rows, n in ((512, 131072), (1024, 131072), (300, 98304)):  # neither streamed nor late (session 34)
         page = pick(rows, n, t="page_table")
         assert page.page_early and not page.late and not page.page_stream, (rows, n, page)
-        assert not pick(rows, n, t="page_table", eb=2).page_early
-    assert pick(512, 131072, t="page_table", eb=2).page_stream and not pick(512, 131072, t="page_table", eb=2).late
+        assert not pick(rows, n, t="page_table", eb=2).all_cands  # 16-bit: regions (session 53), below
+    assert pick(512, 131072, 1024, t="page_table", eb=2).page_stream  # 16-bit past 64 k (session 53: regions below)
+    assert not pick(512, 131072, 1024, t="page_table", eb=2).late
     assert pick(128, 131072, k=512).cblock == 4096 and pick(128, 131072, k=512, t="page_table").all_cands
     assert pick(128, 131072, eb=2).all_cands and pick(128, 131072, eb=2, t="page_table").cblock == 8192
     for rows, n, k, t in ((256, 32768, 2048, "page_table"),
@@ -345,7 +346,8 @@ def test_pick_warp_regions_on_rows_short_for_k(monkeypatch):
     """Session 53: float32 rows of 2-12 per SM of 64K+ columns but under 48 k keep their candidates in regions per
     warp without ``all_cands``, two tiles ahead; their page table holds the sure entries through the select
     (``defer_sure``), the candidates' applied as it emits, the first chunk's gathered early. The same kernel serves
-    the identity and ragged transforms (the flags the page table adds are off or inert there)."""
+    the identity and ragged transforms (the flags the page table adds are off or inert there). 16-bit rows take it
+    up to 64 k (they never took all_cands)."""
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
     from topk_sgl_fused import launch
 
@@ -363,8 +365,14 @@ def test_pick_warp_regions_on_rows_short_for_k(monkeypatch):
             assert c.maxnreg == (80 if rows > 6 * 132 else None)
         v2 = pick(rows, n, k)  # the page config with its table flags off (late_kb: only a late pass reads it)
         assert replace(pick(rows, n, k, "page_table"), defer_sure=False, page_early=False, late_kb=v2.late_kb) == v2
-        assert not pick(rows, n, k, "page_table", eb=2).defer_sure
     assert pick(512, 98304).all_cands and pick(512, 98304, t="page_table").all_cands
+    # 16-bit rows (never all_cands there) up to 64 k: the same regions configs, 16-bit tiles (a halved below 16 warps)
+    for rows, n, k in ((300, 65536, 2048), (1024, 65536, 2048), (512, 131072, 2048), (1024, 65536, 1024)):
+        for t in ("none", "ragged", "page_table"):
+            c = pick(rows, n, k, t, eb=2)
+            assert not c.all_cands and c.warp_regions and c.pack_cands and c.cblock == 2048 and c.a == 1, (rows, n, c)
+            assert c.ahead == 2 and c.defer_sure == c.page_early == (t == "page_table") and not c.page_stream
+    assert not pick(512, 131072, 1024, eb=2).warp_regions and pick(512, 131072, 1024, "page_table", eb=2).page_stream
 
 
 def test_pick_warp_guess(monkeypatch):

@@ -440,7 +440,7 @@ def test_two_tiles_ahead(transform):
 def test_regions_16bit(transform):
     """0.27.6's regions configs (candidates packed in regions per warp, two tiles ahead, the select by interpolation,
     longest first; the page table's sure entries held through the select, its first chunk's gathered early) on 16-bit
-    rows, which ``shared/dev/patches/regions_16bit.patch`` would give them: bfloat16 and float16 with ties, +-inf,
+    rows, which 0.27.7's picks give them up to 64 k: bfloat16 and float16 with ties, +-inf,
     -0.0, a row shorter than k and one of k + 1, and a tiny cap (the exact fallback)."""
     from topk_sgl_fused.launch import WarpConfig
 

@@ -100,6 +100,7 @@ from .warp_configs import (  # noqa: F401 (re-exported: launch is where callers 
     WARP_NARROW_BRACKET_BITS,
     WARP_NARROW_BRACKET_MAX_N,
     WARP_PAGE_AHEAD,
+    WARP_REGIONS_16_MAX_RATIO,
     WARP_REGIONS_MID_AHEAD,
     WARP_SAMPLE_RUN,
     WARP_SELECT_SECANT,

@@ -374,6 +374,12 @@ WARP_ALL_CANDS_REGIONS = True
 #: -> 148.5 / 155.3, 149.5 / 156.5.
 WARP_ALL_CANDS_MID_MIN_RATIO = 48
 WARP_REGIONS_MID_AHEAD = 2
+#: 16-bit rows (never all_cands here) take the same regions config where n <= 64 k (session 53, ``sgl10_bench.py``
+#: ``pickreg16``, an H100, two rounds, bfloat16, µs v2 / page table, the config before -> regions): 300x64K 75.3 / 77.6,
+#: 75.2 / 78.1 -> 65.3 / 71.4, 65.2 / 71.3; 700x64K 145.2 / 151.6, 145.3 / 151.7 -> 125.7 / 140.7, 125.7 / 140.7;
+#: 1024x64K 183.9 / 190.4, 183.6 / 190.4 -> 156.1 / 172.8, 157.1 / 172.5; 512x128K 176.4 / 183.6, 176.3 / 183.8 ->
+#: 149.4 / 162.6, 149.4 / 163.1. Longer rows for their k (n > 64 k) were not measured.
+WARP_REGIONS_16_MAX_RATIO = 64
 
 
 def mid_regions_config(config: WarpConfig, cblock: int) -> WarpConfig:
@@ -391,9 +397,12 @@ def all_cands_config(config: WarpConfig, n: int, k: int, elem_bytes: int) -> War
     """``config`` with ``all_cands`` (and ``warp_regions``) where sessions 32, 34 and 35 measured it faster (above),
     else ``config``; a streamed page table is then applied as the select emits each slot, its first chunk's entries
     gathered early, and a deferred one (``defer_sure``) goes back to the late pass. The 2-12-rows-per-SM configs' rows
-    under ``WARP_ALL_CANDS_MID_MIN_RATIO`` k take ``mid_regions_config`` instead (session 53)."""
-    if (config in (WARP_MID_LARGE, WARP_MID_LARGE_MANY, WARP_MID_LARGE_PAGE, WARP_MID_LARGE_PAGE_MANY)
-            and elem_bytes == 4 and n >= WARP_ALL_CANDS_MIN_RATIO * k):
+    under ``WARP_ALL_CANDS_MID_MIN_RATIO`` k take ``mid_regions_config`` instead, and so do their 16-bit rows up to
+    ``WARP_REGIONS_16_MAX_RATIO`` k (session 53)."""
+    mid = config in (WARP_MID_LARGE, WARP_MID_LARGE_MANY, WARP_MID_LARGE_PAGE, WARP_MID_LARGE_PAGE_MANY)
+    if mid and elem_bytes == 2 and n <= WARP_REGIONS_16_MAX_RATIO * k:
+        return mid_regions_config(config, max(config.cblock, WARP_ALL_CANDS_MID_CBLOCK))
+    if mid and elem_bytes == 4 and n >= WARP_ALL_CANDS_MIN_RATIO * k:
         cblock = max(config.cblock, WARP_ALL_CANDS_MID_CBLOCK)
         if n < WARP_ALL_CANDS_MID_MIN_RATIO * k:
             return mid_regions_config(config, cblock)
