@@ -43,6 +43,16 @@ def test_best_score_is_fastest_measured(cell, hinted):
     assert times[chosen] <= times[fastest] * 1.03, (chosen, times)
 
 
+def _best_score(problem):
+    """The best kernel backend's score on ``problem`` (0 where none runs it)."""
+    scores = [0.0]
+    for name in KERNELS:
+        entry = registry.get(name)
+        if entry is not None and entry.backend is not None and entry.backend.supports(problem) is None:
+            scores.append(entry.backend.score(problem))
+    return max(scores)
+
+
 def _transform_cells():
     for path in RESULTS:
         for cell in json.loads(path.read_text())["results"]:
@@ -56,21 +66,45 @@ def _transform_cells():
 
 @pytest.mark.parametrize("cell, transform, composed, fused", list(_transform_cells()))
 def test_compose_or_fuse_is_the_faster_measured(cell, transform, composed, fused):
-    """``topk_core.sgl`` composes (best plain selection + a torch transform pass) or runs the fused
+    """``topk_core.sgl`` composes (best plain selection + a transform pass: torch ops in runs before topk-core 0.2.7,
+    the Triton pass since) or runs the fused
     transform; on every committed cell where both were timed it takes the faster, within 5%."""
     from topk_core.sgl import compose_faster
 
     common = dict(rows=cell["rows"], n=cell["n"], k=cell["k"], dtype=cell["dtype"], device="cuda", capability=(9, 0))
     plain, with_t = Problem(**common), Problem(**common, transform=transform)
 
-    def best(problem):
-        scores = [0.0]
-        for name in KERNELS:
-            entry = registry.get(name)
-            if entry is not None and entry.backend is not None and entry.backend.supports(problem) is None:
-                scores.append(entry.backend.score(problem))
-        return max(scores)
+    faster = compose_faster(_best_score(plain), _best_score(with_t), transform, cell["rows"], cell["n"], cell["k"])
+    picked = composed if faster else fused
+    assert picked <= min(composed, fused) * 1.05, (picked, composed, fused)
 
-    picked = composed if compose_faster(best(plain), best(with_t), transform, cell["rows"], cell["n"], cell["k"]) \
-        else fused
+
+def _compose_bench_cells():
+    """Cells of ``shared/device/compose_bench.py`` runs (from session 54; older ``-compose-`` files are other runs),
+    each transform."""
+    root = Path(__file__).resolve().parents[1] / "benchmarks" / "results"
+    for path in sorted(root.glob("**/*-compose-*.json")):
+        for cell in json.loads(path.read_text()).get("cells", ()):
+            for short, transform in (("page", "page_table"), ("ragged", "ragged")):
+                times = cell["times"]
+                composed, fused = times.get(f"auto:{short}[tpass]"), times.get(f"auto:{short}[fused]")
+                if composed and fused:
+                    name = f"{path.stem}:{cell['cell']}:{short}"
+                    yield pytest.param(cell["cell"], transform, composed, fused, id=name)
+
+
+@pytest.mark.parametrize("label, transform, composed, fused", list(_compose_bench_cells()))
+def test_compose_model_takes_the_faster_pass_run(label, transform, composed, fused):
+    """On every cell of the committed compose_bench runs, ``compose_faster`` (with each backend's scores) picks the
+    faster of the fused call and the plain selection plus the Triton pass, within 5%."""
+    from topk_core.sgl import compose_faster
+
+    rows, n = (int(v) for v in label.split()[0].replace("K", "").split("x"))
+    n *= 1024
+    k = int(label.split("k=")[1]) if "k=" in label else 2048
+    dtype = "bfloat16" if "bf16" in label else "float32"
+    common = dict(rows=rows, n=n, k=k, dtype=dtype, device="cuda", capability=(9, 0))
+    plain, with_t = Problem(**common), Problem(**common, transform=transform)
+
+    picked = composed if compose_faster(_best_score(plain), _best_score(with_t), transform, rows, n, k) else fused
     assert picked <= min(composed, fused) * 1.05, (picked, composed, fused)

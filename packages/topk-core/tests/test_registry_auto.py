@@ -114,3 +114,12 @@ def test_import_is_cheap():
 
     code = "import topk_core, sys; assert 'cutlass' not in sys.modules and 'triton' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_sgl_compose_knob(monkeypatch):
+    for value in ("model", "always", "never"):
+        monkeypatch.setenv("TOPK_SGL_COMPOSE", value)
+        assert env.sgl_compose() == value
+    monkeypatch.setenv("TOPK_SGL_COMPOSE", "sometimes")
+    with pytest.raises(ValueError, match="TOPK_SGL_COMPOSE: expected model, always or never, got 'sometimes'"):
+        env.sgl_compose()

@@ -37,6 +37,15 @@ def require_gpu() -> bool:
     return os.environ.get("TOPK_REQUIRE_GPU", "") not in ("", "0", "false", "False")
 
 
+def sgl_compose() -> str:
+    """TOPK_SGL_COMPOSE: how ``topk_core.sgl``'s ``auto`` decides between a backend's fused transform and a faster
+    plain selection plus a transform pass: ``model`` (default, ``sgl.compose_faster``), ``always`` or ``never``."""
+    value = os.environ.get("TOPK_SGL_COMPOSE", "").strip() or "model"
+    if value not in ("model", "always", "never"):
+        raise ValueError(f"TOPK_SGL_COMPOSE: expected model, always or never, got {value!r}")
+    return value
+
+
 #: Outside variables that change whether a backend can run here (so cached decisions expire).
 _DISPATCH_VARS = ("TOPK_DISABLED_BACKENDS", "TRITON_INTERPRET", "CUTE_DSL_ARCH")
 

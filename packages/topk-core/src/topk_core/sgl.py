@@ -15,19 +15,22 @@ import torch
 
 from . import auto, env, validate
 from .api import dispatch, make_problem
+from .kernels.backend_base import triton_interpreting
 from .protocol import Call
 from .reference import apply_transform
 
-#: µs that composing (a plain selection, then the torch pass over the [rows, k] indices) adds to the selection,
-#: ``a + b * rows * k + c * rows * n + d * log2(rows)``: H200, session 26's committed run (auto:page / auto:ragged
-#: minus auto:v2 on the DSA cells where auto composed), least squares with non-negative terms. Page table (7 cells):
-#: within 3.0 µs; ragged (7 cells): within 1.3 µs. Session 21's fit (and its TORCH_US) composed 32x128K's page table
-#: in 37.3 µs once sgl_fused 0.16.0 fused it in 33.8 (session 26). Session 11's ``a + b * rows * k`` picked the
-#: slower call at 1x128K once the fused selects got faster (session 19).
-COMPOSE_US = {"page_table": (17.95, 2.957e-5, 1.862e-7, 0.0), "ragged": (11.27, 1.730e-5, 4.457e-8, 0.0)}
-#: Masked torch.topk µs on the same run, ``a + b * rows * n`` (fp32 k=2048 cells of both grids, least squares relative
-#: to each time, within 0.6-1.2x): the unit of the backends' scores (torch.topk µs / backend µs), so scores become
-#: times.
+#: µs that composing (a plain selection, then the Triton transform pass over the [rows, k] indices) adds to the
+#: selection, ``a + b * rows * k + c * rows * n + d * log2(rows)``: an H100 (no H200 could be had), session 54's
+#: ``shared/device/compose_bench.py`` dsa run (auto:page[tpass] / auto:ragged[tpass] minus auto:v2 on all 15 cells),
+#: least squares relative to each time with non-negative terms (``shared/dev/fit_compose.py``; worst cell 37% /
+#: 27% off, page table / ragged). The page table's gathers cost more as the table grows (``c``: TLB and DRAM pages).
+#: With it the model composes on every dsa cell, and on that card every dsa cell measured faster composed (e.g.
+#: 1024x64K page table 149.9 µs against 182.4 fused; ragged 107.6 against 153.5). The pass is cheaper on an H200's
+#: bandwidth, so there the model errs toward the fused call. Before: the torch pass (session 26's fit, H200).
+COMPOSE_US = {"page_table": (1.691, 7.729e-6, 2.093e-7, 0.0), "ragged": (1.264, 2.384e-6, 1.404e-9, 0.0)}
+#: Masked torch.topk µs on session 26's H200 run, ``a + b * rows * n`` (fp32 k=2048 cells of both grids, least
+#: squares relative to each time, within 0.6-1.2x): the unit of the backends' scores (torch.topk µs / backend µs), so
+#: scores become times.
 TORCH_US = (56.67, 2.125e-5)
 
 
@@ -70,19 +73,17 @@ def _select(score, lengths, topk, row_starts, out, backend, transform="none", **
         return out
     best_fused = auto.choose(fused)
     best_plain = auto.choose(plain)
-    if transform != "none" and best_plain != best_fused and compose_faster(
-            _score(best_plain, plain), _score(best_fused, fused), transform, fused.rows, fused.n, fused.k):
+    if transform != "none" and best_plain != best_fused and _should_compose(best_plain, plain, best_fused, fused):
         local = torch.empty_like(out)
         dispatch(plain, Call(indices=local, **call_args), best_plain)
-        composed = Call(indices=out, transform=transform, **call_args, **tensors)
-        out.copy_(apply_transform(composed, local.to(torch.int64)))
+        _compose(local, out, Call(indices=out, transform=transform, **call_args, **tensors))
         return out
     dispatch(fused, Call(indices=out, transform=transform, **call_args, **tensors), best_fused)
     return out
 
 
 def compose_faster(plain_score: float, fused_score: float, transform: str, rows: int, n: int, k: int) -> bool:
-    """Whether a plain selection of ``plain_score`` plus the torch transform pass is expected to beat
+    """Whether a plain selection of ``plain_score`` plus the transform pass is expected to beat
     the fused call of ``fused_score`` (scores: speed-ups over masked torch.topk; 0 = unusable)."""
     if plain_score <= 0:
         return False
@@ -92,6 +93,28 @@ def compose_faster(plain_score: float, fused_score: float, transform: str, rows:
     a, b, c, d = COMPOSE_US[transform]
     compose_us = a + b * rows * k + c * rows * n + d * math.log2(max(rows, 1))
     return torch_us / plain_score + compose_us < torch_us / fused_score
+
+
+def _should_compose(best_plain: str, plain, best_fused: str, fused) -> bool:
+    choice = env.sgl_compose()
+    if choice != "model":
+        return choice == "always"
+    return compose_faster(_score(best_plain, plain), _score(best_fused, fused), fused.transform, fused.rows, fused.n,
+                          fused.k)
+
+
+def _compose(local: torch.Tensor, out: torch.Tensor, call: Call) -> None:
+    """The transform of a plain selection's ``local`` indices into ``out``: one Triton pass on a GPU (or under the
+    Triton interpreter), else (or without Triton) the reference's torch ops."""
+    if out.is_cuda or triton_interpreting():
+        try:
+            from .kernels.transform_pass import apply_transform_pass
+        except ImportError:  # torch without Triton (e.g. some non-Linux builds)
+            pass
+        else:
+            apply_transform_pass(local, out, call.transform, call.page_table, call.cu_seqlens_q, call.index_offsets)
+            return
+    out.copy_(apply_transform(call, local.to(torch.int64)))
 
 
 def _score(name: str, problem) -> float:
