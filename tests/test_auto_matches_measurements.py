@@ -53,6 +53,16 @@ def _best_score(problem):
     return max(scores)
 
 
+def _check_compose_pick(rows, n, k, dtype, transform, composed, fused):
+    """``compose_faster`` on the best scores picks, of the two measured times, one within 5% of the faster."""
+    from topk_core.sgl import compose_faster
+
+    common = dict(rows=rows, n=n, k=k, dtype=dtype, device="cuda", capability=(9, 0))
+    plain, with_t = Problem(**common), Problem(**common, transform=transform)
+    picked = composed if compose_faster(_best_score(plain), _best_score(with_t), transform, rows, n, k) else fused
+    assert picked <= min(composed, fused) * 1.05, (picked, composed, fused)
+
+
 def _transform_cells():
     for path in RESULTS:
         for cell in json.loads(path.read_text())["results"]:
@@ -67,16 +77,9 @@ def _transform_cells():
 @pytest.mark.parametrize("cell, transform, composed, fused", list(_transform_cells()))
 def test_compose_or_fuse_is_the_faster_measured(cell, transform, composed, fused):
     """``topk_core.sgl`` composes (best plain selection + a transform pass: torch ops in runs before topk-core 0.2.7,
-    the Triton pass since) or runs the fused
-    transform; on every committed cell where both were timed it takes the faster, within 5%."""
-    from topk_core.sgl import compose_faster
-
-    common = dict(rows=cell["rows"], n=cell["n"], k=cell["k"], dtype=cell["dtype"], device="cuda", capability=(9, 0))
-    plain, with_t = Problem(**common), Problem(**common, transform=transform)
-
-    faster = compose_faster(_best_score(plain), _best_score(with_t), transform, cell["rows"], cell["n"], cell["k"])
-    picked = composed if faster else fused
-    assert picked <= min(composed, fused) * 1.05, (picked, composed, fused)
+    the Triton pass since) or runs the fused transform; on every committed cell where both were timed it takes the
+    faster, within 5%."""
+    _check_compose_pick(cell["rows"], cell["n"], cell["k"], cell["dtype"], transform, composed, fused)
 
 
 def _compose_bench_cells():
@@ -97,14 +100,6 @@ def _compose_bench_cells():
 def test_compose_model_takes_the_faster_pass_run(label, transform, composed, fused):
     """On every cell of the committed compose_bench runs, ``compose_faster`` (with each backend's scores) picks the
     faster of the fused call and the plain selection plus the Triton pass, within 5%."""
-    from topk_core.sgl import compose_faster
-
     rows, n = (int(v) for v in label.split()[0].replace("K", "").split("x"))
-    n *= 1024
     k = int(label.split("k=")[1]) if "k=" in label else 2048
-    dtype = "bfloat16" if "bf16" in label else "float32"
-    common = dict(rows=rows, n=n, k=k, dtype=dtype, device="cuda", capability=(9, 0))
-    plain, with_t = Problem(**common), Problem(**common, transform=transform)
-
-    picked = composed if compose_faster(_best_score(plain), _best_score(with_t), transform, rows, n, k) else fused
-    assert picked <= min(composed, fused) * 1.05, (picked, composed, fused)
+    _check_compose_pick(rows, n * 1024, k, "bfloat16" if "bf16" in label else "float32", transform, composed, fused)
