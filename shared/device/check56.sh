@@ -1,6 +1,7 @@
 #!/bin/bash
 # Session 56, one device call (carry .carry/dsl), each stage cut to what is left of DEADLINE seconds (default 540):
-# 0. radix_filter's ``stage`` A/B on the 8K cells (find_ab.py); where a staged build beats the shipped one on any
+# 0. radix_filter's ``stage`` A/B on the 8K cells (find_ab.py; ``stage`` and its alternatives were removed after
+#    commit 5001b6f, which is the tree this ran on); where a staged build beats the shipped one on any
 #    cell, its GPU tests and memcheck / racecheck; then what session 54 left unrun: 1. topk_core.sgl's compose GPU
 #    tests (the fixed spy); 2. sgl_fused's test_defer_sure / test_config_refused; 3. compose_bench.py dsa with the
 #    "model" variant (on an H200: the data to refit COMPOSE_US there); 4. racecheck of a 16-bit regions pick;

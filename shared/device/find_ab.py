@@ -26,8 +26,9 @@ after commit b272f3b), ``u2``/``u8``/``u8m6`` other unroll
 counts on SHORT_MANY, session 14; ``fb12`` SHORT_MANY's first digit of 12 bits (session 16: slower, 4096x8K
 67.1 -> 74.9 µs; 10 bits would make the second digit wider than the first, which RadixTopK now refuses);
 ``ah<R>[l]`` (session 53, 10-31% slower at 4096x8K, removed after commit 4056665) CTA p prefetching row p + R
-into L2 [only its valid columns]; ``stg``/``stgu2``/``stgu8`` (session 56) the two-read path with rows of up to 8192
-columns staged in shared memory by ``cp.async`` (``stage``) [2 / 8 vectors per pass-0 step];
+into L2 [only its valid columns]; ``stg``/``stgu2``/``stgu8`` (session 56, 20-35% slower on an H100, removed after
+commit 5001b6f) the two-read path with rows of up to 8192 columns staged in shared memory by ``cp.async`` [2 / 8
+vectors per pass-0 step];
 FIND_AB=name,... keeps only those), and
 radix_cutlass (FIND_AB=...,cutlass), timed side by side in one process. Session 7's other
 alternatives (coarse threshold, groups, pipelined filter, carveout) are in the commits named in
@@ -250,10 +251,6 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
         for f in sorted({per_sm, max(per_sm // 2, 1)}):
             alts[f"lf{f}"] = replace(v, longest_first=f)
             alts[f"lf{f}s"] = replace(v, longest_first=f, order_pdl=False)
-    if not v.sampled and v.group == 1 and n <= 8192:  # session 56: the row staged in shared memory (cp.async)
-        alts["stg"] = replace(v, stage=8192)
-        alts["stgu2"] = replace(v, stage=8192, unroll=2)
-        alts["stgu8"] = replace(v, stage=8192, unroll=8)
     if v.threads == 512 and v.group == 1 and v.sampled and v.cand == 4096:  # LIGHT: 4 CTAs per SM (session 14)
         alts["m4"] = replace(v, min_ctas=4)
     if v.threads == 512 and v.group == 1 and v.sampled:

@@ -161,11 +161,7 @@ RAWBIN = [dict(v, rawbin=True) for v in SPARSE1[:3]] + [dict(pstore1=True, spars
 #: SHORT_MANY's m8.
 MINCTAS = [dict(threads=512, cand=4096, **_S1, min_ctas=4), dict(threads=256, cand=2048, **_S1, min_ctas=8),
            dict(threads=512, cand=4096, first_bits=11, late=True, min_ctas=4)]
-#: The two-read path with rows staged in shared memory (``stage``, session 56): SHORT_MANY's and SHORT_F32's flags and
-#: the small buffer (overflows re-read the staged row); rows wider than ``stage`` or unaligned launch without it.
-STAGE = [dict(threads=256, cand=2048, **_S1, stage=8192), dict(threads=512, cand=4096, **_S1, stage=8192),
-         dict(threads=256, cand=256, **_S1, stage=8192)]
-VARIANTS += TWO_READ + SPARSE + SPARSE1 + RAWBIN + MINCTAS + STAGE
+VARIANTS += TWO_READ + SPARSE + SPARSE1 + RAWBIN + MINCTAS
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")
@@ -186,7 +182,7 @@ def test_every_benchmarked_variant_is_exact(variant, kind):
         check_topk(logits, seq_lens, k, idx)
 
 
-@pytest.mark.parametrize("variant", TWO_READ + SPARSE1 + RAWBIN + MINCTAS + STAGE,
+@pytest.mark.parametrize("variant", TWO_READ + SPARSE1 + RAWBIN + MINCTAS,
                          ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()))
 @pytest.mark.parametrize("dtype", list(DT))
 def test_two_read_flags_on_special_bits(variant, dtype):
@@ -201,7 +197,7 @@ def test_two_read_flags_on_special_bits(variant, dtype):
     g = torch.Generator(device="cpu").manual_seed(12)
     special = torch.tensor([0x7FC00000, -0x400000, 0x7F800001, -1, 0x7FFFFFFF, -0x7F800001, 0, -0x80000000, 1,
                             -0x7FFFFFFF, 0x7F800000, -0x800000, 0x00400000, -0x7FC00000], dtype=torch.int32)
-    for rows, n, k in ((6, 8191, 2048), (4, 12001, 300), (2, 3001, 1), (4, 8192, 1000)):  # 8192: aligned (stage)
+    for rows, n, k in ((6, 8191, 2048), (4, 12001, 300), (2, 3001, 1)):
         x = torch.randn(rows, n, generator=g) * 1e-38  # denormals and tiny normals near the k-th value
         bits = x.view(torch.int32)
         pick = torch.rand(rows, n, generator=g) < 0.08
@@ -216,9 +212,8 @@ def test_two_read_flags_on_special_bits(variant, dtype):
         check_topk(logits, seq_lens, k, idx, vals, next_n=2)
 
 
-@pytest.mark.parametrize("variant", SPARSE1[:2] + RAWBIN[:2] + STAGE[:2],
-                         ids=["sparse1_short_many", "sparse1_short_f32", "rawbin_short_many", "rawbin_short_f32",
-                              "stage_short_many", "stage_short_f32"])
+@pytest.mark.parametrize("variant", SPARSE1[:2] + RAWBIN[:2], ids=["sparse1_short_many", "sparse1_short_f32",
+                                                                  "rawbin_short_many", "rawbin_short_f32"])
 @pytest.mark.parametrize("kind", ["randn", "int_ties", "plateau", "zeros_denormals", "sorted", "reversed", "huge"])
 def test_sparse1_on_batches(variant, kind):
     """``sparse1`` at the shapes it is for (many rows of 4K-8K columns, k a third of a row: most tiles hold

@@ -55,7 +55,6 @@ class Variant:
     # own rows, the rest rows by falling length, sorted by a one-CTA kernel launched just before (0: off).
     longest_first: int = 0
     order_pdl: bool = True  # longest_first: the row kernel launched as the order kernel's programmatic dependent
-    stage: int = 0  # the two-read path: rows of up to this many columns staged in shared memory (0: off)
 
 
 #: Every sampled variant writes kept keys by predicated stores on float32 (``pstore``; session 7, us,
@@ -279,8 +278,6 @@ def launch(call: Call, variant: Variant | None = None) -> None:
         variant = plan(*logits.shape, torch.cuda.get_device_capability(dev), _sms(dev.index),
                        DTYPE_NAME[logits.dtype])
     vec = logits.data_ptr() % 16 == 0 and (logits.stride(0) * logits.element_size()) % 16 == 0
-    if variant.stage and (not vec or logits.shape[1] > variant.stage):  # staged rows: 16-byte vectors, n <= stage
-        variant = replace(variant, stage=0)
     # The order kernel's dependent launch (griddepcontrol) needs sm_90; longest-first was measured only there.
     ordering = call.load_balance and torch.cuda.get_device_capability(dev) >= (9, 0)
     first = first_wave(variant, rows, _sms(dev.index)) if ordering else rows

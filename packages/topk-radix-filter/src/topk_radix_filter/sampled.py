@@ -87,7 +87,7 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
                  bf16cmp: bool = True, rel16: bool = True, f16cmp: bool = True, fastkey: bool = False,
                  pstore1: bool = False, early: bool = False, vclear: bool = False, unitdiv: bool = False,
                  sparse: bool = False, sparse1: bool = False, rawbin: bool = False, min_ctas: int = 0,
-                 longest_first: int = 0, order_pdl: bool = True, stage: int = 0):
+                 longest_first: int = 0, order_pdl: bool = True):
         assert sample % 32 == 0 and (sample <= cand or not sampled)
         assert group in (1, 2, 3, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
@@ -159,10 +159,6 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
         assert longest_first == 0 or group == 1, "the ordered entry is one CTA per row"
         self.longest_first = longest_first
         self.order_pdl = order_pdl
-        # stage (the two-read path alone, 16-byte vectors): the row's vectors copied into shared memory (this many
-        # elements) before pass 0, both passes reading them there; rows up to ``stage`` columns only
-        assert stage == 0 or (not sampled and group == 1 and self.vec > 1 and stage % (self.vec * threads) == 0)
-        self.stage = stage
 
     @cute.jit
     def _sample_loads(self, xr, length: Int32, tid: Int32) -> list:

@@ -12,11 +12,9 @@ from __future__ import annotations
 
 import cutlass
 import cutlass.cute as cute
-from cutlass import Int32, Int64, Uint32
+from cutlass import Int32, Uint32
 from cutlass._mlir.dialects import llvm
-from cutlass.cute.nvgpu import cpasync
 from cutlass.cutlass_dsl import T as mlir_t
-from cutlass.memory import SmemAllocator
 
 from topk_core.kernels.cute_common import F32_INF_KEY, f32_key_floor
 from topk_core.kernels.cute_radix import CAND, GT, RadixTopK, emit_if_bit, warp_incl_sum_up
@@ -104,32 +102,6 @@ class TwoReadSparse:
         if cutlass.const_expr(self.fcmp):
             use_f = Int32(cutlass.select_((hi != Uint32(0)) & (hi <= Uint32(F32_INF_KEY)), Int32(1), Int32(0)))
         return _pinned(use_f), _pinned(f32_key_floor(lo)), _pinned(f32_key_floor(hi))
-
-    @cute.jit
-    def _row_vectors(self, xstart: cute.Pointer, length: Int32, tid: Int32):
-        """``RadixTopK._row_vectors``; with ``stage`` the row's whole vectors are copied into shared memory at once
-        (16-byte ``cp.async``: every load of the row in flight together, and pass 1 reads them on chip, not from
-        L2); the launch guarantees ``n <= stage``."""
-        xv, nv, tail = self._vectors(xstart, length)
-        if cutlass.const_expr(self.stage > 0):
-            V = self.vec
-            buf = SmemAllocator().allocate_tensor(self.raw, cute.make_layout(self.stage), byte_alignment=128)
-            sv = cute.make_tensor(buf.iterator, cute.make_layout((V, self.stage // V), stride=(1, V)))
-            atom = cute.make_copy_atom(cpasync.CopyG2SOp(), self.raw, num_bits_per_copy=128)
-            for j in cutlass.range(tid, cutlass.min(nv, Int32(self.stage // V)), self.threads):
-                src = cute.make_ptr(self.raw, xstart.toint() + Int64(j) * Int64(16), cute.AddressSpace.gmem,
-                                    assumed_align=16)
-                cute.copy(atom, cute.make_tensor(src, cute.make_layout(V)), sv[None, j])
-            cute.arch.cp_async_commit_group()
-            xv = sv
-        return xv, nv, tail
-
-    @cute.jit
-    def _row_ready(self, tid: Int32):
-        """``stage``: this thread's copies landed, then a barrier so every thread's have."""
-        if cutlass.const_expr(self.stage > 0):
-            cute.arch.cp_async_wait_group(0)
-            cute.arch.sync_threads()
 
     @cute.jit
     def _pass0(self, xv, nv: Int32, tail: Int32, xr, length: Int32, hist, tid: Int32):

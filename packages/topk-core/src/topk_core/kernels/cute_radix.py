@@ -543,17 +543,6 @@ class RadixTopK(RowTopK):
         return xv, nv, nv * self.vec
 
     @cute.jit
-    def _row_vectors(self, xstart: cute.Pointer, length: Int32, tid: Int32):
-        """``_vectors``' view of the row the two passes read (a hook: a subclass may stage the row on chip first,
-        its copies completed by ``_row_ready``)."""
-        return self._vectors(xstart, length)
-
-    @cute.jit
-    def _row_ready(self, tid: Int32):
-        """Called before pass 0 (a hook: waits for ``_row_vectors``' copies)."""
-        pass
-
-    @cute.jit
     def _load_vectors(self, xv, start: Int32, nv: Int32, tid: Int32, unroll: cutlass.Constexpr):
         """Thread ``tid``'s ``unroll`` vectors of the block step at ``start``, all loads issued first.
 
@@ -572,8 +561,7 @@ class RadixTopK(RowTopK):
         xr = cute.make_tensor(xstart, cute.make_layout(length))
         self._reset(hist, ctl, tid)
         V = self.vec
-        xv, nv, tail = self._row_vectors(xstart, length, tid)
-        self._row_ready(tid)
+        xv, nv, tail = self._vectors(xstart, length)
         self._pass0(xv, nv, tail, xr, length, hist, tid)
         cute.arch.sync_threads()
         b0, krem = self._find_bin(hist, self.bins, k, ctl, tid)
