@@ -26,7 +26,7 @@ after commit b272f3b), ``u2``/``u8``/``u8m6`` other unroll
 counts on SHORT_MANY, session 14; ``fb12`` SHORT_MANY's first digit of 12 bits (session 16: slower, 4096x8K
 67.1 -> 74.9 µs; 10 bits would make the second digit wider than the first, which RadixTopK now refuses);
 ``ah<R>[l]`` (session 53, 10-31% slower at 4096x8K, removed after commit 4056665) CTA p prefetching row p + R
-into L2 [only its valid columns]; ``stg``/``stgu2``/``stgu8`` (session 56, 20-35% slower on an H100, removed after
+into L2 [only its valid columns]; ``stg``/``stgu2``/``stgu8`` (session 55, 20-35% slower on an H100, removed after
 commit 5001b6f) the two-read path with rows of up to 8192 columns staged in shared memory by ``cp.async`` [2 / 8
 vectors per pass-0 step];
 FIND_AB=name,... keeps only those), and
