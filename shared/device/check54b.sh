@@ -4,8 +4,8 @@
 # order, each stage cut to what is left of DEADLINE seconds (default 570) so the call ends inside its limit.
 #   bash shared/device/run.sh bash shared/device/check54b.sh
 set -u
-START=$(date +%s)
-left() { local l=$(( ${DEADLINE:-570} - ($(date +%s) - START) )); (( l < 1 )) && l=1; (( l < $1 )) && echo $l || echo $1; }
+DEADLINE=${DEADLINE:-570}
+. "$(dirname "$0")/deadline.sh"
 W=packages/topk-sgl-fused/tests
 T="packages/topk-core/tests/test_transform_pass.py tests/test_sgl_compose.py"
 P="python3 -m pytest -q -p no:cacheprovider"

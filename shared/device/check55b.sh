@@ -1,44 +1,16 @@
 #!/bin/bash
 # Session 55, one device call (carry .carry/dsl), each stage cut to what is left of DEADLINE seconds (default 540):
-# 0. radix_filter's ``stage`` A/B on the 8K cells (find_ab.py; ``stage`` and its alternatives were removed after
-#    commit 5001b6f, which is the tree this ran on); where a staged build beats the shipped one on any
-#    cell, its GPU tests and memcheck / racecheck; then what session 54 left unrun: 1. topk_core.sgl's compose GPU
-#    tests (the fixed spy); 2. sgl_fused's test_defer_sure / test_config_refused; 3. compose_bench.py dsa with the
-#    "model" variant (on an H200: the data to refit COMPOSE_US there); 4. racecheck of a 16-bit regions pick;
-#    5. memcheck and racecheck of the compose tests.
+# what session 54 left unrun. 1. topk_core.sgl's compose GPU tests (the fixed spy); 2. sgl_fused's test_defer_sure /
+# test_config_refused; 3. compose_bench.py dsa with the "model" variant (on an H200: the data to refit COMPOSE_US
+# there); 4. racecheck of a 16-bit regions pick; 5. memcheck and racecheck of the compose tests.
+# As it ran (call 1 of benchmarks/results/2026-12-06-cuda-session55-iterations.log, commit 5001b6f) it began with
+# radix_filter's ``stage`` A/B (find_ab.py) and, had a staged build won, its tests; that step went with ``stage``.
 #   DEADLINE=540 bash shared/device/run.sh bash shared/device/check55b.sh
 set -u
-START=$(date +%s)
-left() { local l=$(( ${DEADLINE:-540} - ($(date +%s) - START) )); (( l < 1 )) && l=1; (( l < $1 )) && echo $l || echo $1; }
+. "$(dirname "$0")/deadline.sh"
 W=packages/topk-sgl-fused/tests
 T="packages/topk-core/tests/test_transform_pass.py tests/test_sgl_compose.py"
 P="python3 -m pytest -q -p no:cacheprovider"
-echo "=== find_ab stage ($(date +%T))"
-FIND_AB=${FIND_AB:-stg,stgu2,stgu8} FIND_CELLS=${FIND_CELLS:-6,16,15,14,18} timeout $(left 170) \
-  python3 shared/device/find_ab.py > "$OUT/find_ab.log" 2>&1
-echo "rc $?"; grep "|" "$OUT/find_ab.log"
-# A staged build 1% or more under the shipped one (both rounds) on some cell: its correctness checks.
-if python3 - "$OUT/find_ab.log" <<'PY'
-import re, sys
-win = False
-for line in open(sys.argv[1]):
-    cols = dict((c.split()[0], [float(t) for t in c.split()[1].split("/")]) for c in line.split("|")[1:] if c.strip())
-    new = cols.get("new")
-    win |= bool(new) and any(k.startswith("stg") and max(v) < 0.99 * min(new) for k, v in cols.items())
-sys.exit(0 if win else 1)
-PY
-then
-  echo "=== stage GPU tests ($(date +%T))"
-  timeout $(left 120) $P packages/topk-radix-filter/tests/test_conformance.py -k stage > "$OUT/pytest-stage.log" 2>&1
-  echo "rc $?"; tail -3 "$OUT/pytest-stage.log"
-  for tool in memcheck racecheck; do
-    echo "=== $tool stage ($(date +%T))"
-    timeout $(left 60) compute-sanitizer --tool $tool --report-api-errors no $P \
-      packages/topk-radix-filter/tests/test_conformance.py -k "sparse1_on_batches and stage_short_many and (randn or plateau)" \
-      > "$OUT/${tool}-stage.log" 2>&1
-    echo "rc $?"; grep -E "passed|failed|ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/${tool}-stage.log" | tail -3
-  done
-fi
 echo "=== compose GPU tests ($(date +%T))"
 timeout $(left 100) $P $T > "$OUT/pytest-compose.log" 2>&1
 echo "rc $?"; tail -3 "$OUT/pytest-compose.log"
