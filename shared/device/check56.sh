@@ -1,0 +1,19 @@
+#!/bin/bash
+# Session 56, call 1 (carry .carry/dsl), each stage cut to what is left of DEADLINE seconds (default 540):
+# 1. gather_order56.py (any card): the page-table pass over the column orders our kernels emit, and sorted;
+# 2. on an H200 only: compose_bench.py dsa with the "model" variant, the data to refit sgl.COMPOSE_US there.
+# On an H200 the committed run follows in call 2 on the same warm machine (carry .carry/flashinfer; final44.sh).
+#   DEADLINE=540 bash shared/device/run.sh bash shared/device/check56.sh
+set -u
+. "$(dirname "$0")/deadline.sh"
+echo "=== gather order ($(date +%T))"
+timeout $(left 200) python3 shared/device/gather_order56.py > "$OUT/gather-order.log" 2>&1
+echo "rc $?"; tail -8 "$OUT/gather-order.log"
+case "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" in
+  *H200*)
+    echo "=== compose_bench dsa ($(date +%T))"
+    timeout $(left 300) python3 shared/device/compose_bench.py dsa fused,tpass,torch,model > "$OUT/compose.log" 2>&1
+    echo "rc $?"; grep -v "topk bench:" "$OUT/compose.log" | tail -24 ;;
+  *) echo "not an H200: compose_bench skipped" ;;
+esac
+echo "=== done ($(date +%T))"
