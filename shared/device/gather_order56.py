@@ -3,11 +3,14 @@
 Session 56's gather_order55.py found the pass up to 48% cheaper on ascending columns than in torch.topk's score order
 on an H100. This times the same pass (``apply_transform_pass``, page table) over the order radix_filter and sgl_fused
 write their columns, and over those columns sorted; ``sort`` is torch.sort of the (rows, k) columns alone, the cost a
-sort would add. Each order is also scored by ``asc``, the share of neighbouring slots in ascending order.
+sort would add; ``tsortB`` is the pass with each program's B slots of radix_filter's order sorted in registers first.
+Each order is also scored by ``asc``, the share of neighbouring slots in ascending order.
 Usage: bash shared/device/run.sh python3 shared/device/gather_order56.py   (carry .carry/dsl)
 """
 
 import torch
+import triton
+import triton.language as tl
 
 import topk_core
 from topk_core.bench.timing import rotations, time_graph
@@ -16,6 +19,24 @@ from topk_core.kernels.transform_pass import apply_transform_pass
 K = 2048
 CELLS = ((1024, 65536), (512, 131072), (128, 131072), (4096, 8192), (128, 32768), (32, 131072))
 BACKENDS = ("radix_filter", "sgl_fused", "radix")
+
+
+@triton.jit
+def _sorted_pass(local_ptr, out_ptr, k, table_ptr, table_stride, BLOCK: tl.constexpr):
+    """The page-table pass with the program's slots sorted first (output in ascending column order)."""
+    b = tl.program_id(0)
+    slots = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
+    inside = slots < k
+    base = b.to(tl.int64) * k
+    local = tl.sort(tl.load(local_ptr + base + slots, mask=inside, other=0x7FFFFFFF))
+    chosen = (local >= 0) & (local != 0x7FFFFFFF)
+    mapped = tl.load(table_ptr + b.to(tl.int64) * table_stride + local, mask=chosen, other=-1)
+    tl.store(out_ptr + base + slots, tl.where(chosen, mapped, -1), mask=inside)
+
+
+def sorted_pass(local, out, table, block):
+    rows, k = local.shape
+    _sorted_pass[(rows, triton.cdiv(k, block))](local, out, k, table, table.stride(0), BLOCK=block, num_warps=4)
 
 
 def emitted(rows: int, n: int, dev, seed: int) -> dict:
@@ -52,6 +73,15 @@ def cell_line(rows: int, n: int, dev) -> str:
             assert torch.equal(outs[i], tables[i].gather(1, sets[i][name].long())), f"{name}: wrong output"
         line.append(f"{name} {time_graph(step, count, replays=10):.1f} (asc {ascending_share(sets[0][name]):.2f})")
     line.append(f"sort {time_graph(lambda i: sets[i]['radix_filter'].sort(dim=1), count, replays=10):.1f}")
+    for block in (1024, 2048):  # radix_filter's order, sorted inside the pass (a set: compared sorted)
+        def step(i, block=block):
+            sorted_pass(sets[i]["radix_filter"], outs[i], tables[i], block)
+        for i in range(count):
+            step(i)
+        torch.cuda.synchronize()
+        want = tables[0].gather(1, sets[0]["radix_filter"].long()).sort(dim=1).values
+        assert torch.equal(outs[0].sort(dim=1).values, want), f"tsort{block}: wrong output"
+        line.append(f"tsort{block} {time_graph(step, count, replays=10):.1f}")
     return " | ".join(line)
 
 
