@@ -3,7 +3,7 @@
 # 1. gather_order56.py: the page-table pass over the column orders our kernels emit, and sorted;
 # 2. compose_bench.py dsa with the "model" variant, the data to refit sgl.COMPOSE_US there.
 # On any card but an H200 nothing runs (ANY_CARD=1: step 1 alone; it ran so on an H100 as call 3 of session 56's log).
-# The committed run follows in call 2 on the same warm machine (carry .carry/flashinfer; final44.sh).
+# The committed run follows in call 2 on the same warm machine (carry .carry/flashinfer; final56.sh).
 #   DEADLINE=540 bash shared/device/run.sh bash shared/device/check56.sh
 set -u
 . "$(dirname "$0")/deadline.sh"
