@@ -37,23 +37,28 @@ def cell_line(rows: int, n: int, dev) -> str:
     outs = [torch.empty(rows, K, dtype=torch.int32, device=dev) for _ in range(count)]
     line = [f"{rows}x{n // 1024}K"]
     for name in ("value", "bucket", "sorted"):
-        def step(i, name=name, tables=tables, sets=sets, outs=outs):
-            apply_transform_pass(sets[i][name], outs[i], "page_table", tables[i])
-        for i in range(count):
-            step(i)
-        torch.cuda.synchronize()
-        for i in range(count):
-            assert torch.equal(outs[i], tables[i].gather(1, sets[i][name].long())), f"{name}: wrong output"
-        line.append(f"{name} {time_graph(step, count, replays=10):.1f}")
+        line.append(f"{name} {time_pass(name, sets, tables, outs):.1f}")
     return " | ".join(line)
 
 
-def main() -> None:
+def time_pass(name: str, sets: list, tables: list, outs: list) -> float:
+    """µs of the pass over order ``name`` of each input set, every output checked against torch.gather first."""
+    def step(i):
+        apply_transform_pass(sets[i][name], outs[i], "page_table", tables[i])
+    for i in range(len(sets)):
+        step(i)
+    torch.cuda.synchronize()
+    for i in range(len(sets)):
+        assert torch.equal(outs[i], tables[i].gather(1, sets[i][name].long())), f"{name}: wrong output"
+    return time_graph(step, len(sets), replays=10)
+
+
+def main(cells=CELLS, line=cell_line) -> None:
     dev = torch.device("cuda")
     print(torch.cuda.get_device_name(dev), flush=True)
     with torch.cuda.stream(torch.cuda.Stream()):  # graph capture needs a side stream
-        for rows, n in CELLS:
-            print(cell_line(rows, n, dev), flush=True)
+        for rows, n in cells:
+            print(line(rows, n, dev), flush=True)
             torch.cuda.empty_cache()
 
 

@@ -11,10 +11,10 @@ Usage: bash shared/device/run.sh python3 shared/device/gather_order56.py   (carr
 import torch
 import triton
 import triton.language as tl
+from gather_order55 import main, time_pass  # beside this file: the script's directory is on sys.path
 
 import topk_core
 from topk_core.bench.timing import rotations, time_graph
-from topk_core.kernels.transform_pass import apply_transform_pass
 
 K = 2048
 CELLS = ((1024, 65536), (512, 131072), (128, 131072), (4096, 8192), (128, 32768), (32, 131072))
@@ -64,14 +64,7 @@ def cell_line(rows: int, n: int, dev) -> str:
     outs = [torch.empty(rows, K, dtype=torch.int32, device=dev) for _ in range(count)]
     line = [f"{rows}x{n // 1024}K"]
     for name in sets[0]:
-        def step(i, name=name):
-            apply_transform_pass(sets[i][name], outs[i], "page_table", tables[i])
-        for i in range(count):
-            step(i)
-        torch.cuda.synchronize()
-        for i in range(count):
-            assert torch.equal(outs[i], tables[i].gather(1, sets[i][name].long())), f"{name}: wrong output"
-        line.append(f"{name} {time_graph(step, count, replays=10):.1f} (asc {ascending_share(sets[0][name]):.2f})")
+        line.append(f"{name} {time_pass(name, sets, tables, outs):.1f} (asc {ascending_share(sets[0][name]):.2f})")
     line.append(f"sort {time_graph(lambda i: sets[i]['radix_filter'].sort(dim=1), count, replays=10):.1f}")
     for block in (1024, 2048):  # radix_filter's order, sorted inside the pass (a set: compared sorted)
         def step(i, block=block):
@@ -85,14 +78,5 @@ def cell_line(rows: int, n: int, dev) -> str:
     return " | ".join(line)
 
 
-def main() -> None:
-    dev = torch.device("cuda")
-    print(torch.cuda.get_device_name(dev), flush=True)
-    with torch.cuda.stream(torch.cuda.Stream()):  # graph capture needs a side stream
-        for rows, n in CELLS:
-            print(cell_line(rows, n, dev), flush=True)
-            torch.cuda.empty_cache()
-
-
 if __name__ == "__main__":
-    main()
+    main(CELLS, cell_line)
