@@ -7,18 +7,16 @@
 #   DEADLINE=540 bash shared/device/run.sh bash shared/device/check56.sh
 set -u
 . "$(dirname "$0")/deadline.sh"
-[ "${ANY_CARD:-0}" = 1 ] || case "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" in
-  *H200*) ;;
-  *) echo "not an H200 (ANY_CARD=1 runs the probe anyway): nothing run"; exit 0 ;;
-esac
+. "$(dirname "$0")/card.sh"
+is_h200 || { echo "not an H200 (ANY_CARD=1 runs the probe anyway): nothing run"; exit 0; }
 echo "=== gather order ($(date +%T))"
 timeout $(left 200) python3 shared/device/gather_order56.py > "$OUT/gather-order.log" 2>&1
 echo "rc $?"; tail -8 "$OUT/gather-order.log"
-case "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" in
-  *H200*)
-    echo "=== compose_bench dsa ($(date +%T))"
-    timeout $(left 300) python3 shared/device/compose_bench.py dsa fused,tpass,torch,model > "$OUT/compose.log" 2>&1
-    echo "rc $?"; grep -v "topk bench:" "$OUT/compose.log" | tail -24 ;;
-  *) echo "not an H200: compose_bench skipped" ;;
-esac
+if ANY_CARD=0 is_h200; then
+  echo "=== compose_bench dsa ($(date +%T))"
+  timeout $(left 300) python3 shared/device/compose_bench.py dsa fused,tpass,torch,model > "$OUT/compose.log" 2>&1
+  echo "rc $?"; grep -v "topk bench:" "$OUT/compose.log" | tail -24
+else
+  echo "not an H200: compose_bench skipped"
+fi
 echo "=== done ($(date +%T))"

@@ -11,7 +11,7 @@ Usage: bash shared/device/run.sh python3 shared/device/gather_order56.py   (carr
 import torch
 import triton
 import triton.language as tl
-from gather_order55 import main, time_pass  # beside this file: the script's directory is on sys.path
+from gather_order55 import checked_time, main, time_pass  # beside this file: the script's directory is on sys.path
 
 import topk_core
 from topk_core.bench.timing import rotations, time_graph
@@ -69,12 +69,11 @@ def cell_line(rows: int, n: int, dev) -> str:
     for block in (1024, 2048):  # radix_filter's order, sorted inside the pass (a set: compared sorted)
         def step(i, block=block):
             sorted_pass(sets[i]["radix_filter"], outs[i], tables[i], block)
-        for i in range(count):
-            step(i)
-        torch.cuda.synchronize()
-        want = tables[0].gather(1, sets[0]["radix_filter"].long()).sort(dim=1).values
-        assert torch.equal(outs[0].sort(dim=1).values, want), f"tsort{block}: wrong output"
-        line.append(f"tsort{block} {time_graph(step, count, replays=10):.1f}")
+
+        def check(i, block=block):
+            want = tables[i].gather(1, sets[i]["radix_filter"].long()).sort(dim=1).values
+            assert torch.equal(outs[i].sort(dim=1).values, want), f"tsort{block}: wrong output"
+        line.append(f"tsort{block} {checked_time(step, count, check):.1f}")
     return " | ".join(line)
 
 

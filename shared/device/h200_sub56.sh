@@ -4,10 +4,8 @@
 # Any other card: nothing run.
 #   TOPK_COMMIT=<hash> TAG=session56-sub bash shared/device/run.sh bash shared/device/h200_sub56.sh
 set -u
-case "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" in
-  *H200*) ;;
-  *) echo "not an H200: nothing run"; exit 0 ;;
-esac
+. "$(dirname "$0")/card.sh"
+is_h200 || { echo "not an H200: nothing run"; exit 0; }
 timeout ${LIMIT_S:-220} python3 -m topk_core bench --grid dsa --sgl --replays 10 --out "$OUT" --tag "${TAG:-session56-sub}" \
   --only radix_filter sgl_fused:v2 sgl_fused:page sgl_fused:ragged sgl_fused:v2@page torch.topk 2>&1 | tr '\r' '\n' \
   | grep -v "topk bench: *[0-9]*%" | tail -40
