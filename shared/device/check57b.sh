@@ -1,6 +1,7 @@
 #!/bin/bash
-# Session 57, little device time left: check57.sh's A/B on 1x8K and 8x8K only, then test_resident.py's packed cases
-# (test_packed_steps and the packed GPU sizes). No DSL needed.
+# Session 57 (call 2, at commit c6e09d3): the packed count steps (ResidentConfig.packed, sgl10_bench.py "pickpk<N>";
+# both removed after: measured slower) against the picks on 1x8K and 8x8K, then test_resident.py's packed cases
+# (test_packed_steps and the packed GPU sizes). No DSL needed. To rerun: git checkout c6e09d3 first.
 #   bash shared/device/run.sh bash shared/device/check57b.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)

@@ -94,8 +94,7 @@ ahead). "pickcopy" / "picknope" (session 36, removed after: the page table's all
 entry as the regions are copied to the list / at emission only) measured slower / even (NOTES.md, session 36).
 "pickk0[a|off]" (session 34, prepared) the warp picks' select emitting its first candidate chunk from the
 registers of its first load (``first_chunk_regs``) [with all_cands] [session 35: every pick without it];
-"pickpk<N>" (session 57) the picks with the float32 resident path's first N search steps packed counts
-(``ResidentConfig.packed``); "pickx<0|1>[g<G>]" the warp picks with the bracket guess's pivot loaded beside the sample
+"pickx<0|1>[g<G>]" the warp picks with the bracket guess's pivot loaded beside the sample
 (``WarpConfig.early_pivot``) off / on [WARP_FEW_LARGE[_PAGE]'s guess slack G / 10]; "pickpc" every transform on the
 page table's pick (the page-table kernel with the identity transform: issue 6's 5% bound on the same kernel).
 "pick16w" / "pick16s" / "pick16sh" (session 31) timed 16-bit rows on float32's warp picks (half the 16-byte runs per
@@ -311,12 +310,6 @@ def _setup(name):
     launch.pick_split = ORIG_SPLIT
     launch.pick_warp = ORIG_WARP
     launch.stride_unit = ORIG_UNIT
-    m = re.fullmatch(r"pickpk(\d+)", name)
-    if m:  # session 57: the float32 resident picks with up to N packed count steps (ResidentConfig.packed)
-        launch.WARP = True
-        launch.pick_warp = lambda *a: (
-            replace(c, packed=int(m[1])) if isinstance(c := ORIG_WARP(*a), launch.ResidentConfig) and c.secant else c)
-        return
     if name == "pickos":  # session 25 (prepared): the resident path's one-scan placement where the search ends on k
         launch.WARP = True
         launch.pick_warp = lambda *a: (

@@ -79,10 +79,10 @@ def _kth_key2(key, k, KEY_BITS: tl.constexpr):
 
 
 @triton.jit
-def _kth_key_secant(key, k, L, like, x0, GUESS: tl.constexpr = False, PK: tl.constexpr = 0):
+def _kth_key_secant(key, k, L, like, x0, GUESS: tl.constexpr = False):
     """``_kth_key`` by interpolation (``secant.py``) over the registers (padding lanes hold 0, no real key). GUESS
-    (float32 rows, ``x0`` the row's first value): the first two probes from the row's moments (``_model_probes``;
-    with PK, ``_packed_steps``' first step). Returns ``(bound, count)``: the count of keys at or above the bound where it is k; else it may be a stale, larger
+    (float32 rows, ``x0`` the row's first value): the first two probes from the row's moments (``_model_probes``).
+    Returns ``(bound, count)``: the count of keys at or above the bound where it is k; else it may be a stale, larger
     count (a search that ends by stepping down to the next key keeps the previous one), so read it only as "== k"."""
     if GUESS:
         lo, top, s1, s2, s3 = secant.min_max_moments(key, key > 0, like, x0)
@@ -90,12 +90,8 @@ def _kth_key_secant(key, k, L, like, x0, GUESS: tl.constexpr = False, PK: tl.con
     else:
         lo, top = secant.min_max(key, key > 0)  # padding (0) would be the min
         lo, top = secant.fold_min_max(lo, top)
-        s1, s2, s3 = 0.0, 0.0, 0.0  # no moments: _packed_steps interpolates from its first step
     lo, top, c_lo, c_hi, w_lo, w_hi, side, bad, done = secant.start(lo, top, L, k)
-    if PK:
-        lo, top, c_lo, c_hi, done = _packed_steps(key, k, L, like, x0, s1, s2, s3, lo, top, c_lo, c_hi, done, GUESS,
-                                                  PK)
-    elif GUESS:
+    if GUESS:
         lo, top, c_lo, c_hi, w_lo, w_hi, side, bad, done = _model_probes(
             key, k, L, like, x0, s1, s2, s3, lo, top, c_lo, c_hi, w_lo, w_hi, side, bad, done)
     while not done:
@@ -113,72 +109,6 @@ def _step(key, p, k, lo, top, c_lo, c_hi, w_lo, w_hi, side, bad):
     lo, top, c_lo, c_hi, w_lo, w_hi, side, bad, done = secant.advance(p, cnt, d_min, d_max, k, lo, top, c_lo, c_hi,
                                                                       w_lo, w_hi, side, bad)
     return cnt, lo, top, c_lo, c_hi, w_lo, w_hi, side, bad, done
-
-
-@triton.jit
-def _packed_steps(key, k, L, like, x0, s1, s2, s3, lo, top, c_lo, c_hi, done, GUESS: tl.constexpr,
-                  PK: tl.constexpr):
-    """Up to PK steps of the search that count two or three probes in one int32 reduction and no nearest keys
-    (session 57: on an H100 a 16-warp count step measured ~0.34 µs, a count-and-nearest step ~0.92). The counts are
-    of keys in ``[p, top]``, packed 16 bits each (two probes) or, once the bracket holds at most 1023 keys, 10 bits
-    each (three). The first step (GUESS, rows of finite nonzero spread) probes either side of the moments' normal
-    guess by two standard errors of the k-th rank; the others interpolate the ranks ``k`` and ``k +- s``
-    (``s = sqrt(bracket) / 4``). An end may not be a key after this (``lo`` with ``c_lo`` keys at or above it,
-    ``top`` with ``c_hi`` above it): the interpolation after it only needs those counts."""
-    if GUESS:
-        lf = L.to(tl.float32)
-        m, sd, skew = secant.fit(s1, s2, s3, 1.0 / lf)
-        guess = (sd > 0.0) & (sd < float("inf"))
-    else:
-        guess = False
-    for step in tl.static_range(PK):
-        if not done:
-            if GUESS and step == 0:
-                if guess:
-                    q = k.to(tl.float32) / lf
-                    z = secant.skew_correct(secant.upper_z(q), skew)
-                    density = lf * tl.exp(-0.5 * z * z) * 0.3989422804 / sd
-                    half = 2.0 * tl.sqrt(k.to(tl.float32) * (1.0 - q)) / density
-                    v = x0 + m + sd * z
-                    p1 = tl.minimum(tl.maximum(order_key((v - half).to(like.dtype)), lo + 1), top)
-                    p2 = tl.maximum(p1, tl.minimum(tl.maximum(order_key((v + half).to(like.dtype)), lo + 1), top))
-                    p3 = p2
-                    three = c_lo < 0  # False, as a tensor like the other branch's
-                else:
-                    p1, p2, p3, three = _interpolated_probes(lo, top, c_lo, c_hi, k, like)
-            else:
-                p1, p2, p3, three = _interpolated_probes(lo, top, c_lo, c_hi, k, like)
-            sh = tl.where(three, 10, 16)
-            inb = key <= top
-            f = (tl.where(inb & (key >= p1), 1, 0) + tl.where(inb & (key >= p2), 1 << sh, 0)
-                 + tl.where(inb & (key >= p3) & three, 1 << 20, 0))
-            f = tl.sum(tl.sum(f, axis=0), axis=0)
-            mask = (1 << sh) - 1
-            c1 = c_hi + (f & mask)
-            c2 = c_hi + ((f >> sh) & mask)
-            c3 = tl.where(three, c_hi + ((f >> 20) & 1023), c2)
-            # lo: the highest probe with k or more at or above it; top: under the lowest with fewer
-            new_lo = tl.where(c3 >= k, p3, tl.where(c2 >= k, p2, tl.where(c1 >= k, p1, lo)))
-            c_lo = tl.where(c3 >= k, c3, tl.where(c2 >= k, c2, tl.where(c1 >= k, c1, c_lo)))
-            top = tl.where(c1 < k, p1 - 1, tl.where(c2 < k, p2 - 1, tl.where(c3 < k, p3 - 1, top)))
-            c_hi = tl.where(c1 < k, c1, tl.where(c2 < k, c2, tl.where(c3 < k, c3, c_hi)))
-            lo = new_lo
-            done = (c_lo == k) | (lo == top)
-    return lo, top, c_lo, c_hi, done
-
-
-@triton.jit
-def _interpolated_probes(lo, top, c_lo, c_hi, k, like):
-    """``_packed_steps``' probes inside the bracket, ascending: the ranks ``k + s``, ``k``, ``k - s`` when it holds at
-    most 1023 keys (``three``), else ``k + s`` and ``k - s`` (the third a copy of the second)."""
-    span = c_lo - c_hi
-    three = span <= 1023
-    s = 0.25 * tl.sqrt(tl.maximum(span, 1).to(tl.float32))
-    kf = k.to(tl.float32)
-    p1 = secant.probe(lo, top, c_lo, c_hi, kf + s, 1.0, 1.0, 0, like, True)
-    p3 = secant.probe(lo, top, c_lo, c_hi, kf - s, 1.0, 1.0, 0, like, True)
-    p2 = tl.where(three, secant.probe(lo, top, c_lo, c_hi, kf, 1.0, 1.0, 0, like, True), p3)
-    return p1, p2, p3, three
 
 
 @triton.jit
@@ -238,7 +168,7 @@ def resident_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ra
                     KEY_BITS: tl.constexpr, A: tl.constexpr, V: tl.constexpr, TH: tl.constexpr,
                     BLOCK: tl.constexpr, TRANSFORM: tl.constexpr, HAS_STARTS: tl.constexpr, SB: tl.constexpr = 1,
                     REREAD: tl.constexpr = False, SECANT: tl.constexpr = False, GUESS: tl.constexpr = False,
-                    ONE_SCAN: tl.constexpr = False, SU: tl.constexpr = 1, PK: tl.constexpr = 0):
+                    ONE_SCAN: tl.constexpr = False, SU: tl.constexpr = 1):
     """Row ``program_id(0)``: its k output slots. TRANSFORM: 0 none, 1 page_table, 2 ragged. The window must
     fit the program (``L <= A x V x TH``, which ``launch`` guarantees by ``n``); BLOCK is the short-row fill's
     lane count. SB: key bits per bisection step (1 or 2); SECANT: the k-th key by interpolation
@@ -246,8 +176,7 @@ def resident_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ra
     (L1/L2), ``V`` columns per thread at a time, so that no per-key state but the keys lives in registers. GUESS
     (with SECANT): the search's first two probes from the row's moments (``_model_probes``). ONE_SCAN (with SECANT,
     not REREAD): where the search ends with exactly k keys at or above its bound (no ties to split, the usual end),
-    the slots come from one scan of those keys, without the count of the keys above the bound. PK (with SECANT): up to
-    PK packed count steps before the interpolation (``_packed_steps``)."""
+    the slots come from one scan of those keys, without the count of the keys above the bound."""
     b = tl.program_id(0)
     lane, L, row_ptr, orow, req, offset, _ = _select_row_setup(
         b, logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ratio, row_starts_ptr, k, cu_ptr, has_cu, num_req,
@@ -264,7 +193,7 @@ def resident_kernel(logits_ptr, stride_row, n, seq_lens_ptr, next_n, compress_ra
                 x0 = tl.load(row_ptr).to(tl.float32)
             else:
                 x0 = 0.0
-            t, c_t = _kth_key_secant(key, k, L, x, x0, GUESS, PK)
+            t, c_t = _kth_key_secant(key, k, L, x, x0, GUESS)
         elif SB == 2:
             t = _kth_key2(key, k, KEY_BITS)
             c_t = 0  # the bisections keep no count: the packed placement

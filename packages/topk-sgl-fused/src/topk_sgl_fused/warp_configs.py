@@ -434,9 +434,6 @@ class ResidentConfig:
     # With secant: where the search ends with exactly k keys at or above its bound, the slots from one scan of them
     # (no block-wide count of the keys above it first; session 25, prepared; timed and shipped on RESIDENT in 26).
     one_scan: bool = False
-    # With secant: up to this many packed count steps (two or three probes, no nearest keys) before the interpolation
-    # (resident._packed_steps; session 57, prepared).
-    packed: int = 0
 
 
 #: Keys per thread the resident path holds at most (registers: the keys, their columns and the scan's fields).
@@ -519,8 +516,7 @@ def resident_constexprs(config: ResidentConfig, n: int, key_bits: int, transform
                 HAS_STARTS=has_starts, **({"SB": 2} if config.sbits == 2 else {}),
                 **({"REREAD": True} if config.reread else {}), **({"SECANT": True} if config.secant else {}),
                 **({"GUESS": True} if config.secant and config.guess else {}),
-                **({"ONE_SCAN": True} if config.secant and config.one_scan and not config.reread else {}),
-                **({"PK": config.packed} if config.secant and config.packed else {}), SU=1)
+                **({"ONE_SCAN": True} if config.secant and config.one_scan and not config.reread else {}), SU=1)
 
 
 def all_k_block(warps: int, k: int) -> int:
