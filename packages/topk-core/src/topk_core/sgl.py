@@ -20,14 +20,14 @@ from .protocol import Call
 from .reference import apply_transform
 
 #: µs that composing (a plain selection, then the Triton transform pass over the [rows, k] indices) adds to the
-#: selection, ``a + b * rows * k + c * rows * n + d * log2(rows)``: an H100 (no H200 could be had), session 54's
-#: ``shared/device/compose_bench.py`` dsa run (auto:page[tpass] / auto:ragged[tpass] minus auto:v2 on all 15 cells),
-#: least squares relative to each time with non-negative terms (``shared/dev/fit_compose.py``; worst cell 37% /
-#: 27% off, page table / ragged). The page table's gathers cost more as the table grows (``c``: TLB and DRAM pages).
-#: With it the model composes on every dsa cell, and on that card every dsa cell measured faster composed (e.g.
-#: 1024x64K page table 149.9 µs against 182.4 fused; ragged 107.6 against 153.5). The pass is cheaper on an H200's
-#: bandwidth, so there the model errs toward the fused call. Before: the torch pass (session 26's fit, H200).
-COMPOSE_US = {"page_table": (1.691, 7.729e-6, 2.093e-7, 0.0), "ragged": (1.264, 2.384e-6, 1.404e-9, 0.0)}
+#: selection, ``a + b * rows * k + c * rows * n + d * log2(rows)``: session 57's ``shared/device/compose_bench.py`` dsa
+#: run on an H200 (auto:page[tpass] / auto:ragged[tpass] minus auto:v2 on all 15 cells), least squares relative to
+#: each time with non-negative terms (``shared/dev/fit_compose.py``; worst cell 31% / 18% off, page table / ragged).
+#: The page table's gathers cost more as the table grows (``c``: TLB and DRAM pages). With it the model composes on
+#: every dsa cell, and there every dsa cell measured faster composed (e.g. 1024x64K page table 112.2 µs against 164.8
+#: fused; ragged 83.9 against 150.2). Before: session 54's fit on an H100 (1.691, 7.729e-6, 2.093e-7 / 1.264,
+#: 2.384e-6, 1.404e-9), the same picks on the dsa grid.
+COMPOSE_US = {"page_table": (1.726, 5.2579e-6, 1.8357e-7, 0.0), "ragged": (1.175, 1.6394e-6, 1.8150e-8, 0.0)}
 #: Masked torch.topk µs on session 26's H200 run, ``a + b * rows * n`` (fp32 k=2048 cells of both grids, least
 #: squares relative to each time, within 0.6-1.2x): the unit of the backends' scores (torch.topk µs / backend µs), so
 #: scores become times.
