@@ -1,8 +1,8 @@
 #!/bin/bash
 # Session 56: the issue-4/6 columns of the dsa grid on an H200 only, for a call with little device time left (carry
 # .carry/dsl): radix_filter, sgl_fused's v2 / page table / ragged / v2 on the page table's kernel, torch.topk, auto.
-# Any other card: nothing run. Session 57: on a cold H200 the start and the kernels' compiles outran LIMIT_S=220 (nothing
-# written); the same call on the warm machine then took 27 s. On a cold machine give it LIMIT_S=400.
+# Any other card: nothing run. Session 57: on a cold H200 the start and the kernels' compiles outran LIMIT_S=220
+# (nothing written); the same call on the warm machine then took 27 s. On a cold machine give it LIMIT_S=400.
 #   TOPK_COMMIT=<hash> TAG=session56-sub bash shared/device/run.sh bash shared/device/h200_sub56.sh
 set -u
 . "$(dirname "$0")/card.sh"
