@@ -9,9 +9,9 @@ sample, ``t256u8``/``t256su8`` those with 8 vectors in flight (4 per SM),
 ``smp1k``/``smp1k512`` the sampled filter with a 1024-key sample on N < 16K (256/512 threads; ``smp1kp``,
 ``smp512p``, ``smp1kp512`` with predicated stores, session 17: slower),
 ``r2`` the rank's root as floor(sqrt(mu)) + 2 (session 9's; + 1 ships since session 10), ``s8k`` an 8192-key
-sample, ``s2k`` a 2048-key one (session 17), ``c16k`` 16384 candidates per CTA of a cluster, ``f0`` the two-read
-path without fastkey/pstore1/early (session 11's), ``fp`` without early, ``vu0`` any variant without vclear and
-unitdiv (session 12),
+sample, ``s2k`` a 2048-key one (session 17), ``fh`` ``fhist`` toggled (session 58), ``c16k`` 16384 candidates per
+CTA of a cluster, ``f0`` the two-read path without fastkey/pstore1/early (session 11's), ``fp`` without early,
+``vu0`` any variant without vclear and unitdiv (session 12),
 ``s1`` the two-read path with pass 1's candidates written by a loop over their bits (sparse1, session 13); ``rb``
 sparse1 with pass 0 counting raw bins of x + 0.0, permuted to key bins after the pass (rawbin, session 13b);
 ``tt`` (session 20) keys above a second sample threshold written by the filter (``twot``: slower, removed; commit
@@ -225,6 +225,8 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
         if v.cand >= 8192:
             alts["s8k"] = replace(v, sample=8192)
         alts["s2k"] = replace(v, sample=2048)  # session 17: a 2048-key sample (cheaper step on the row's chain)
+        if v.group == 1 and v.sample_bits == 11:  # session 58: the filter counts the first relative digit, toggled
+            alts["fh"] = replace(v, fhist=not v.fhist)
         if v.group > 1 and v.cand < 16384:
             alts["c16k"] = replace(v, cand=16384)
         if v.group == 1 and v.threads == 1024:  # session 20: the two-read path (no sample) on 32K rows, 1024 threads

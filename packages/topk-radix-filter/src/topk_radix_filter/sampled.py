@@ -87,7 +87,7 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
                  bf16cmp: bool = True, rel16: bool = True, f16cmp: bool = True, fastkey: bool = False,
                  pstore1: bool = False, early: bool = False, vclear: bool = False, unitdiv: bool = False,
                  sparse: bool = False, sparse1: bool = False, rawbin: bool = False, min_ctas: int = 0,
-                 longest_first: int = 0, order_pdl: bool = True):
+                 longest_first: int = 0, order_pdl: bool = True, fhist: bool = False):
         assert sample % 32 == 0 and (sample <= cand or not sampled)
         assert group in (1, 2, 3, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
@@ -145,6 +145,12 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
         # each element's raw bits reloaded from the row (an L1 hit), instead of a predicated store pair for every
         # element: a few % of a long row is kept, so most of those stores were issued for nothing
         self.sparse = sparse and self.pstore
+        # fhist (relsel, sparse, one CTA per row, a sample digit of <= 11 bits, a histogram of 4096+ bins): the
+        # filter keys each kept element and counts its first relative digit as it writes it (bins REL_BINS..2 *
+        # REL_BINS - 1, cleared with the sample's), so the select's pass that made that histogram is gone
+        self.fhist = (fhist and self.relsel and self.sparse and group == 1 and self.interp
+                      and self.sample_bits <= REL_SHIFT and self.bins >= 2 * REL_BINS)
+        self.sample_clear = 2 * REL_BINS if self.fhist else 1 << self.sample_bits  # bins the sample step zeroes
         # sparse1 (pstore1, a pass-1 tile of <= 32 keys): the two-read path's pass 1 writes a tile's candidates (keys
         # inside the first digit's bin, a few % of a row) by a loop over the set bits of their mask, raw bits reloaded
         # from the row (an L1 hit), not by a predicated store pair for every key; out-of-range vectors are dropped by
@@ -192,7 +198,7 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
         mu = (Int32(self.sample) * k - Int32(1)) // length + Int32(1)  # sample * k < 2**31 (k <= 16384)
         root = Int32(cute.math.sqrt(Float32(mu), fastmath=True)) + Int32(self.root_pad)  # >= sqrt(mu)
         r = mu + Int32(self.margin) * root + Int32(2)
-        self._reset(hist, ctl, tid, 1 << self.sample_bits)  # after the loads are issued: hidden behind their latency
+        self._reset(hist, ctl, tid, self.sample_clear)  # after the loads are issued: hidden behind their latency
         for q in cutlass.range_constexpr(per):
             b = warp + q * warps
             if b < blocks:
@@ -247,22 +253,24 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
 
     @cute.jit
     def _filter(self, xv, v0: Int32, v1: Int32, tail: Int32, xr, length: Int32, t: Uint32, ckey, cidx, ctl,
-                tid: Int32, pre: list, with_tail):
+                tid: Int32, pre: list, with_tail, hist):
         """One streaming pass over vectors ``[v0, v1)`` (and, ``with_tail``, the scalar tail ``[tail,
         length)``): every key >= t and its column to the candidates (counted past the buffer).
 
-        ``pre``: the first tile's vectors, already loaded (``prefetch``), else unused.
+        ``pre``: the first tile's vectors, already loaded (``prefetch``), else unused. ``hist``: counts the
+        kept keys' first relative digit (``fhist``), else unused.
         """
         T, U, C, V = self.threads, self.unroll, self.cand, self.vec
         lane = tid % 32
         cand_ptr = (ctl.iterator + CAND).llvm_ptr
+        rel = (t, hist) if self.fhist else None
         first = v0
         if cutlass.const_expr(self.prefetch):
-            self._filter_any(pre, v0, v1, t, ckey, cidx, cand_ptr, tid, lane, xr)
+            self._filter_any(pre, v0, v1, t, ckey, cidx, cand_ptr, tid, lane, xr, rel)
             first = v0 + Int32(T * U)
         for start in cutlass.range(first, v1, T * U):
             vs = self._load_vectors(xv, start, v1, tid, U)
-            self._filter_any(vs, start, v1, t, ckey, cidx, cand_ptr, tid, lane, xr)
+            self._filter_any(vs, start, v1, t, ckey, cidx, cand_ptr, tid, lane, xr, rel)
         if cutlass.const_expr(V > 1):
             if with_tail:
                 j = tail + tid
@@ -274,17 +282,21 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
                 take = j < length and key >= t
                 slot = warp_append(take, cand_ptr, lane)
                 if take and slot < C:
-                    ckey[slot] = Uint32(raw) if cutlass.const_expr(self.pstore) else key
+                    if cutlass.const_expr(self.fhist):
+                        ckey[slot] = key
+                        self._count_rel(key, t, hist)
+                    else:
+                        ckey[slot] = Uint32(raw) if cutlass.const_expr(self.pstore) else key
                     cidx[slot] = j
 
     @cute.jit
     def _filter_any(self, vs: list, start: Int32, nv: Int32, t: Uint32, ckey, cidx, cand_ptr, tid: Int32,
-                    lane: Int32, xr):
+                    lane: Int32, xr, rel):
         """One filter tile of loaded vectors: 32-bit words (16-bit rows, ``words``) or elements."""
         if cutlass.const_expr(self.words):
             self._filter_tile_words(self._words(vs), start, nv, t, ckey, cidx, cand_ptr, tid, lane, xr)
         else:
-            self._filter_tile(self._raws(vs), start, nv, t, ckey, cidx, cand_ptr, tid, lane, xr)
+            self._filter_tile(self._raws(vs), start, nv, t, ckey, cidx, cand_ptr, tid, lane, xr, rel)
 
     @cute.jit
     def _filter_tile_words(self, words: list, start: Int32, nv: Int32, t: Uint32, ckey, cidx, cand_ptr, tid: Int32,
@@ -346,10 +358,12 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
                                 pos = pos + 1
 
     @cute.jit
-    def _write_kept(self, mask: Uint32, start: Int32, pos: Int32, xr, ckey, cidx, tid: Int32, per: cutlass.Constexpr):
+    def _write_kept(self, mask: Uint32, start: Int32, pos: Int32, xr, ckey, cidx, tid: Int32, per: cutlass.Constexpr,
+                    rel=None):
         """``sparse``: the tile's kept elements (bit ``b`` of ``mask``: element ``b % per`` of the thread's vector
         ``b // per``, vectors ``threads`` apart from ``start``) to the candidates from slot ``pos`` on, highest bit
-        first; raw bits as the filter's predicated stores leave them (the candidate pass makes the keys)."""
+        first; raw bits as the filter's predicated stores leave them (the candidate pass makes the keys), or, with
+        ``rel = (t, hist)`` (``fhist``), their keys, each counted by ``_count_rel``."""
         C = self.cand
         sh = per.bit_length() - 1
         base = (start + tid) * per
@@ -360,9 +374,21 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
             m = m ^ (Uint32(1) << Uint32(b))
             col = base + (b >> sh) * (self.threads * per) + (b & (per - 1))
             room = Int32(cutlass.select_(p < C, Int32(1), Int32(0)))
-            st_shared_if(room, ckey.iterator + p, Int32(xr[col]))
+            if cutlass.const_expr(rel is None):
+                st_shared_if(room, ckey.iterator + p, Int32(xr[col]))
+            else:
+                key = self._key(Int32(xr[col]))
+                st_shared_if(room, ckey.iterator + p, Int32(key))
+                self._count_rel(key, rel[0], rel[1])  # past the buffer too: such a row takes the fallback
             st_shared_if(room, cidx.iterator + p, col)
             p = p + 1
+
+    @cute.jit
+    def _count_rel(self, key: Uint32, t: Uint32, hist):
+        """``fhist``: count a kept key (>= t) in bin ``min((key - t) >> REL_SHIFT, REL_BINS - 1)`` of the
+        filter's histogram, ``hist[REL_BINS:2 * REL_BINS]`` (``_select_rel``'s first digit)."""
+        d = cutlass.min((key - t) >> Uint32(REL_SHIFT), Uint32(REL_BINS - 1))
+        cute.arch.atomic_add((hist.iterator + Int32(REL_BINS) + Int32(d)).llvm_ptr, Int32(1))
 
     def _words(self, vs: list) -> list:
         """The 32-bit words of a tile's vectors (``words``), vector by vector."""
@@ -374,7 +400,7 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
 
     @cute.jit
     def _filter_tile(self, raws: list, start: Int32, nv: Int32, t: Uint32, ckey, cidx, cand_ptr, tid: Int32,
-                     lane: Int32, xr):
+                     lane: Int32, xr, rel=None):
         """One tile of the filter: mark the keys >= t in a bit mask, reserve their slots with one
         warp scan and one atomic per warp, then write only the marked keys. (Per key, a ballot,
         an atomic and a shuffle cost more: about 8% of a row's keys pass, so most warps append
@@ -401,7 +427,7 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
         take = Int32(0)  # (pstore) names the branches below assign: one type on every path
         ok = Int32(0)
         if cutlass.const_expr(self.sparse):
-            self._write_kept(mask, start, pos, xr, ckey, cidx, tid, V)
+            self._write_kept(mask, start, pos, xr, ckey, cidx, tid, V, rel)
         elif mask != Uint32(0):
             for u in cutlass.range_constexpr(nvec):
                 jv = start + u * T + tid
@@ -506,7 +532,11 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
         T = self.threads
         lane = tid % 32
         B, S = REL_BINS, REL_SHIFT
-        b1, krem = self._rel_histogram(count, k, t, S, hist, ckey, ctl, tid)
+        b1, krem = Int32(0), Int32(0)
+        if cutlass.const_expr(self.fhist):  # the filter counted the digit and wrote keys
+            b1, krem = self._find_bin(cute.make_tensor(hist.iterator + B, cute.make_layout(B)), B, k, ctl, tid)
+        else:
+            b1, krem = self._rel_histogram(count, k, t, S, hist, ckey, ctl, tid)
         done = Int32(0)
         cap = (self.bins - B) // 2  # compact: (key, column) pairs above the level-two bins
         lkey, lcol, list_ptr = None, None, None
@@ -641,7 +671,7 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
         if cutlass.const_expr(self.words):
             ok = ok & (t <= Uint32(INF_KEY16[self.dtype]))
         if ok:  # the same in every CTA of a group: same sample, same threshold
-            self._filter(xv, v0, v1, tail, xr, length, t, ckey, cidx, ctl, tid, pre, rank == Int32(G - 1))
+            self._filter(xv, v0, v1, tail, xr, length, t, ckey, cidx, ctl, tid, pre, rank == Int32(G - 1), hist)
             count = Int32(0)
             if cutlass.const_expr(G > 1):
                 cute.arch.cluster_arrive()  # release: this CTA's candidates and count
