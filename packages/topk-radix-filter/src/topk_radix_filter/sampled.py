@@ -61,6 +61,8 @@ REL_BINS = 2048
 REL_SHIFT = 11
 #: compact: the control-block word counting the listed keys of the k-th key's bin
 LIST = 5
+#: tilesel: candidates a thread per step of the select's pass
+TILE_SEL = 4
 #: Order keys of bfloat16 and float16 +inf (word compares: thresholds above them select NaNs alone)
 INF_KEY16 = {"bfloat16": 0xFF80, "float16": 0xFC00}
 
@@ -87,7 +89,7 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
                  bf16cmp: bool = True, rel16: bool = True, f16cmp: bool = True, fastkey: bool = False,
                  pstore1: bool = False, early: bool = False, vclear: bool = False, unitdiv: bool = False,
                  sparse: bool = False, sparse1: bool = False, rawbin: bool = False, min_ctas: int = 0,
-                 longest_first: int = 0, order_pdl: bool = True, fhist: bool = False):
+                 longest_first: int = 0, order_pdl: bool = True, fhist: bool = False, tilesel: bool = False):
         assert sample % 32 == 0 and (sample <= cand or not sampled)
         assert group in (1, 2, 3, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
@@ -151,6 +153,9 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
         self.fhist = (fhist and self.relsel and self.sparse and group == 1 and self.interp
                       and self.sample_bits <= REL_SHIFT and self.bins >= 2 * REL_BINS)
         self.sample_clear = 2 * REL_BINS if self.fhist else 1 << self.sample_bits  # bins the sample step zeroes
+        # tilesel (relsel): the select's pass that writes the keys above the k-th key's bin takes TILE_SEL candidates a
+        # thread per step, with one warp reservation for the tile (as the filter does), not one per candidate
+        self.tilesel = tilesel and self.relsel
         # sparse1 (pstore1, a pass-1 tile of <= 32 keys): the two-read path's pass 1 writes a tile's candidates (keys
         # inside the first digit's bin, a few % of a row) by a loop over the set bits of their mask, raw bits reloaded
         # from the row (an L1 hit), not by a predicated store pair for every key; out-of-range vectors are dropped by
@@ -552,25 +557,29 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
                     ctl[LIST] = Int32(0)
             cute.arch.sync_threads()
             gt_ptr = (ctl.iterator + GT).llvm_ptr
-            for start in cutlass.range(0, count, T):
-                j = start + tid
-                key, col, rel = self._candidate_rel(j, count, ckey, cidx, t)
-                d1 = Int32(rel >> Uint32(S))
-                above = j < count and d1 > b1
-                pos = warp_append(above, gt_ptr, lane)
-                if above:
-                    self._emit(out, pos, col, Int32(0), key, False)
-                if cutlass.const_expr(not self.compact):
-                    if j < count and d1 == b1:
-                        cute.arch.atomic_add((hist.iterator + Int32(rel & Uint32((1 << S) - 1))).llvm_ptr, Int32(1))
-                else:
-                    inside = j < count and d1 == b1
-                    if inside:
-                        cute.arch.atomic_add((hist.iterator + Int32(rel & Uint32((1 << S) - 1))).llvm_ptr, Int32(1))
-                    slot = warp_append(inside, list_ptr, lane)
-                    if inside and slot < Int32(cap):
-                        lkey[slot] = Int32(key)
-                        lcol[slot] = col
+            if cutlass.const_expr(self.tilesel):
+                listing = (lkey, lcol, list_ptr, cap)
+                self._rel_pass_tiled(count, t, b1, out, hist, ckey, cidx, gt_ptr, listing, tid, lane)
+            else:
+                for start in cutlass.range(0, count, T):
+                    j = start + tid
+                    key, col, rel = self._candidate_rel(j, count, ckey, cidx, t)
+                    d1 = Int32(rel >> Uint32(S))
+                    above = j < count and d1 > b1
+                    pos = warp_append(above, gt_ptr, lane)
+                    if above:
+                        self._emit(out, pos, col, Int32(0), key, False)
+                    if cutlass.const_expr(not self.compact):
+                        if j < count and d1 == b1:
+                            cute.arch.atomic_add((hist.iterator + Int32(rel & Uint32((1 << S) - 1))).llvm_ptr, Int32(1))
+                    else:
+                        inside = j < count and d1 == b1
+                        if inside:
+                            cute.arch.atomic_add((hist.iterator + Int32(rel & Uint32((1 << S) - 1))).llvm_ptr, Int32(1))
+                        slot = warp_append(inside, list_ptr, lane)
+                        if inside and slot < Int32(cap):
+                            lkey[slot] = Int32(key)
+                            lcol[slot] = col
             cute.arch.sync_threads()
             b2, krem2 = self._find_bin(hist, 1 << S, krem, ctl, tid)
             thr = (Uint32(b1) << Uint32(S)) | Uint32(b2)
@@ -601,6 +610,43 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
                 equal = inside and rel == thr
                 self._emit_ranked(above, equal, col, Int32(0), key, out, gt_ptr, eq_ptr, base_eq, krem2, lane, False)
         return done
+
+    @cute.jit
+    def _rel_pass_tiled(self, count: Int32, t: Uint32, b1: Int32, out, hist, ckey, cidx, gt_ptr, listing, tid: Int32,
+                        lane: Int32):
+        """``tilesel``: ``_select_rel``'s pass over the candidates in tiles of ``TILE_SEL`` a thread: the keys above
+        bin ``b1`` go out, those inside it are counted on the second digit (and listed, ``compact``), with one warp
+        reservation per tile for each, not one ballot and atomic per candidate."""
+        T, U, S = self.threads, TILE_SEL, REL_SHIFT
+        lkey, lcol, list_ptr, cap = listing
+        for start in cutlass.range(0, count, T * U):
+            keys, cols, rels = [], [], []
+            amask = Uint32(0)
+            imask = Uint32(0)
+            for u in cutlass.range_constexpr(U):
+                j = start + u * T + tid
+                key, col, rel = self._candidate_rel(j, count, ckey, cidx, t)
+                keys.append(key)
+                cols.append(col)
+                rels.append(rel)
+                d1 = Int32(rel >> Uint32(S))
+                amask = amask | Uint32(cutlass.select_(j < count and d1 > b1, Uint32(1 << u), Uint32(0)))
+                imask = imask | Uint32(cutlass.select_(j < count and d1 == b1, Uint32(1 << u), Uint32(0)))
+            apos = warp_reserve(Int32(cute.arch.popc(amask)), gt_ptr, lane)
+            ipos = Int32(0)
+            if cutlass.const_expr(self.compact):
+                ipos = warp_reserve(Int32(cute.arch.popc(imask)), list_ptr, lane)
+            for u in cutlass.range_constexpr(U):
+                if ((amask >> Uint32(u)) & Uint32(1)) != Uint32(0):
+                    self._emit(out, apos, cols[u], Int32(0), keys[u], False)
+                    apos = apos + Int32(1)
+                if ((imask >> Uint32(u)) & Uint32(1)) != Uint32(0):
+                    cute.arch.atomic_add((hist.iterator + Int32(rels[u] & Uint32((1 << S) - 1))).llvm_ptr, Int32(1))
+                    if cutlass.const_expr(self.compact):
+                        if ipos < Int32(cap):
+                            lkey[ipos] = Int32(keys[u])
+                            lcol[ipos] = cols[u]
+                        ipos = ipos + Int32(1)
 
     @cute.jit
     def _select_rel16(self, count: Int32, k: Int32, t: Uint32, out, hist, ckey, cidx, ctl, tid: Int32) -> Int32:
