@@ -9,11 +9,11 @@
 set -u
 . "$(dirname "$0")/deadline.sh"
 echo "=== find_ab fh ($(date +%T))"
-FIND_AB=fh,ts,fts FIND_CELLS=0,2,3,9,1,7,5 timeout $(left 240) python3 shared/device/find_ab.py > "$OUT/find-ab-fh.log" 2>&1
+FIND_AB=fh,ts,fts FIND_CELLS=${FIND_CELLS:-0,2,3,9,1,7,5} timeout $(left ${AB_S:-210}) python3 shared/device/find_ab.py > "$OUT/find-ab-fh.log" 2>&1
 echo "rc $?"; grep -v "^ *$" "$OUT/find-ab-fh.log" | tail -9
 echo "=== pytest fhist or tilesel ($(date +%T))"
 timeout $(left 170) python3 -m pytest -q -rA -p no:cacheprovider -m gpu \
-  packages/topk-radix-filter/tests/test_conformance.py -k "fhist or tilesel" > "$OUT/pytest-fhist.log" 2>&1
+  packages/topk-radix-filter/tests/test_conformance.py -k "${TESTS_K:-fhist or tilesel}" > "$OUT/pytest-fhist.log" 2>&1
 echo "rc $?"; bash shared/device/pytest_summary.sh "$OUT/pytest-fhist.log" | tail -4
 for suite in packages/topk-sgl-fused/tests packages/topk-core/tests packages/topk-radix-filter/tests; do
   tag=$(echo "$suite" | tr '/' '_')
