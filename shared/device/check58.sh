@@ -6,6 +6,9 @@
 # 2. their GPU tests (test_conformance.py -k "fhist or tilesel");
 # 3. GPU suites in the time left: sgl_fused's, topk-core's (the kit over every backend), then radix_filter's.
 #   DEADLINE=560 bash shared/device/run.sh bash shared/device/check58.sh
+# Needs commit 71e2d46: fhist and tilesel were removed after it (no faster on an H100, radix_filter NOTES.md session 58).
+# As run (call 1 of benchmarks/results/2026-12-06-cuda-session58-iterations.log): DEADLINE=190 AB_S=130
+# FIND_CELLS=2,0,3 TESTS_K="every_benchmarked and (fhist or tilesel)".
 set -u
 . "$(dirname "$0")/deadline.sh"
 echo "=== find_ab fh ($(date +%T))"

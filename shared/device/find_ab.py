@@ -9,10 +9,11 @@ sample, ``t256u8``/``t256su8`` those with 8 vectors in flight (4 per SM),
 ``smp1k``/``smp1k512`` the sampled filter with a 1024-key sample on N < 16K (256/512 threads; ``smp1kp``,
 ``smp512p``, ``smp1kp512`` with predicated stores, session 17: slower),
 ``r2`` the rank's root as floor(sqrt(mu)) + 2 (session 9's; + 1 ships since session 10), ``s8k`` an 8192-key
-sample, ``s2k`` a 2048-key one (session 17), ``fh``/``ts``/``fts`` ``fhist``, ``tilesel``, both toggled (session
-58), ``c16k`` 16384 candidates per CTA of a cluster, ``f0`` the two-read path without fastkey/pstore1/early (session
-11's), ``fp`` without early,
-``vu0`` any variant without vclear and unitdiv (session 12),
+sample, ``s2k`` a 2048-key one (session 17), ``c16k`` 16384 candidates per CTA of a cluster, ``f0`` the two-read
+path without fastkey/pstore1/early (session 11's), ``fp`` without early, ``vu0`` any variant without vclear and
+unitdiv (session 12), ``fh``/``ts``/``fts`` (session 58, no faster on an H100, removed after commit 71e2d46) the
+filter counting kept keys' first relative digit (``fhist``), the select's pass above the k-th key's bin in tiles of
+four candidates a thread (``tilesel``), both,
 ``s1`` the two-read path with pass 1's candidates written by a loop over their bits (sparse1, session 13); ``rb``
 sparse1 with pass 0 counting raw bins of x + 0.0, permuted to key bins after the pass (rawbin, session 13b);
 ``tt`` (session 20) keys above a second sample threshold written by the filter (``twot``: slower, removed; commit
@@ -226,12 +227,6 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
         if v.cand >= 8192:
             alts["s8k"] = replace(v, sample=8192)
         alts["s2k"] = replace(v, sample=2048)  # session 17: a 2048-key sample (cheaper step on the row's chain)
-        # session 58: the select's pass above the k-th key's bin in tiles (``ts``); the filter counting the first
-        # relative digit (``fh``); both (``fts``); each toggled
-        alts["ts"] = replace(v, tilesel=not v.tilesel)
-        if v.group == 1 and v.sample_bits == 11:
-            alts["fh"] = replace(v, fhist=not v.fhist)
-            alts["fts"] = replace(v, fhist=not v.fhist, tilesel=not v.tilesel)
         if v.group > 1 and v.cand < 16384:
             alts["c16k"] = replace(v, cand=16384)
         if v.group == 1 and v.threads == 1024:  # session 20: the two-read path (no sample) on 32K rows, 1024 threads

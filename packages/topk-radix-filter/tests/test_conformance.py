@@ -161,19 +161,7 @@ RAWBIN = [dict(v, rawbin=True) for v in SPARSE1[:3]] + [dict(pstore1=True, spars
 #: SHORT_MANY's m8.
 MINCTAS = [dict(threads=512, cand=4096, **_S1, min_ctas=4), dict(threads=256, cand=2048, **_S1, min_ctas=8),
            dict(threads=512, cand=4096, first_bits=11, late=True, min_ctas=4)]
-#: The filter counting the kept keys' first relative digit (``fhist``) and the select's pass in tiles (``tilesel``),
-#: session 58: DEFAULT's and FEW_ROWS' flags, without compact, a sample and buffer small enough to miss and overflow,
-#: and tilesel alone on the cluster, MANY_ROWS and LIGHT variants.
-FHIST = [dict(late=True, compact=True, sample_bits=11, fhist=True),
-         dict(unroll=8, compact=True, sample_bits=11, fhist=True), dict(sample_bits=11, fhist=True),
-         dict(sample=256, cand=1024, margin=1, sample_bits=11, fhist=True),
-         dict(late=True, compact=True, sample_bits=11, fhist=True, tilesel=True),
-         dict(unroll=8, compact=True, sample_bits=11, fhist=True, tilesel=True), dict(tilesel=True),
-         dict(sample=256, cand=1024, margin=1, tilesel=True), dict(unroll=8, group=3, compact=True, sample_bits=11,
-                                                                  tilesel=True),
-         dict(threads=512, unroll=8, late=True, tilesel=True), dict(threads=512, cand=4096, first_bits=11, late=True,
-                                                                   tilesel=True)]
-VARIANTS += TWO_READ + SPARSE + SPARSE1 + RAWBIN + MINCTAS + FHIST
+VARIANTS += TWO_READ + SPARSE + SPARSE1 + RAWBIN + MINCTAS
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")
@@ -351,10 +339,7 @@ SMALL = [dict(), dict(group=2), dict(pstore=False), dict(group=2, pstore=False),
          dict(threads=256, first_bits=12, late=True, unroll=8, compact=True, sample_bits=11),
          dict(bf16cmp=False, f16cmp=False, rel16=False), dict(group=2, bf16cmp=False, f16cmp=False),
          dict(vclear=False, unitdiv=False), dict(group=3, vclear=False, unitdiv=False), dict(sparse=True),
-         dict(group=2, sparse=True), dict(group=3, compact=True, sample_bits=11, sparse=True),
-         dict(compact=True, sample_bits=11, fhist=True), dict(sample_bits=11, fhist=True),
-         dict(compact=True, sample_bits=11, fhist=True, tilesel=True), dict(tilesel=True),
-         dict(group=3, compact=True, sample_bits=11, tilesel=True)]
+         dict(group=2, sparse=True), dict(group=3, compact=True, sample_bits=11, sparse=True)]
 
 
 @pytest.mark.parametrize("opts", SMALL, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")
@@ -385,11 +370,8 @@ def test_sampled_design_with_a_small_sample(kind, dtype, opts):
 
 @pytest.mark.parametrize("dtype", list(DT))
 @pytest.mark.parametrize("variant", [dict(), dict(unroll=8, group=3), dict(sample=256, cand=2048),
-                                     dict(compact=True, sample_bits=11), dict(sparse=True),
-                                     dict(compact=True, sample_bits=11, fhist=True),
-                                     dict(compact=True, sample_bits=11, fhist=True, tilesel=True), dict(tilesel=True)],
-                         ids=["default", "group3", "small_sample", "compact", "sparse", "fhist", "fhist_tilesel",
-                              "tilesel"])
+                                     dict(compact=True, sample_bits=11), dict(sparse=True)],
+                         ids=["default", "group3", "small_sample", "compact", "sparse"])
 def test_kth_key_far_above_the_threshold(variant, dtype):
     """relsel (rel16 for 16-bit keys) ranks candidates on ``key - t`` with a clamped top bin: rows whose
     top-k sits far above the sampled threshold (a few huge scores over randn) put the k-th key in that

@@ -55,8 +55,6 @@ class Variant:
     # own rows, the rest rows by falling length, sorted by a one-CTA kernel launched just before (0: off).
     longest_first: int = 0
     order_pdl: bool = True  # longest_first: the row kernel launched as the order kernel's programmatic dependent
-    fhist: bool = False  # relsel: the filter counts kept keys' first relative digit (no histogram pass after it)
-    tilesel: bool = False  # relsel: the select's pass above the k-th key's bin in tiles of 4 candidates a thread
 
 
 #: Every sampled variant writes kept keys by predicated stores on float32 (``pstore``; session 7, us,

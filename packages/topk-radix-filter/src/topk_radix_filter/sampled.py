@@ -61,8 +61,6 @@ REL_BINS = 2048
 REL_SHIFT = 11
 #: compact: the control-block word counting the listed keys of the k-th key's bin
 LIST = 5
-#: tilesel: candidates a thread per step of the select's pass
-TILE_SEL = 4
 #: Order keys of bfloat16 and float16 +inf (word compares: thresholds above them select NaNs alone)
 INF_KEY16 = {"bfloat16": 0xFF80, "float16": 0xFC00}
 
@@ -89,7 +87,7 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
                  bf16cmp: bool = True, rel16: bool = True, f16cmp: bool = True, fastkey: bool = False,
                  pstore1: bool = False, early: bool = False, vclear: bool = False, unitdiv: bool = False,
                  sparse: bool = False, sparse1: bool = False, rawbin: bool = False, min_ctas: int = 0,
-                 longest_first: int = 0, order_pdl: bool = True, fhist: bool = False, tilesel: bool = False):
+                 longest_first: int = 0, order_pdl: bool = True):
         assert sample % 32 == 0 and (sample <= cand or not sampled)
         assert group in (1, 2, 3, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
@@ -147,15 +145,6 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
         # each element's raw bits reloaded from the row (an L1 hit), instead of a predicated store pair for every
         # element: a few % of a long row is kept, so most of those stores were issued for nothing
         self.sparse = sparse and self.pstore
-        # fhist (relsel, sparse, one CTA per row, a sample digit of <= 11 bits, a histogram of 4096+ bins): the
-        # filter keys each kept element and counts its first relative digit as it writes it (bins REL_BINS..2 *
-        # REL_BINS - 1, cleared with the sample's), so the select's pass that made that histogram is gone
-        self.fhist = (fhist and self.relsel and self.sparse and group == 1 and self.interp
-                      and self.sample_bits <= REL_SHIFT and self.bins >= 2 * REL_BINS)
-        self.sample_clear = 2 * REL_BINS if self.fhist else 1 << self.sample_bits  # bins the sample step zeroes
-        # tilesel (relsel): the select's pass that writes the keys above the k-th key's bin takes TILE_SEL candidates a
-        # thread per step, with one warp reservation for the tile (as the filter does), not one per candidate
-        self.tilesel = tilesel and self.relsel
         # sparse1 (pstore1, a pass-1 tile of <= 32 keys): the two-read path's pass 1 writes a tile's candidates (keys
         # inside the first digit's bin, a few % of a row) by a loop over the set bits of their mask, raw bits reloaded
         # from the row (an L1 hit), not by a predicated store pair for every key; out-of-range vectors are dropped by
@@ -203,7 +192,7 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
         mu = (Int32(self.sample) * k - Int32(1)) // length + Int32(1)  # sample * k < 2**31 (k <= 16384)
         root = Int32(cute.math.sqrt(Float32(mu), fastmath=True)) + Int32(self.root_pad)  # >= sqrt(mu)
         r = mu + Int32(self.margin) * root + Int32(2)
-        self._reset(hist, ctl, tid, self.sample_clear)  # after the loads are issued: hidden behind their latency
+        self._reset(hist, ctl, tid, 1 << self.sample_bits)  # after the loads are issued: hidden behind their latency
         for q in cutlass.range_constexpr(per):
             b = warp + q * warps
             if b < blocks:
@@ -258,24 +247,22 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
 
     @cute.jit
     def _filter(self, xv, v0: Int32, v1: Int32, tail: Int32, xr, length: Int32, t: Uint32, ckey, cidx, ctl,
-                tid: Int32, pre: list, with_tail, hist):
+                tid: Int32, pre: list, with_tail):
         """One streaming pass over vectors ``[v0, v1)`` (and, ``with_tail``, the scalar tail ``[tail,
         length)``): every key >= t and its column to the candidates (counted past the buffer).
 
-        ``pre``: the first tile's vectors, already loaded (``prefetch``), else unused. ``hist``: counts the
-        kept keys' first relative digit (``fhist``), else unused.
+        ``pre``: the first tile's vectors, already loaded (``prefetch``), else unused.
         """
         T, U, C, V = self.threads, self.unroll, self.cand, self.vec
         lane = tid % 32
         cand_ptr = (ctl.iterator + CAND).llvm_ptr
-        rel = (t, hist) if self.fhist else None
         first = v0
         if cutlass.const_expr(self.prefetch):
-            self._filter_any(pre, v0, v1, t, ckey, cidx, cand_ptr, tid, lane, xr, rel)
+            self._filter_any(pre, v0, v1, t, ckey, cidx, cand_ptr, tid, lane, xr)
             first = v0 + Int32(T * U)
         for start in cutlass.range(first, v1, T * U):
             vs = self._load_vectors(xv, start, v1, tid, U)
-            self._filter_any(vs, start, v1, t, ckey, cidx, cand_ptr, tid, lane, xr, rel)
+            self._filter_any(vs, start, v1, t, ckey, cidx, cand_ptr, tid, lane, xr)
         if cutlass.const_expr(V > 1):
             if with_tail:
                 j = tail + tid
@@ -287,21 +274,17 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
                 take = j < length and key >= t
                 slot = warp_append(take, cand_ptr, lane)
                 if take and slot < C:
-                    if cutlass.const_expr(self.fhist):
-                        ckey[slot] = key
-                        self._count_rel(key, t, hist)
-                    else:
-                        ckey[slot] = Uint32(raw) if cutlass.const_expr(self.pstore) else key
+                    ckey[slot] = Uint32(raw) if cutlass.const_expr(self.pstore) else key
                     cidx[slot] = j
 
     @cute.jit
     def _filter_any(self, vs: list, start: Int32, nv: Int32, t: Uint32, ckey, cidx, cand_ptr, tid: Int32,
-                    lane: Int32, xr, rel):
+                    lane: Int32, xr):
         """One filter tile of loaded vectors: 32-bit words (16-bit rows, ``words``) or elements."""
         if cutlass.const_expr(self.words):
             self._filter_tile_words(self._words(vs), start, nv, t, ckey, cidx, cand_ptr, tid, lane, xr)
         else:
-            self._filter_tile(self._raws(vs), start, nv, t, ckey, cidx, cand_ptr, tid, lane, xr, rel)
+            self._filter_tile(self._raws(vs), start, nv, t, ckey, cidx, cand_ptr, tid, lane, xr)
 
     @cute.jit
     def _filter_tile_words(self, words: list, start: Int32, nv: Int32, t: Uint32, ckey, cidx, cand_ptr, tid: Int32,
@@ -363,12 +346,10 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
                                 pos = pos + 1
 
     @cute.jit
-    def _write_kept(self, mask: Uint32, start: Int32, pos: Int32, xr, ckey, cidx, tid: Int32, per: cutlass.Constexpr,
-                    rel=None):
+    def _write_kept(self, mask: Uint32, start: Int32, pos: Int32, xr, ckey, cidx, tid: Int32, per: cutlass.Constexpr):
         """``sparse``: the tile's kept elements (bit ``b`` of ``mask``: element ``b % per`` of the thread's vector
         ``b // per``, vectors ``threads`` apart from ``start``) to the candidates from slot ``pos`` on, highest bit
-        first; raw bits as the filter's predicated stores leave them (the candidate pass makes the keys), or, with
-        ``rel = (t, hist)`` (``fhist``), their keys, each counted by ``_count_rel``."""
+        first; raw bits as the filter's predicated stores leave them (the candidate pass makes the keys)."""
         C = self.cand
         sh = per.bit_length() - 1
         base = (start + tid) * per
@@ -379,21 +360,9 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
             m = m ^ (Uint32(1) << Uint32(b))
             col = base + (b >> sh) * (self.threads * per) + (b & (per - 1))
             room = Int32(cutlass.select_(p < C, Int32(1), Int32(0)))
-            if cutlass.const_expr(rel is None):
-                st_shared_if(room, ckey.iterator + p, Int32(xr[col]))
-            else:
-                key = self._key(Int32(xr[col]))
-                st_shared_if(room, ckey.iterator + p, Int32(key))
-                self._count_rel(key, rel[0], rel[1])  # past the buffer too: such a row takes the fallback
+            st_shared_if(room, ckey.iterator + p, Int32(xr[col]))
             st_shared_if(room, cidx.iterator + p, col)
             p = p + 1
-
-    @cute.jit
-    def _count_rel(self, key: Uint32, t: Uint32, hist):
-        """``fhist``: count a kept key (>= t) in bin ``min((key - t) >> REL_SHIFT, REL_BINS - 1)`` of the
-        filter's histogram, ``hist[REL_BINS:2 * REL_BINS]`` (``_select_rel``'s first digit)."""
-        d = cutlass.min((key - t) >> Uint32(REL_SHIFT), Uint32(REL_BINS - 1))
-        cute.arch.atomic_add((hist.iterator + Int32(REL_BINS) + Int32(d)).llvm_ptr, Int32(1))
 
     def _words(self, vs: list) -> list:
         """The 32-bit words of a tile's vectors (``words``), vector by vector."""
@@ -405,7 +374,7 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
 
     @cute.jit
     def _filter_tile(self, raws: list, start: Int32, nv: Int32, t: Uint32, ckey, cidx, cand_ptr, tid: Int32,
-                     lane: Int32, xr, rel=None):
+                     lane: Int32, xr):
         """One tile of the filter: mark the keys >= t in a bit mask, reserve their slots with one
         warp scan and one atomic per warp, then write only the marked keys. (Per key, a ballot,
         an atomic and a shuffle cost more: about 8% of a row's keys pass, so most warps append
@@ -432,7 +401,7 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
         take = Int32(0)  # (pstore) names the branches below assign: one type on every path
         ok = Int32(0)
         if cutlass.const_expr(self.sparse):
-            self._write_kept(mask, start, pos, xr, ckey, cidx, tid, V, rel)
+            self._write_kept(mask, start, pos, xr, ckey, cidx, tid, V)
         elif mask != Uint32(0):
             for u in cutlass.range_constexpr(nvec):
                 jv = start + u * T + tid
@@ -537,11 +506,7 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
         T = self.threads
         lane = tid % 32
         B, S = REL_BINS, REL_SHIFT
-        b1, krem = Int32(0), Int32(0)
-        if cutlass.const_expr(self.fhist):  # the filter counted the digit and wrote keys
-            b1, krem = self._find_bin(cute.make_tensor(hist.iterator + B, cute.make_layout(B)), B, k, ctl, tid)
-        else:
-            b1, krem = self._rel_histogram(count, k, t, S, hist, ckey, ctl, tid)
+        b1, krem = self._rel_histogram(count, k, t, S, hist, ckey, ctl, tid)
         done = Int32(0)
         cap = (self.bins - B) // 2  # compact: (key, column) pairs above the level-two bins
         lkey, lcol, list_ptr = None, None, None
@@ -557,29 +522,25 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
                     ctl[LIST] = Int32(0)
             cute.arch.sync_threads()
             gt_ptr = (ctl.iterator + GT).llvm_ptr
-            if cutlass.const_expr(self.tilesel):
-                listing = (lkey, lcol, list_ptr, cap)
-                self._rel_pass_tiled(count, t, b1, out, hist, ckey, cidx, gt_ptr, listing, tid, lane)
-            else:
-                for start in cutlass.range(0, count, T):
-                    j = start + tid
-                    key, col, rel = self._candidate_rel(j, count, ckey, cidx, t)
-                    d1 = Int32(rel >> Uint32(S))
-                    above = j < count and d1 > b1
-                    pos = warp_append(above, gt_ptr, lane)
-                    if above:
-                        self._emit(out, pos, col, Int32(0), key, False)
-                    if cutlass.const_expr(not self.compact):
-                        if j < count and d1 == b1:
-                            cute.arch.atomic_add((hist.iterator + Int32(rel & Uint32((1 << S) - 1))).llvm_ptr, Int32(1))
-                    else:
-                        inside = j < count and d1 == b1
-                        if inside:
-                            cute.arch.atomic_add((hist.iterator + Int32(rel & Uint32((1 << S) - 1))).llvm_ptr, Int32(1))
-                        slot = warp_append(inside, list_ptr, lane)
-                        if inside and slot < Int32(cap):
-                            lkey[slot] = Int32(key)
-                            lcol[slot] = col
+            for start in cutlass.range(0, count, T):
+                j = start + tid
+                key, col, rel = self._candidate_rel(j, count, ckey, cidx, t)
+                d1 = Int32(rel >> Uint32(S))
+                above = j < count and d1 > b1
+                pos = warp_append(above, gt_ptr, lane)
+                if above:
+                    self._emit(out, pos, col, Int32(0), key, False)
+                if cutlass.const_expr(not self.compact):
+                    if j < count and d1 == b1:
+                        cute.arch.atomic_add((hist.iterator + Int32(rel & Uint32((1 << S) - 1))).llvm_ptr, Int32(1))
+                else:
+                    inside = j < count and d1 == b1
+                    if inside:
+                        cute.arch.atomic_add((hist.iterator + Int32(rel & Uint32((1 << S) - 1))).llvm_ptr, Int32(1))
+                    slot = warp_append(inside, list_ptr, lane)
+                    if inside and slot < Int32(cap):
+                        lkey[slot] = Int32(key)
+                        lcol[slot] = col
             cute.arch.sync_threads()
             b2, krem2 = self._find_bin(hist, 1 << S, krem, ctl, tid)
             thr = (Uint32(b1) << Uint32(S)) | Uint32(b2)
@@ -610,43 +571,6 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
                 equal = inside and rel == thr
                 self._emit_ranked(above, equal, col, Int32(0), key, out, gt_ptr, eq_ptr, base_eq, krem2, lane, False)
         return done
-
-    @cute.jit
-    def _rel_pass_tiled(self, count: Int32, t: Uint32, b1: Int32, out, hist, ckey, cidx, gt_ptr, listing, tid: Int32,
-                        lane: Int32):
-        """``tilesel``: ``_select_rel``'s pass over the candidates in tiles of ``TILE_SEL`` a thread: the keys above
-        bin ``b1`` go out, those inside it are counted on the second digit (and listed, ``compact``), with one warp
-        reservation per tile for each, not one ballot and atomic per candidate."""
-        T, U, S = self.threads, TILE_SEL, REL_SHIFT
-        lkey, lcol, list_ptr, cap = listing
-        for start in cutlass.range(0, count, T * U):
-            keys, cols, rels = [], [], []
-            amask = Uint32(0)
-            imask = Uint32(0)
-            for u in cutlass.range_constexpr(U):
-                j = start + u * T + tid
-                key, col, rel = self._candidate_rel(j, count, ckey, cidx, t)
-                keys.append(key)
-                cols.append(col)
-                rels.append(rel)
-                d1 = Int32(rel >> Uint32(S))
-                amask = amask | Uint32(cutlass.select_(j < count and d1 > b1, Uint32(1 << u), Uint32(0)))
-                imask = imask | Uint32(cutlass.select_(j < count and d1 == b1, Uint32(1 << u), Uint32(0)))
-            apos = warp_reserve(Int32(cute.arch.popc(amask)), gt_ptr, lane)
-            ipos = Int32(0)
-            if cutlass.const_expr(self.compact):
-                ipos = warp_reserve(Int32(cute.arch.popc(imask)), list_ptr, lane)
-            for u in cutlass.range_constexpr(U):
-                if ((amask >> Uint32(u)) & Uint32(1)) != Uint32(0):
-                    self._emit(out, apos, cols[u], Int32(0), keys[u], False)
-                    apos = apos + Int32(1)
-                if ((imask >> Uint32(u)) & Uint32(1)) != Uint32(0):
-                    cute.arch.atomic_add((hist.iterator + Int32(rels[u] & Uint32((1 << S) - 1))).llvm_ptr, Int32(1))
-                    if cutlass.const_expr(self.compact):
-                        if ipos < Int32(cap):
-                            lkey[ipos] = Int32(keys[u])
-                            lcol[ipos] = cols[u]
-                        ipos = ipos + Int32(1)
 
     @cute.jit
     def _select_rel16(self, count: Int32, k: Int32, t: Uint32, out, hist, ckey, cidx, ctl, tid: Int32) -> Int32:
@@ -717,7 +641,7 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
         if cutlass.const_expr(self.words):
             ok = ok & (t <= Uint32(INF_KEY16[self.dtype]))
         if ok:  # the same in every CTA of a group: same sample, same threshold
-            self._filter(xv, v0, v1, tail, xr, length, t, ckey, cidx, ctl, tid, pre, rank == Int32(G - 1), hist)
+            self._filter(xv, v0, v1, tail, xr, length, t, ckey, cidx, ctl, tid, pre, rank == Int32(G - 1))
             count = Int32(0)
             if cutlass.const_expr(G > 1):
                 cute.arch.cluster_arrive()  # release: this CTA's candidates and count
