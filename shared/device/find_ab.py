@@ -41,7 +41,7 @@ Every configuration is checked exact (check_topk) on its first input before it i
 Session 6's calls compared against session 5's kernel (serial find_bin, per-key appends); that
 control is gone with the code it built: the commits named in
 benchmarks/results/2026-11-29-cuda-session6-iterations.log still have it.
-Usage (device): bash shared/device/run.sh python3 shared/device/find_ab.py [stamps]
+Usage (device): bash shared/device/run.sh python3 shared/device/find_ab.py [stamps]   (STAMP_COLD=1: on a cold row)
 CPU: CUTE_DSL_ARCH=sm_90a python3 shared/device/find_ab.py --sass   (registers, SASS counts)
 """
 
@@ -110,8 +110,10 @@ def stamped_class():
     return Stamped
 
 
-def stamp_profile(shape, variant, inputs, dev) -> str:
-    """Median and max over rows of each stamp (cycles), for the sampled path's slots."""
+def stamp_profile(shape, variant, inputs, dev, cold: bool = False) -> str:
+    """Median and max over rows of each stamp (cycles), for the sampled path's slots. ``cold`` (STAMP_COLD=1, session
+    58's next step): input 0's rows are read after every other input set went through the kernel (256 MB where the
+    rotation reaches it), so they come from DRAM as in the timed replays, not from L2."""
     import torch
 
     from topk_core.kernels.cute_launch import compile_row_topk
@@ -125,9 +127,14 @@ def stamp_profile(shape, variant, inputs, dev) -> str:
     out = torch.empty(shape.rows, shape.k, dtype=torch.int32, device=dev)
     from topk_core.kernels.cute_launch import launch_row_topk
 
-    for _ in range(3):  # the last launch's stamps (warm)
-        launch_row_topk(fn, Call(logits=inputs.logits[0], seq_lens=inputs.seq_lens[0], top_k=shape.k, indices=out,
-                                 values=dbg.view(inputs.logits[0].dtype)))
+    def stamped(i):
+        launch_row_topk(fn, Call(logits=inputs.logits[i], seq_lens=inputs.seq_lens[i], top_k=shape.k, indices=out,
+                                 values=dbg.view(inputs.logits[i].dtype)))
+
+    # the last launch's stamps: warm (input 0 three times), or cold (input 0, the other sets, input 0 again)
+    order = [0] + list(range(1, len(inputs.logits))) + [0] if cold else [0, 0, 0]
+    for i in order:
+        stamped(i)
     torch.cuda.synchronize()
     st = dbg[:, :len(names)].cpu().to(torch.int64) * (1 if wide else 16)
     parts = []
@@ -138,7 +145,7 @@ def stamp_profile(shape, variant, inputs, dev) -> str:
             parts.append(f"{name}={int(col.median())}/{int(col.max())}")
     longest = int(inputs.seq_lens[0].argmax())
     row = " ".join(f"{name}={int(st[longest, j])}" for j, name in enumerate(names))
-    return ("stamps(median/max cycles) " + " ".join(parts) +
+    return (("cold " if cold else "") + "stamps(median/max cycles) " + " ".join(parts) +
             f"\n    longest row ({int(inputs.seq_lens[0][longest])} columns): {row}")
 
 
@@ -354,7 +361,7 @@ def main():
         line += [f"{name} " + "/".join(f"{t:.1f}" for t in ts) for name, ts in res.items()]
         stamped = shape.rows <= 128 and variant.group == 1  # they hook _select
         if "stamps" in sys.argv and stamped:
-            line.append(stamp_profile(shape, variant, inputs, dev))
+            line.append(stamp_profile(shape, variant, inputs, dev, os.environ.get("STAMP_COLD") == "1"))
             for alt in os.environ.get("STAMP_ALTS", "").split(","):  # e.g. STAMP_ALTS=sffw
                 alt_v = dict(configs_variants(shape.rows, shape.n, shape.dtype)).get(alt)
                 if alt_v is not None and alt_v.group == 1:
