@@ -12,7 +12,8 @@
 set -u
 . "$(dirname "$0")/deadline.sh"
 echo "=== find_ab fh ($(date +%T))"
-FIND_AB=fh,ts,fts FIND_CELLS=${FIND_CELLS:-0,2,3,9,1,7,5} timeout $(left ${AB_S:-210}) python3 shared/device/find_ab.py > "$OUT/find-ab-fh.log" 2>&1
+FIND_AB=fh,ts,fts FIND_CELLS=${FIND_CELLS:-0,2,3,9,1,7,5} timeout $(left ${AB_S:-210}) \
+  python3 shared/device/find_ab.py > "$OUT/find-ab-fh.log" 2>&1
 echo "rc $?"; grep -v "^ *$" "$OUT/find-ab-fh.log" | tail -9
 echo "=== pytest fhist or tilesel ($(date +%T))"
 timeout $(left 170) python3 -m pytest -q -rA -p no:cacheprovider -m gpu \

@@ -127,14 +127,14 @@ def stamp_profile(shape, variant, inputs, dev, cold: bool = False) -> str:
     out = torch.empty(shape.rows, shape.k, dtype=torch.int32, device=dev)
     from topk_core.kernels.cute_launch import launch_row_topk
 
-    def stamped(i):
+    def launch_stamped(i):
         launch_row_topk(fn, Call(logits=inputs.logits[i], seq_lens=inputs.seq_lens[i], top_k=shape.k, indices=out,
                                  values=dbg.view(inputs.logits[i].dtype)))
 
     # the last launch's stamps: warm (input 0 three times), or cold (input 0, the other sets, input 0 again)
     order = [0] + list(range(1, len(inputs.logits))) + [0] if cold else [0, 0, 0]
     for i in order:
-        stamped(i)
+        launch_stamped(i)
     torch.cuda.synchronize()
     st = dbg[:, :len(names)].cpu().to(torch.int64) * (1 if wide else 16)
     parts = []
