@@ -1,0 +1,33 @@
+#!/bin/bash
+# Session 59, call 1 (carry .carry/dsl), each stage cut to what is left of DEADLINE seconds (default 580):
+# 1. find_ab.py stamps on 128x32K and 32x32K, warm rows (input 0 three times) then cold rows (STAMP_COLD=1: input 0
+#    after every other input set), so the two can be set side by side (radix_filter NOTES.md, session 58's next step);
+# 2. on an H200: the dsa grid with the SGL transforms and then the decode grid, every installed backend but FlashInfer
+#    (not carried in this call), which also fills the kernel caches for the committed run of call 2 (final56.sh,
+#    carry .carry/flashinfer, within 30 s on the same machine);
+#    on any other card: the GPU suites of topk-core and radix_cutlass instead.
+#   DEADLINE=580 bash shared/device/run.sh bash shared/device/check59.sh
+set -u
+. "$(dirname "$0")/deadline.sh"
+. "$(dirname "$0")/card.sh"
+for cold in 0 1; do
+  echo "=== find_ab stamps STAMP_COLD=$cold ($(date +%T))"
+  STAMP_COLD=$cold FIND_AB=none FIND_CELLS=${FIND_CELLS:-2,0} timeout $(left 120) \
+    python3 shared/device/find_ab.py stamps > "$OUT/stamps-cold$cold.log" 2>&1
+  echo "rc $?"; grep -v "^ *$" "$OUT/stamps-cold$cold.log" | tail -8
+done
+if is_h200; then
+  for args in "--grid dsa --sgl" "--grid decode"; do
+    echo "=== topk bench $args, no FlashInfer ($(date +%T))"
+    timeout $(left 330) python3 -m topk_core bench $args --out "$OUT" --replays 10 --tag "${TAG:-session59-dsl}" 2>&1 \
+      | tr '\r' '\n' | grep -v "topk bench: *[0-9]*%" | tail -30
+  done
+else
+  for suite in packages/topk-core/tests packages/topk-radix-cutlass/tests; do
+    tag=$(echo "$suite" | tr '/' '_')
+    echo "=== pytest $suite ($(date +%T))"
+    timeout $(left 300) python3 -m pytest -q -rA -p no:cacheprovider -m gpu "$suite" > "$OUT/pytest-$tag.log" 2>&1
+    echo "rc $?"; grep -E "passed|failed" "$OUT/pytest-$tag.log" | tail -1; grep -E "^(FAILED|ERROR)" "$OUT/pytest-$tag.log" | head -5
+  done
+fi
+echo "=== done ($(date +%T))"
