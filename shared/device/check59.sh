@@ -1,5 +1,6 @@
 #!/bin/bash
 # Session 59, call 1 (carry .carry/dsl), each stage cut to what is left of DEADLINE seconds (default 580):
+# (on an H200 the dsa grid of step 2 runs first, then step 1, then the decode grid)
 # 1. find_ab.py stamps on 128x32K and 32x32K, warm rows (input 0 three times) then cold rows (STAMP_COLD=1: input 0
 #    after every other input set), so the two can be set side by side (radix_filter NOTES.md, session 58's next step);
 # 2. on an H200: the dsa grid with the SGL transforms and then the decode grid, every installed backend but FlashInfer
@@ -10,6 +11,12 @@
 set -u
 . "$(dirname "$0")/deadline.sh"
 . "$(dirname "$0")/card.sh"
+bench() {
+  echo "=== topk bench $*, no FlashInfer ($(date +%T))"
+  timeout $(left 330) python3 -m topk_core bench "$@" --out "$OUT" --replays 10 --tag "${TAG:-session59-dsl}" 2>&1 \
+    | tr '\r' '\n' | grep -v "topk bench: *[0-9]*%" | tail -30
+}
+if is_h200; then bench --grid dsa --sgl; fi
 for cold in 0 1; do
   echo "=== find_ab stamps STAMP_COLD=$cold ($(date +%T))"
   STAMP_COLD=$cold FIND_AB=none FIND_CELLS=${FIND_CELLS:-2,0} timeout $(left 120) \
@@ -17,11 +24,7 @@ for cold in 0 1; do
   echo "rc $?"; grep -v "^ *$" "$OUT/stamps-cold$cold.log" | tail -8
 done
 if is_h200; then
-  for args in "--grid dsa --sgl" "--grid decode"; do
-    echo "=== topk bench $args, no FlashInfer ($(date +%T))"
-    timeout $(left 330) python3 -m topk_core bench $args --out "$OUT" --replays 10 --tag "${TAG:-session59-dsl}" 2>&1 \
-      | tr '\r' '\n' | grep -v "topk bench: *[0-9]*%" | tail -30
-  done
+  bench --grid decode
 else
   for suite in packages/topk-core/tests packages/topk-radix-cutlass/tests; do
     tag=$(echo "$suite" | tr '/' '_')
