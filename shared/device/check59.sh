@@ -8,6 +8,8 @@
 #    carry .carry/flashinfer, within 30 s on the same machine);
 #    on any other card: the GPU suites of topk-core and radix_cutlass instead.
 #   DEADLINE=580 bash shared/device/run.sh bash shared/device/check59.sh
+# Session 59 asked for it 22 times (FIND_CELLS=2,0,3, DEADLINE 575 down to 170) and never got a machine
+# (benchmarks/results/2026-12-07-cuda-session59-iterations.log): not run yet. Its stamped builds compile on CPU.
 set -u
 . "$(dirname "$0")/deadline.sh"
 . "$(dirname "$0")/card.sh"
