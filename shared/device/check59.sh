@@ -1,7 +1,7 @@
 #!/bin/bash
-# Session 59, call 1 (carry .carry/dsl), each stage cut to what is left of DEADLINE seconds (default 580):
+# Session 59, call 1 (carry .carry/dsl), each stage cut to what is left of DEADLINE seconds (deadline.sh's default 540):
 # (on an H200 the dsa grid of step 2 runs first, then step 1, then the decode grid)
-# 1. find_ab.py stamps on 128x32K and 32x32K, warm rows (input 0 three times) then cold rows (STAMP_COLD=1: input 0
+# 1. find_ab.py stamps on 128x32K, 32x32K and 128x128K (FIND_CELLS, default 2,0,3), warm rows (input 0 three times) then cold rows (STAMP_COLD=1: input 0
 #    after every other input set), so the two can be set side by side (radix_filter NOTES.md, session 58's next step);
 # 2. on an H200: the dsa grid with the SGL transforms and then the decode grid, every installed backend but FlashInfer
 #    (not carried in this call), which also fills the kernel caches for the committed run of call 2 (final56.sh,
@@ -21,7 +21,7 @@ bench() {
 if is_h200; then bench --grid dsa --sgl; fi
 for cold in 0 1; do
   echo "=== find_ab stamps STAMP_COLD=$cold ($(date +%T))"
-  STAMP_COLD=$cold FIND_AB=none FIND_CELLS=${FIND_CELLS:-2,0} timeout $(left 120) \
+  STAMP_COLD=$cold FIND_AB=none FIND_CELLS=${FIND_CELLS:-2,0,3} timeout $(left 120) \
     python3 shared/device/find_ab.py stamps > "$OUT/stamps-cold$cold.log" 2>&1
   echo "rc $?"; grep -v "^ *$" "$OUT/stamps-cold$cold.log" | tail -8
 done
