@@ -2,7 +2,8 @@
 # Session 59, call 1 (carry .carry/dsl), each stage cut to what is left of DEADLINE seconds (deadline.sh's default 540):
 # (on an H200 the dsa grid of step 2 runs first, then step 1, then the decode grid)
 # 1. find_ab.py stamps on 128x32K, 32x32K and 128x128K (FIND_CELLS, default 2,0,3), warm rows (input 0 three
-#    times) then cold rows (STAMP_COLD=1: input 0 after every other input set), so the two can be set side by side (radix_filter NOTES.md, session 58's next step);
+#    times) then cold rows (STAMP_COLD=1: input 0 after every other input set), so the two can be set side by side
+#    (radix_filter NOTES.md, session 58's next step);
 # 2. on an H200: the dsa grid with the SGL transforms and then the decode grid, every installed backend but FlashInfer
 #    (not carried in this call), which also fills the kernel caches for the committed run of call 2 (final56.sh,
 #    carry .carry/flashinfer, within 30 s on the same machine);
