@@ -14,18 +14,14 @@
 set -u
 . "$(dirname "$0")/deadline.sh"
 . "$(dirname "$0")/card.sh"
+. "$(dirname "$0")/stamps.sh"
 bench() {
   echo "=== topk bench $*, no FlashInfer ($(date +%T))"
   timeout $(left 330) python3 -m topk_core bench "$@" --out "$OUT" --replays 10 --tag "${TAG:-session59-dsl}" 2>&1 \
     | tr '\r' '\n' | grep -v "topk bench: *[0-9]*%" | tail -30
 }
 if is_h200; then bench --grid dsa --sgl; fi
-for cold in 0 1; do
-  echo "=== find_ab stamps STAMP_COLD=$cold ($(date +%T))"
-  STAMP_COLD=$cold FIND_AB=none FIND_CELLS=${FIND_CELLS:-2,0,3} timeout $(left 120) \
-    python3 shared/device/find_ab.py stamps > "$OUT/stamps-cold$cold.log" 2>&1
-  echo "rc $?"; grep -v "^ *$" "$OUT/stamps-cold$cold.log" | tail -8
-done
+warm_cold_stamps
 if is_h200; then
   bench --grid decode
 else

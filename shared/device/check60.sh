@@ -10,12 +10,8 @@
 set -u
 . "$(dirname "$0")/deadline.sh"
 . "$(dirname "$0")/card.sh"
-for cold in 0 1; do
-  echo "=== find_ab stamps STAMP_COLD=$cold ($(date +%T))"
-  STAMP_COLD=$cold FIND_AB=none FIND_CELLS=${FIND_CELLS:-2,0,3} timeout $(left 120) \
-    python3 shared/device/find_ab.py stamps > "$OUT/stamps-cold$cold.log" 2>&1
-  echo "rc $?"; grep -v "^ *$" "$OUT/stamps-cold$cold.log" | tail -8
-done
+. "$(dirname "$0")/stamps.sh"
+warm_cold_stamps
 if is_h200; then
   echo "=== topk bench --grid dsa --sgl, no FlashInfer ($(date +%T))"
   timeout $(left 330) python3 -m topk_core bench --grid dsa --sgl --out "$OUT" --replays 10 \
