@@ -3,9 +3,12 @@ and of session 57's packed count steps (``ResidentConfig.packed``, at commit c6e
 H100 and removed), to count each one's block-wide reductions on randn rows of 4K-8K columns at k = 2048.
 Prints the mean count-and-nearest ("near") and packed steps per row, and the cost chain57.py's per-step figures
 would give (0.92 and 0.34 µs on 16 warps, H100). Session 57: shipped 3.41 near; PK=3 0.61 near + 2.79 packed.
-Usage: python3 shared/dev/resident_search_port.py"""
+``--end-k1`` (session 60): the shipped search also ending where a probe counts k + 1 keys (the bound is then the
+(k + 1)-th key, and the placement's tie split takes k of them); prints the shipped search's steps beside it.
+Usage: python3 shared/dev/resident_search_port.py [--end-k1]"""
 
 import math
+import sys
 
 import numpy as np
 
@@ -44,7 +47,7 @@ def probe(lo, top, c_lo, c_hi, r, w_lo, w_hi, bad, GUARD=6):
     return min(max(p, lo + 1), top)
 
 
-def search(x, k, PK=0):
+def search(x, k, PK=0, END_K1=False):
     key = okey(x)
     L = len(x)
     steps = {"near": 0, "packed": 0}
@@ -78,7 +81,7 @@ def search(x, k, PK=0):
         w_hi = (w_hi * 0.5 if hit else w_hi) if s == side else 1.0
         bad = bad + 1 if (c_lo - c_hi) * 2 > span else 0
         side = s
-        return c_lo == k or lo == top
+        return c_lo == k or lo == top or (END_K1 and c_lo == k + 1)
 
     inv = 1.0 / L
     m = s1 * inv
@@ -151,16 +154,22 @@ def search(x, k, PK=0):
 
 
 rng = np.random.default_rng(3)
-for PK in (0, 1, 2, 3, 4):
+RUNS = ((0, False), (0, True)) if "--end-k1" in sys.argv else ((0, False), (1, False), (2, False), (3, False),
+                                                               (4, False))
+PAIRED = "--end-k1" in sys.argv  # both searches on the same 2000 rows
+for PK, END_K1 in RUNS:
     tot = {"near": [], "packed": []}
-    for _ in range(300):
+    if PAIRED:
+        rng = np.random.default_rng(3)
+    for _ in range(2000 if PAIRED else 300):
         L = int(rng.integers(4096, 8193))
         x = rng.standard_normal(L).astype(np.float32)
-        st = search(x, 2048, PK)
+        st = search(x, 2048, PK, END_K1)
         for kk in tot:
             tot[kk].append(st[kk])
     print(
         PK,
+        "end at k + 1" if END_K1 else "",
         {kk: round(float(np.mean(v)), 2) for kk, v in tot.items()},
         "est us (0.92 near, 0.34 packed):",
         round(0.92 * np.mean(tot["near"]) + 0.34 * np.mean(tot["packed"]), 2),
