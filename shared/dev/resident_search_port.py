@@ -154,9 +154,8 @@ def search(x, k, PK=0, END_K1=False):
 
 
 rng = np.random.default_rng(3)
-RUNS = ((0, False), (0, True)) if "--end-k1" in sys.argv else ((0, False), (1, False), (2, False), (3, False),
-                                                               (4, False))
 PAIRED = "--end-k1" in sys.argv  # both searches on the same 2000 rows
+RUNS = ((0, False), (0, True)) if PAIRED else tuple((pk, False) for pk in range(5))
 for PK, END_K1 in RUNS:
     tot = {"near": [], "packed": []}
     if PAIRED:
