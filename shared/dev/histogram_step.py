@@ -81,17 +81,18 @@ def model(bins: int, c: float, rows: int = 2000, k: int = 2048, seed: int = 0) -
 
 
 if __name__ == "__main__":
-    args = [a for a in sys.argv[1:] if a != "--model"]
-    if "--model" not in sys.argv:
+    as_model = "--model" in sys.argv
+    bin_counts = [int(a) for a in sys.argv[1:] if a != "--model"] or [64, 256, 1024]
+    if not as_model:
         ops = ptx_counts(0)
         print(f"one count step: {sum(ops.values())} PTX instructions a thread; "
               + ", ".join(f"{op} {n}" for op, n in ops.most_common(6)))
-    for bins in [int(a) for a in args] or [64, 256, 1024]:
-        if "--model" in sys.argv:
+    for bins in bin_counts:
+        if as_model:
             for c in (3, 4, 5):
                 inside, ended = model(bins, c)
                 print(f"{bins} bins, +-{c} standard errors: k-th in the window {inside:.3f}, ended {ended:.3f}")
-            continue
-        ops = ptx_counts(bins)
-        top = ", ".join(f"{op} {n}" for op, n in ops.most_common(6))
-        print(f"{bins} bins: {sum(ops.values())} PTX instructions a thread; {top}")
+        else:
+            ops = ptx_counts(bins)
+            top = ", ".join(f"{op} {n}" for op, n in ops.most_common(6))
+            print(f"{bins} bins: {sum(ops.values())} PTX instructions a thread; {top}")

@@ -14,16 +14,12 @@
 set -u
 . "$(dirname "$0")/deadline.sh"
 . "$(dirname "$0")/card.sh"
-. "$(dirname "$0")/stamps.sh"
-bench() {
-  echo "=== topk bench $*, no FlashInfer ($(date +%T))"
-  timeout $(left 330) python3 -m topk_core bench "$@" --out "$OUT" --replays 10 --tag "${TAG:-session59-dsl}" 2>&1 \
-    | tr '\r' '\n' | grep -v "topk bench: *[0-9]*%" | tail -30
-}
-if is_h200; then bench --grid dsa --sgl; fi
+. "$(dirname "$0")/stages.sh"
+DEFAULT_TAG=session59-dsl
+if is_h200; then bench_dsl --grid dsa --sgl; fi
 warm_cold_stamps
 if is_h200; then
-  bench --grid decode
+  bench_dsl --grid decode
 else
   for suite in packages/topk-core/tests packages/topk-radix-cutlass/tests; do
     tag=$(echo "$suite" | tr '/' '_')

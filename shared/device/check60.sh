@@ -10,11 +10,8 @@
 set -u
 . "$(dirname "$0")/deadline.sh"
 . "$(dirname "$0")/card.sh"
-. "$(dirname "$0")/stamps.sh"
+. "$(dirname "$0")/stages.sh"
+DEFAULT_TAG=session60-dsl
 warm_cold_stamps
-if is_h200; then
-  echo "=== topk bench --grid dsa --sgl, no FlashInfer ($(date +%T))"
-  timeout $(left 330) python3 -m topk_core bench --grid dsa --sgl --out "$OUT" --replays 10 \
-    --tag "${TAG:-session60-dsl}" 2>&1 | tr '\r' '\n' | grep -v "topk bench: *[0-9]*%" | tail -30
-fi
+if is_h200; then bench_dsl --grid dsa --sgl; fi
 echo "=== done ($(date +%T))"
