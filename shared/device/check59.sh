@@ -21,11 +21,6 @@ warm_cold_stamps
 if is_h200; then
   bench_dsl --grid decode
 else
-  for suite in packages/topk-core/tests packages/topk-radix-cutlass/tests; do
-    tag=$(echo "$suite" | tr '/' '_')
-    echo "=== pytest $suite ($(date +%T))"
-    timeout $(left 300) python3 -m pytest -q -rA -p no:cacheprovider -m gpu "$suite" > "$OUT/pytest-$tag.log" 2>&1
-    echo "rc $?"; grep -E "passed|failed" "$OUT/pytest-$tag.log" | tail -1; grep -E "^(FAILED|ERROR)" "$OUT/pytest-$tag.log" | head -5
-  done
+  gpu_suites 300 packages/topk-core/tests packages/topk-radix-cutlass/tests
 fi
 echo "=== done ($(date +%T))"

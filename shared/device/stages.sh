@@ -3,7 +3,9 @@
 #   (default 2,0,3: 128x32K, 32x32K, 128x128K), each cut to `left 120`, logs in $OUT/stamps-cold{0,1}.log
 #   (radix_filter NOTES.md, session 58's next step);
 # - `bench_dsl ARGS`: `topk bench ARGS` with every installed backend but FlashInfer (not carried with CuTe DSL),
-#   cut to `left 330`, results in $OUT tagged TAG (default DEFAULT_TAG).
+#   cut to `left 330`, results in $OUT tagged TAG (default DEFAULT_TAG);
+# - `gpu_suites LIMIT SUITE...`: the GPU tests (`-m gpu`) of each suite folder, each cut to `left LIMIT`, logs in
+#   $OUT/pytest-<folder>.log.
 warm_cold_stamps() {
   for cold in 0 1; do
     echo "=== find_ab stamps STAMP_COLD=$cold ($(date +%T))"
@@ -16,4 +18,13 @@ bench_dsl() {
   echo "=== topk bench $*, no FlashInfer ($(date +%T))"
   timeout $(left 330) python3 -m topk_core bench "$@" --out "$OUT" --replays 10 --tag "${TAG:-$DEFAULT_TAG}" 2>&1 \
     | tr '\r' '\n' | grep -v "topk bench: *[0-9]*%" | tail -30
+}
+gpu_suites() {
+  local limit=$1; shift
+  for suite in "$@"; do
+    local tag=$(echo "$suite" | tr '/' '_')
+    echo "=== pytest $suite ($(date +%T))"
+    timeout $(left "$limit") python3 -m pytest -q -rA -p no:cacheprovider -m gpu "$suite" > "$OUT/pytest-$tag.log" 2>&1
+    echo "rc $?"; grep -E "passed|failed" "$OUT/pytest-$tag.log" | tail -1; grep -E "^(FAILED|ERROR)" "$OUT/pytest-$tag.log" | head -5
+  done
 }
