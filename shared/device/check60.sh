@@ -6,7 +6,8 @@
 # 2. on an H200: `topk bench --grid dsa --sgl`, every installed backend but FlashInfer (not carried).
 #   TOPK_COMMIT=<hash> DEADLINE=300 bash shared/device/run.sh bash shared/device/check60.sh
 # Session 60 asked for it eight times (DEADLINE 330 down to 110) and never got a machine
-# (benchmarks/results/2026-12-07-cuda-session60-iterations.log): not run yet.
+# (benchmarks/results/2026-12-07-cuda-session60-iterations.log): not run yet. Its stamps stage ran in session 61
+# through check59.sh (radix_filter NOTES.md, session 61).
 set -u
 . "$(dirname "$0")/deadline.sh"
 . "$(dirname "$0")/card.sh"

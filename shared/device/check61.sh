@@ -4,6 +4,8 @@
 #   the kernel caches for call 2 (final56.sh, carry .carry/flashinfer, within 30 s on the same machine);
 # - on any other card: the GPU suites check59.sh does not run there (sgl_fused, gvr, radix), each cut to `left 150`.
 #   TOPK_COMMIT=<hash> DEADLINE=300 bash shared/device/run.sh bash shared/device/check61.sh
+# Session 61 ran it once (call 2, on an H100): sgl_fused's suite needs more than 150 s while its Triton kernels
+# compile cold (it passed in 15 s once they were cached); gvr passed; radix got what DEADLINE left.
 set -u
 . "$(dirname "$0")/deadline.sh"
 . "$(dirname "$0")/card.sh"
