@@ -361,11 +361,12 @@ def main():
         line += [f"{name} " + "/".join(f"{t:.1f}" for t in ts) for name, ts in res.items()]
         stamped = shape.rows <= 128 and variant.group == 1  # they hook _select
         if "stamps" in sys.argv and stamped:
-            line.append(stamp_profile(shape, variant, inputs, dev, os.environ.get("STAMP_COLD") == "1"))
-            for alt in os.environ.get("STAMP_ALTS", "").split(","):  # e.g. STAMP_ALTS=sffw
+            cold = os.environ.get("STAMP_COLD") == "1"
+            line.append(stamp_profile(shape, variant, inputs, dev, cold))
+            for alt in os.environ.get("STAMP_ALTS", "").split(","):  # e.g. STAMP_ALTS=sffw, warm or cold alike
                 alt_v = dict(configs_variants(shape.rows, shape.n, shape.dtype)).get(alt)
                 if alt_v is not None and alt_v.group == 1:
-                    line.append(f"[{alt}] " + stamp_profile(shape, alt_v, inputs, dev))
+                    line.append(f"[{alt}] " + stamp_profile(shape, alt_v, inputs, dev, cold))
         print(" | ".join(line), flush=True)
         torch.cuda.empty_cache()
 
