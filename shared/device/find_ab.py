@@ -102,9 +102,14 @@ def stamped_class():
             return b, r
 
         @cute.jit
-        def _filter(self, xv, v0, v1, tail, xr, length, t, ckey, cidx, ctl, tid, pre, with_tail):
+        def _filter(self, xv, v0, v1, tail, xr, length, t, ckey, cidx, ctl, tid, pre, with_tail, hist=None):
+            # hist: the filter of shared/dev/patches/fhist-tilesel.diff takes the histogram too
             self.mark("filter_in", tid)
-            SampledFilter._filter(self, xv, v0, v1, tail, xr, length, t, ckey, cidx, ctl, tid, pre, with_tail)
+            if cutlass.const_expr(hist is None):
+                SampledFilter._filter(self, xv, v0, v1, tail, xr, length, t, ckey, cidx, ctl, tid, pre, with_tail)
+            else:
+                SampledFilter._filter(self, xv, v0, v1, tail, xr, length, t, ckey, cidx, ctl, tid, pre, with_tail,
+                                      hist)
             self.mark("filter_out", tid)
 
     return Stamped

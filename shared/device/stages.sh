@@ -1,6 +1,7 @@
 # Stages shared by the device scripts (source after deadline.sh; each stage is cut to what `left` allows):
 # - `warm_cold_stamps`: find_ab.py stamps on warm rows, then on cold rows (STAMP_COLD=1), of the cells FIND_CELLS
-#   (default 2,0,3: 128x32K, 32x32K, 128x128K), each cut to `left 120`, logs in $OUT/stamps-cold{0,1}.log
+#   (default 2,0,3: 128x32K, 32x32K, 128x128K; FIND_AB, default none, and STAMP_ALTS from the environment), each cut
+#   to `left 120`, logs in $OUT/stamps-cold{0,1}.log
 #   (radix_filter NOTES.md, session 58's next step);
 # - `bench_dsl ARGS`: `topk bench ARGS` with every installed backend but FlashInfer (not carried with CuTe DSL),
 #   cut to `left 330`, results in $OUT tagged TAG (default DEFAULT_TAG);
@@ -9,7 +10,7 @@
 warm_cold_stamps() {
   for cold in 0 1; do
     echo "=== find_ab stamps STAMP_COLD=$cold ($(date +%T))"
-    STAMP_COLD=$cold FIND_AB=none FIND_CELLS=${FIND_CELLS:-2,0,3} timeout $(left 120) \
+    STAMP_COLD=$cold FIND_AB=${FIND_AB:-none} FIND_CELLS=${FIND_CELLS:-2,0,3} timeout $(left 120) \
       python3 shared/device/find_ab.py stamps > "$OUT/stamps-cold$cold.log" 2>&1
     echo "rc $?"; grep -v "^ *$" "$OUT/stamps-cold$cold.log" | tail -8
   done
