@@ -1,4 +1,6 @@
-"""Dev (device): one small launch of radix_filter and sgl_fused each, for compute-sanitizer (session 61).
+"""Dev (device): one small launch of radix_filter and sgl_fused each, for compute-sanitizer (session 61's calls 7-9,
+what the budget left room for; ``sanitize_cases.py`` is the broader set, every backend over ties, NaN, plateaus and the
+split and many-CTA variants, each checked exact, and the one to run when there is time).
 
 8 float32 rows of 32768 columns, seq_lens uniform in [16384, 32768], k = 2048 through ``top_k_varlen``. Run it under
 a tool with host API errors off: CuTe DSL's compute-capability probe calls cuGetProcAddress_v2 for entry points the
