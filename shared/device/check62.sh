@@ -4,8 +4,9 @@
 # fhist and tilesel builds saved go? Session 61's cold stamps put the select at ~35% of a 128x32K row on cold rows as
 # on warm ones, yet neither build was faster (radix_filter NOTES.md, sessions 58 and 61).
 # 1. the patched variants' GPU exactness cases (test_conformance.py -k "fhist or tilesel");
-# 2. find_ab.py on 128x32K and 32x32K (FIND_CELLS, default 2,0): shipped vs fh vs ts timed (FIND_AB=fh,ts), and the
-#    clock stamps of all three (STAMP_ALTS=fh,ts) on warm rows, then on cold rows.
+# 2. find_ab.py on 128x32K and 32x32K (FIND_CELLS, default 2,0): shipped vs fh vs ts (and, on DEFAULT's 128x32K,
+#    fr: FEW_ROWS' whole-row prefetch) timed (FIND_AB), and the clock stamps of each (STAMP_ALTS) on warm rows, then
+#    on cold rows.
 #   TOPK_COMMIT=<hash> DEADLINE=400 bash shared/device/run.sh bash shared/device/check62.sh
 set -u
 . "$(dirname "$0")/deadline.sh"
@@ -16,5 +17,5 @@ echo "=== pytest the fhist and tilesel variants ($(date +%T))"
 timeout $(left 150) python3 -m pytest -q -p no:cacheprovider -m gpu -k "fhist or tilesel" \
   packages/topk-radix-filter/tests/test_conformance.py > "$OUT/pytest-fhist-tilesel.log" 2>&1
 echo "rc $?"; grep -E "passed|failed" "$OUT/pytest-fhist-tilesel.log" | tail -1
-FIND_AB=fh,ts STAMP_ALTS=fh,ts FIND_CELLS=${FIND_CELLS:-2,0} warm_cold_stamps
+FIND_AB=fh,ts,fr STAMP_ALTS=fh,ts,fr FIND_CELLS=${FIND_CELLS:-2,0} warm_cold_stamps
 echo "=== done ($(date +%T))"

@@ -18,7 +18,9 @@ four candidates a thread (``tilesel``), both,
 sparse1 with pass 0 counting raw bins of x + 0.0, permuted to key bins after the pass (rawbin, session 13b);
 ``tt`` (session 20) keys above a second sample threshold written by the filter (``twot``: slower, removed; commit
 32242f9 has it);
-``tr1k``/``tr1k4``/``tr1k13`` the two-read path on 1024 threads at 32K rows (session 20: slower);
+``tr1k``/``tr1k4``/``tr1k13`` the two-read path on 1024 threads at 32K rows (session 20: slower); ``fr`` FEW_ROWS'
+flags on DEFAULT's cells (session 61: 8 vectors a thread loaded with the sample, a whole 32K row at 1024 threads;
+session 61's cold stamps put DEFAULT's 128x32K filter 1.6K cycles above its warm one, FEW_ROWS' 32x32K 50);
 ``lf<F>``/``lf<F>s`` (session 42; shipped in session 45, ``nolf`` without it) rows past the first wave of F CTAs
 per SM by falling length
 (``row_order``, PDL or serialized); ``m8``/``m8c1`` 8 CTAs per SM (min_ctas, 32 registers; 1024 candidates),
@@ -246,6 +248,7 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
             alts["tr1k4"] = replace(rf.SHORT_F32, threads=1024, cand=8192, unroll=4)
             alts["tr1k13"] = replace(rf.SHORT_F32, threads=1024, cand=8192, unroll=8, first_bits=13)
         if v.group == 1 and v.threads == 1024 and v.unroll == 4:  # DEFAULT (session 14: two 512-thread CTAs a row)
+            alts["fr"] = rf.FEW_ROWS
             alts["g2t512"] = replace(v, group=2, threads=512)
             alts["g2t512u8"] = replace(v, group=2, threads=512, unroll=8)
         if v.group == 1 and v.threads == 1024 and v.unroll == 8:  # FEW_ROWS
