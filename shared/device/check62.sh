@@ -13,9 +13,6 @@ set -u
 . "$(dirname "$0")/stages.sh"
 grep -q "fhist" packages/topk-radix-filter/src/topk_radix_filter/launch.py || {
   echo "check62.sh: apply shared/dev/patches/fhist-tilesel.diff first" >&2; exit 3; }
-echo "=== pytest the fhist and tilesel variants ($(date +%T))"
-timeout $(left 150) python3 -m pytest -q -p no:cacheprovider -m gpu -k "fhist or tilesel" \
-  packages/topk-radix-filter/tests/test_conformance.py > "$OUT/pytest-fhist-tilesel.log" 2>&1
-echo "rc $?"; grep -E "passed|failed" "$OUT/pytest-fhist-tilesel.log" | tail -1
+GPU_K="fhist or tilesel" gpu_suites 150 packages/topk-radix-filter/tests/test_conformance.py
 FIND_AB=fh,ts,fr STAMP_ALTS=fh,ts,fr FIND_CELLS=${FIND_CELLS:-2,0} warm_cold_stamps
 echo "=== done ($(date +%T))"

@@ -5,8 +5,8 @@
 #   (radix_filter NOTES.md, session 58's next step);
 # - `bench_dsl ARGS`: `topk bench ARGS` with every installed backend but FlashInfer (not carried with CuTe DSL),
 #   cut to `left 330`, results in $OUT tagged TAG (default DEFAULT_TAG);
-# - `gpu_suites LIMIT SUITE...`: the GPU tests (`-m gpu`) of each suite folder, each cut to `left LIMIT`, logs in
-#   $OUT/pytest-<folder>.log.
+# - `gpu_suites LIMIT SUITE...`: the GPU tests (`-m gpu`, and `-k "$GPU_K"` when GPU_K is set) of each suite folder
+#   or file, each cut to `left LIMIT`, logs in $OUT/pytest-<path>.log.
 warm_cold_stamps() {
   for cold in 0 1; do
     echo "=== find_ab stamps STAMP_COLD=$cold ($(date +%T))"
@@ -25,7 +25,7 @@ gpu_suites() {
   for suite in "$@"; do
     local tag=$(echo "$suite" | tr '/' '_')
     echo "=== pytest $suite ($(date +%T))"
-    timeout $(left "$limit") python3 -m pytest -q -rA -p no:cacheprovider -m gpu "$suite" > "$OUT/pytest-$tag.log" 2>&1
+    timeout $(left "$limit") python3 -m pytest -q -rA -p no:cacheprovider -m gpu ${GPU_K:+-k "$GPU_K"} "$suite" > "$OUT/pytest-$tag.log" 2>&1
     echo "rc $?"; grep -E "passed|failed" "$OUT/pytest-$tag.log" | tail -1; grep -E "^(FAILED|ERROR)" "$OUT/pytest-$tag.log" | head -5
   done
 }
