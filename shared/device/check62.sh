@@ -13,7 +13,8 @@
 #      then on cold rows.
 #   (ANY_CARD=0|1 forces the branch.)
 #   TOPK_COMMIT=<hash> DEADLINE=400 bash shared/device/run.sh bash shared/device/check62.sh
-# Session 62 ran it once (call 1, on an H100, the second branch): radix_filter NOTES.md, session 62.
+# Session 62 ran it once (call 1, on an H100, the second branch): radix_filter NOTES.md, session 62. Its patch
+# applies to commit bdbeaff only (0.10.6 moved the candidate selects into candidate_select.py).
 set -u
 . "$(dirname "$0")/deadline.sh"
 . "$(dirname "$0")/card.sh"

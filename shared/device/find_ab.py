@@ -21,6 +21,8 @@ sparse1 with pass 0 counting raw bins of x + 0.0, permuted to key bins after the
 ``tr1k``/``tr1k4``/``tr1k13`` the two-read path on 1024 threads at 32K rows (session 20: slower); ``fr`` FEW_ROWS'
 flags on DEFAULT's cells (session 61: 8 vectors a thread loaded with the sample, a whole 32K row at 1024 threads;
 session 61's cold stamps put DEFAULT's 128x32K filter 1.6K cycles above its warm one, FEW_ROWS' 32x32K 50);
+``wr`` (session 62) ``wrank`` toggled: compact's list of the k-th key's bin, when it holds at most 32 keys, ranked
+by one warp instead of the level-two bin search and the last pass;
 ``lf<F>``/``lf<F>s`` (session 42; shipped in session 45, ``nolf`` without it) rows past the first wave of F CTAs
 per SM by falling length
 (``row_order``, PDL or serialized); ``m8``/``m8c1`` 8 CTAs per SM (min_ctas, 32 registers; 1024 candidates),
@@ -102,6 +104,13 @@ def stamped_class():
             b, r = RadixTopK._find_bin(self, hist, nbins, krem, ctl, tid)
             self.mark(f"find{nbins}_out", tid)
             return b, r
+
+        @cute.jit
+        def _rank_listed(self, listed, k, krem, lkey, lcol, out, lane):
+            # wrank: warp 0 alone calls it, so lane 0 is thread 0
+            self.mark("rank_in", lane)
+            SampledFilter._rank_listed(self, listed, k, krem, lkey, lcol, out, lane)
+            self.mark("rank_out", lane)
 
         @cute.jit
         def _filter(self, xv, v0, v1, tail, xr, length, t, ckey, cidx, ctl, tid, pre, with_tail, hist=None):
@@ -238,6 +247,8 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
         alts["s11"] = replace(v, sample_bits=11 if v.first_bits == 13 else 9)
         alts["cs"] = replace(v, compact=True, sample_bits=11 if v.first_bits == 13 else 9)
         alts["r2"] = replace(v, root_pad=2)
+        if v.compact:  # session 62: the k-th key's bin of <= 32 listed keys ranked by one warp, toggled
+            alts["wr"] = replace(v, wrank=not v.wrank)
         if v.cand >= 8192:
             alts["s8k"] = replace(v, sample=8192)
         alts["s2k"] = replace(v, sample=2048)  # session 17: a 2048-key sample (cheaper step on the row's chain)

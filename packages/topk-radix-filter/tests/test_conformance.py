@@ -161,7 +161,12 @@ RAWBIN = [dict(v, rawbin=True) for v in SPARSE1[:3]] + [dict(pstore1=True, spars
 #: SHORT_MANY's m8.
 MINCTAS = [dict(threads=512, cand=4096, **_S1, min_ctas=4), dict(threads=256, cand=2048, **_S1, min_ctas=8),
            dict(threads=512, cand=4096, first_bits=11, late=True, min_ctas=4)]
-VARIANTS += TWO_READ + SPARSE + SPARSE1 + RAWBIN + MINCTAS
+#: The k-th key's bin ranked by one warp when it lists at most 32 keys (``wrank``, session 62): DEFAULT's, FEW_ROWS'
+#: and FEW_LONG_ROWS_3's flags.
+WRANK = [dict(late=True, compact=True, sample_bits=11, wrank=True), dict(unroll=8, compact=True, sample_bits=11,
+                                                                          wrank=True),
+         dict(unroll=8, group=3, compact=True, sample_bits=11, wrank=True)]
+VARIANTS += TWO_READ + SPARSE + SPARSE1 + RAWBIN + MINCTAS + WRANK
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")
@@ -370,8 +375,8 @@ def test_sampled_design_with_a_small_sample(kind, dtype, opts):
 
 @pytest.mark.parametrize("dtype", list(DT))
 @pytest.mark.parametrize("variant", [dict(), dict(unroll=8, group=3), dict(sample=256, cand=2048),
-                                     dict(compact=True, sample_bits=11), dict(sparse=True)],
-                         ids=["default", "group3", "small_sample", "compact", "sparse"])
+                                     dict(compact=True, sample_bits=11), dict(sparse=True), WRANK[0]],
+                         ids=["default", "group3", "small_sample", "compact", "sparse", "wrank"])
 def test_kth_key_far_above_the_threshold(variant, dtype):
     """relsel (rel16 for 16-bit keys) ranks candidates on ``key - t`` with a clamped top bin: rows whose
     top-k sits far above the sampled threshold (a few huge scores over randn) put the k-th key in that
@@ -400,6 +405,27 @@ def test_kth_key_far_above_the_threshold(variant, dtype):
             vals = torch.full((rows, k), 7, dtype=DT[dtype], device=dev)
             launch(Call(logits=x, seq_lens=seq_lens, top_k=k, indices=idx, values=vals), Variant(**variant))
             check_topk(x, seq_lens, k, idx, vals)
+
+
+@pytest.mark.parametrize("variant", WRANK, ids=["default", "few_rows", "group3"])
+@pytest.mark.parametrize("step", [2 ** -9, 2 ** -8, 2 ** -7, 2 ** -6])
+def test_wrank_ties_in_the_kth_bin(variant, step):
+    """``wrank`` ranks the k-th key's bin in one warp when it lists at most 32 keys. randn rounded to ``step`` puts
+    one value in each level-one bin near the k-th key (2**-12 or 2**-11 wide there), in ~2 to ~80 copies (32K
+    columns: ~8 / 16 / 32 / 63): equal keys the lane order must split, and lists on both sides of 32."""
+    if not torch.cuda.is_available():
+        pytest.skip("needs a CUDA GPU")
+    from topk_radix_filter.launch import Variant, launch
+
+    dev = torch.device("cuda")
+    g = torch.Generator(device="cpu").manual_seed(62)
+    for rows, n, k in ((6, 32768, 2048), (3, 131072, 2048), (4, 40000, 300)):
+        x = (torch.randn(rows, n, generator=g) / step).round().mul(step).to(dev)
+        seq_lens = torch.tensor([n, n - 5, n // 2 + 3, n, n - 1000, n][:rows], dtype=torch.int32, device=dev)
+        idx = torch.full((rows, k), -7, dtype=torch.int32, device=dev)
+        vals = torch.full((rows, k), 7.0, device=dev)
+        launch(Call(logits=x, seq_lens=seq_lens, top_k=k, indices=idx, values=vals), Variant(**variant))
+        check_topk(x, seq_lens, k, idx, vals)
 
 
 @pytest.mark.parametrize("dtype", list(DT))

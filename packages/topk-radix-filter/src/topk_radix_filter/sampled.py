@@ -14,7 +14,7 @@ For a long row (``L >= 4 * sample``) the row is read from HBM once:
    ``fcmp``), then one warp scan and one atomic per warp reserve the slots. The
    first tile is loaded together with the sample (``prefetch``), or once the sample is
    histogrammed (``late``).
-3. **Refine on chip**: if ``k <= count <= cand``, the candidates hold the whole top-k
+3. **Refine on chip** (``candidate_select.py``): if ``k <= count <= cand``, the candidates hold the whole top-k
    (every key outside is below ``t``, which is at most the k-th key), so a radix select
    on them alone is exact: on two digits of ``key - t`` (``relsel``, float32; ``compact``
    lists the k-th key's bin for the last pass), or on the key's digits (histogram the first,
@@ -51,16 +51,12 @@ from topk_core.kernels.cute_common import (
     warp_reserve,
     write_short_row,
 )
-from topk_core.kernels.cute_radix import CAND, EQ, GT, RadixTopK
+from topk_core.kernels.cute_radix import CAND, RadixTopK
 
+from .candidate_select import REL_BINS, CandidateSelect
 from .row_order import OrderedRows
 from .two_read import TwoReadSparse
 
-#: relsel: level-one bins (the top one clamps) and the bits below them (level two)
-REL_BINS = 2048
-REL_SHIFT = 11
-#: compact: the control-block word counting the listed keys of the k-th key's bin
-LIST = 5
 #: Order keys of bfloat16 and float16 +inf (word compares: thresholds above them select NaNs alone)
 INF_KEY16 = {"bfloat16": 0xFF80, "float16": 0xFC00}
 
@@ -76,7 +72,7 @@ def f16x2_bits_if_not_below(word: Int32, floor2: Int32, bit_lo: Int32, bit_hi: I
         "=r,r,r,r,r", has_side_effects=False, is_align_stack=False, asm_dialect=llvm.AsmDialect.AD_ATT))
 
 
-class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
+class SampledFilter(OrderedRows, TwoReadSparse, CandidateSelect, RadixTopK):
     """Compile-time specialisation: dtype, values, block shape, sample size, margin."""
 
     def __init__(self, dtype: str, with_values: bool, threads: int = 1024, cand: int = 8192,
@@ -87,7 +83,7 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
                  bf16cmp: bool = True, rel16: bool = True, f16cmp: bool = True, fastkey: bool = False,
                  pstore1: bool = False, early: bool = False, vclear: bool = False, unitdiv: bool = False,
                  sparse: bool = False, sparse1: bool = False, rawbin: bool = False, min_ctas: int = 0,
-                 longest_first: int = 0, order_pdl: bool = True):
+                 longest_first: int = 0, order_pdl: bool = True, wrank: bool = False):
         assert sample % 32 == 0 and (sample <= cand or not sampled)
         assert group in (1, 2, 3, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
@@ -159,6 +155,10 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
         assert longest_first == 0 or group == 1, "the ordered entry is one CTA per row"
         self.longest_first = longest_first
         self.order_pdl = order_pdl
+        # wrank (compact): when the k-th key's bin lists at most WRANK_MAX keys (randn rows list ~2), one warp ranks
+        # them and writes the ones taken, in place of the level-two bin search and the last pass (two barriers and
+        # ~1.7K cycles of a cold 128x32K row in session 62's stamps)
+        self.wrank = wrank and self.compact
 
     @cute.jit
     def _sample_loads(self, xr, length: Int32, tid: Int32) -> list:
@@ -423,177 +423,6 @@ class SampledFilter(OrderedRows, TwoReadSparse, RadixTopK):
                                     ckey[pos] = self._key(raws[u * V + e])
                                     cidx[pos] = jv * V + e
                                 pos = pos + 1
-
-    @cute.jit
-    def _select_candidates(self, xr, count: Int32, k: Int32, out, hist, ckey, cidx, ctl, tid: Int32,
-                           keyed: cutlass.Constexpr = False):
-        """Exact top-k of ``count`` (>= k) candidates that hold the row's whole top-k.
-
-        ``keyed``: the buffer holds order keys already (pstore's raw bits were turned into keys)."""
-        T = self.threads
-        lane = tid % 32
-        sh0 = self.digits[0][0]
-        sh1, w1 = self.digits[1]
-        self._clear(hist, tid)
-        cute.arch.sync_threads()
-        for j in cutlass.range(tid, count, T):
-            key = ckey[j]
-            if cutlass.const_expr(self.pstore and not keyed):  # the filter stored raw bits: keys from here on
-                key = self._key(Int32(key))
-                ckey[j] = key
-            cute.arch.atomic_add((hist.iterator + Int32(key >> sh0)).llvm_ptr, Int32(1))
-        cute.arch.sync_threads()
-        b0, krem = self._find_bin(hist, self.bins, k, ctl, tid)
-        self._clear(hist, tid, 1 << w1)
-        cute.arch.sync_threads()
-        gt_ptr = (ctl.iterator + GT).llvm_ptr
-        for start in cutlass.range(0, count, T):
-            j = start + tid
-            key = Uint32(0)
-            col = Int32(-1)
-            if j < count:
-                key = ckey[j]
-                col = cidx[j]
-            d0 = Int32(key >> sh0)
-            above = j < count and d0 > b0
-            pos = warp_append(above, gt_ptr, lane)
-            if above:
-                self._emit(out, pos, col, Int32(0), key, False)
-            if j < count and d0 == b0:
-                d1 = (key >> sh1) & Uint32((1 << w1) - 1)
-                cute.arch.atomic_add((hist.iterator + Int32(d1)).llvm_ptr, Int32(1))
-        cute.arch.sync_threads()
-        self._refine(True, xr, out, hist, ckey, cidx, ctl, count, b0, krem, k, tid)
-
-    @cute.jit
-    def _candidate_rel(self, j: Int32, count: Int32, ckey, cidx, t: Uint32):
-        """Candidate ``j``'s key, column and ``key - t`` (0, -1, 0 past ``count``)."""
-        rel = Uint32(0)
-        col = Int32(-1)
-        key = Uint32(0)
-        if j < count:
-            key = ckey[j]
-            col = cidx[j]
-            rel = key - t
-        return key, col, rel
-
-    @cute.jit
-    def _rel_histogram(self, count: Int32, k: Int32, t: Uint32, shift: cutlass.Constexpr, hist, ckey, ctl, tid: Int32):
-        """The relative selects' first step: ``min((key - t) >> shift, REL_BINS - 1)`` of every candidate
-        histogrammed (raw bits stored by the filter become keys here), and the bin of the k-th key."""
-        B = REL_BINS
-        self._clear(hist, tid, B)
-        cute.arch.sync_threads()
-        for j in cutlass.range(tid, count, self.threads):
-            key = ckey[j]
-            if cutlass.const_expr(self.pstore):  # the filter stored raw bits: keys from here on
-                key = self._key(Int32(key))
-                ckey[j] = key
-            d = key - t
-            if cutlass.const_expr(shift > 0):
-                d = d >> Uint32(shift)
-            d = cutlass.min(d, Uint32(B - 1))
-            cute.arch.atomic_add((hist.iterator + Int32(d)).llvm_ptr, Int32(1))
-        cute.arch.sync_threads()
-        return self._find_bin(hist, B, k, ctl, tid)
-
-    @cute.jit
-    def _select_rel(self, count: Int32, k: Int32, t: Uint32, out, hist, ckey, cidx, ctl, tid: Int32) -> Int32:
-        """``_select_candidates`` on two digits of ``key - t`` (every candidate is >= t, and the k-th
-        key is rarely far above it): one bin search and one candidate pass fewer. Returns 0, having
-        written nothing, when the k-th key lies in the clamped top bin (the caller then runs
-        ``_select_candidates(keyed=True)``)."""
-        T = self.threads
-        lane = tid % 32
-        B, S = REL_BINS, REL_SHIFT
-        b1, krem = self._rel_histogram(count, k, t, S, hist, ckey, ctl, tid)
-        done = Int32(0)
-        cap = (self.bins - B) // 2  # compact: (key, column) pairs above the level-two bins
-        lkey, lcol, list_ptr = None, None, None
-        if cutlass.const_expr(self.compact):
-            lkey = cute.make_tensor(hist.iterator + B, cute.make_layout(cap))
-            lcol = cute.make_tensor(hist.iterator + B + cap, cute.make_layout(cap))
-            list_ptr = (ctl.iterator + LIST).llvm_ptr
-        if b1 < Int32(B - 1):
-            done = Int32(1)
-            self._clear(hist, tid, 1 << S)
-            if cutlass.const_expr(self.compact):
-                if tid == 0:
-                    ctl[LIST] = Int32(0)
-            cute.arch.sync_threads()
-            gt_ptr = (ctl.iterator + GT).llvm_ptr
-            for start in cutlass.range(0, count, T):
-                j = start + tid
-                key, col, rel = self._candidate_rel(j, count, ckey, cidx, t)
-                d1 = Int32(rel >> Uint32(S))
-                above = j < count and d1 > b1
-                pos = warp_append(above, gt_ptr, lane)
-                if above:
-                    self._emit(out, pos, col, Int32(0), key, False)
-                if cutlass.const_expr(not self.compact):
-                    if j < count and d1 == b1:
-                        cute.arch.atomic_add((hist.iterator + Int32(rel & Uint32((1 << S) - 1))).llvm_ptr, Int32(1))
-                else:
-                    inside = j < count and d1 == b1
-                    if inside:
-                        cute.arch.atomic_add((hist.iterator + Int32(rel & Uint32((1 << S) - 1))).llvm_ptr, Int32(1))
-                    slot = warp_append(inside, list_ptr, lane)
-                    if inside and slot < Int32(cap):
-                        lkey[slot] = Int32(key)
-                        lcol[slot] = col
-            cute.arch.sync_threads()
-            b2, krem2 = self._find_bin(hist, 1 << S, krem, ctl, tid)
-            thr = (Uint32(b1) << Uint32(S)) | Uint32(b2)
-            eq_ptr = (ctl.iterator + EQ).llvm_ptr
-            base_eq = k - krem2
-            full = count  # the candidates the last pass walks: all, or none when the list holds bin b1
-            if cutlass.const_expr(self.compact):
-                listed = ctl[LIST]
-                full = Int32(cutlass.select_(listed > Int32(cap), count, Int32(0)))
-                if listed <= Int32(cap):  # the keys of bin b1 alone, listed by the pass above
-                    for start in cutlass.range(0, listed, T):
-                        j = start + tid
-                        key = Uint32(0)
-                        col = Int32(-1)
-                        if j < listed:
-                            key = Uint32(lkey[j])
-                            col = lcol[j]
-                        rel = key - t
-                        above = j < listed and rel > thr
-                        equal = j < listed and rel == thr
-                        self._emit_ranked(above, equal, col, Int32(0), key, out, gt_ptr, eq_ptr, base_eq, krem2, lane,
-                                          False)
-            for start in cutlass.range(0, full, T):
-                j = start + tid
-                key, col, rel = self._candidate_rel(j, count, ckey, cidx, t)
-                inside = j < count and Int32(rel >> Uint32(S)) == b1
-                above = inside and rel > thr
-                equal = inside and rel == thr
-                self._emit_ranked(above, equal, col, Int32(0), key, out, gt_ptr, eq_ptr, base_eq, krem2, lane, False)
-        return done
-
-    @cute.jit
-    def _select_rel16(self, count: Int32, k: Int32, t: Uint32, out, hist, ckey, cidx, ctl, tid: Int32) -> Int32:
-        """The candidates' top k for 16-bit keys, ranked on ``min(key - t, REL_BINS - 1)``: the k-th key
-        is ``t + b`` exactly when its bin ``b`` is not the clamped top one. Returns 0, having written
-        nothing, otherwise (the caller then runs ``_select_candidates``)."""
-        T = self.threads
-        lane = tid % 32
-        B = REL_BINS
-        b1, krem = self._rel_histogram(count, k, t, 0, hist, ckey, ctl, tid)
-        done = Int32(0)
-        if b1 < Int32(B - 1):
-            done = Int32(1)
-            thr = t + Uint32(b1)
-            gt_ptr = (ctl.iterator + GT).llvm_ptr
-            eq_ptr = (ctl.iterator + EQ).llvm_ptr
-            for start in cutlass.range(0, count, T):
-                j = start + tid
-                key, col, _ = self._candidate_rel(j, count, ckey, cidx, t)
-                above = j < count and key > thr
-                equal = j < count and key == thr
-                self._emit_ranked(above, equal, col, Int32(0), key, out, gt_ptr, eq_ptr, k - krem, krem, lane, False)
-        return done
 
     @cute.jit
     def _select(self, xstart: cute.Pointer, length: Int32, k: Int32, out, hist, ckey, cidx, ctl, tid: Int32):

@@ -1,0 +1,24 @@
+#!/bin/bash
+# Prepared in session 62 (carry .carry/dsl), on the committed tree:
+# - on an H200 (unless WRANK_ONLY=1): `topk bench --grid dsa --sgl` on the shipped code, every installed backend but
+#   FlashInfer (not carried), which fills the kernel caches for call 2 (final56.sh, carry .carry/flashinfer, within
+#   30 s on the same machine);
+# - on any other card, or with WRANK_ONLY=1: radix_filter's `wrank` (0.10.6, off everywhere: the k-th key's bin of at
+#   most 32 listed keys ranked by one warp, in place of the level-two bin search and the last pass; NOTES.md,
+#   session 62):
+#   1. its GPU cases (test_conformance.py -k wrank);
+#   2. find_ab.py on 128x32K, 32x32K, 128x128K and 32x128K (FIND_CELLS, default 2,0,3,1): shipped vs wr timed
+#      (FIND_AB), and the clock stamps of both (STAMP_ALTS; the one-CTA cells only) on warm rows, then on cold rows.
+#   TOPK_COMMIT=<hash> DEADLINE=400 bash shared/device/run.sh bash shared/device/check63.sh
+set -u
+. "$(dirname "$0")/deadline.sh"
+. "$(dirname "$0")/card.sh"
+. "$(dirname "$0")/stages.sh"
+DEFAULT_TAG=session63-dsl
+if is_h200 && [ "${WRANK_ONLY:-0}" != 1 ]; then
+  bench_dsl --grid dsa --sgl
+else
+  GPU_K="wrank" gpu_suites 150 packages/topk-radix-filter/tests/test_conformance.py
+  FIND_AB=wr STAMP_ALTS=wr FIND_CELLS=${FIND_CELLS:-2,0,3,1} warm_cold_stamps
+fi
+echo "=== done ($(date +%T))"
