@@ -53,11 +53,7 @@ class CandidateSelect:
         gt_ptr = (ctl.iterator + GT).llvm_ptr
         for start in cutlass.range(0, count, T):
             j = start + tid
-            key = Uint32(0)
-            col = Int32(-1)
-            if j < count:
-                key = ckey[j]
-                col = cidx[j]
+            key, col, _ = self._candidate_rel(j, count, ckey, cidx, Uint32(0))
             d0 = Int32(key >> sh0)
             above = j < count and d0 > b0
             pos = warp_append(above, gt_ptr, lane)
