@@ -8,8 +8,9 @@
 #   session 62):
 #   1. its GPU cases (test_conformance.py -k wrank);
 #   2. find_ab.py on 128x32K, 32x32K, 128x128K and 32x128K (FIND_CELLS, default 2,0,3,1): shipped vs wr timed
-#      (FIND_AB), and the clock stamps of both (STAMP_ALTS; the one-CTA cells only) on warm rows, then on cold rows.
-#   TOPK_COMMIT=<hash> DEADLINE=400 bash shared/device/run.sh bash shared/device/check63.sh
+#      (FIND_AB), and the clock stamps of both (STAMP_ALTS; the one-CTA cells only) on warm rows, then on cold rows;
+#   3. with what is left of DEADLINE: memcheck of the sgl_fused cases session 62's call 6 did not reach (its NOTES.md).
+#   TOPK_COMMIT=<hash> DEADLINE=560 bash shared/device/run.sh bash shared/device/check63.sh
 set -u
 . "$(dirname "$0")/deadline.sh"
 . "$(dirname "$0")/card.sh"
@@ -20,5 +21,10 @@ if is_h200 && [ "${WRANK_ONLY:-0}" != 1 ]; then
 else
   GPU_K="wrank" gpu_suites 150 packages/topk-radix-filter/tests/test_conformance.py
   FIND_AB=wr STAMP_ALTS=wr FIND_CELLS=${FIND_CELLS:-2,0,3,1} warm_cold_stamps
+  echo "=== memcheck sgl_fused, the rest ($(date +%T))"
+  SAN_CASES=cases,1700x9000,130x24000,128x30000,400x70000,130x66000,3x16000,4x30000,6x32768,32x32768,16x65536,130x70000,8x100000,120x70000,800x66000,300x33000,130x131072 \
+    timeout $(left 300) compute-sanitizer --tool memcheck --report-api-errors no python3 shared/device/sanitize_cases.py \
+    sgl_fused > "$OUT/memcheck-sgl-rest.log" 2>&1
+  echo "rc $?"; grep -c "^ok" "$OUT/memcheck-sgl-rest.log"; grep -E "^FAIL|SUMMARY" "$OUT/memcheck-sgl-rest.log"
 fi
 echo "=== done ($(date +%T))"
