@@ -166,7 +166,11 @@ MINCTAS = [dict(threads=512, cand=4096, **_S1, min_ctas=4), dict(threads=256, ca
 WRANK = [dict(late=True, compact=True, sample_bits=11, wrank=True), dict(unroll=8, compact=True, sample_bits=11,
                                                                           wrank=True),
          dict(unroll=8, group=3, compact=True, sample_bits=11, wrank=True)]
-VARIANTS += TWO_READ + SPARSE + SPARSE1 + RAWBIN + MINCTAS + WRANK
+#: The first tile issued right after the sample's loads (``sfirst``, session 62): DEFAULT's flags (4 and 8 vectors),
+#: FEW_ROWS' and FEW_LONG_ROWS_3's.
+SFIRST = [dict(compact=True, sample_bits=11, sfirst=True), dict(unroll=8, compact=True, sample_bits=11, sfirst=True),
+          dict(unroll=8, group=3, compact=True, sample_bits=11, sfirst=True)]
+VARIANTS += TWO_READ + SPARSE + SPARSE1 + RAWBIN + MINCTAS + WRANK + SFIRST
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")
