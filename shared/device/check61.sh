@@ -11,9 +11,5 @@ set -u
 . "$(dirname "$0")/card.sh"
 . "$(dirname "$0")/stages.sh"
 DEFAULT_TAG=session61-dsl
-if is_h200; then
-  bench_dsl --grid dsa --sgl
-else
-  gpu_suites 150 packages/topk-sgl-fused/tests packages/topk-gvr/tests packages/topk-radix/tests
-fi
+h200_dsa_grid || gpu_suites 150 packages/topk-sgl-fused/tests packages/topk-gvr/tests packages/topk-radix/tests
 echo "=== done ($(date +%T))"

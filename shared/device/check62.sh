@@ -11,7 +11,7 @@
 #   2. find_ab.py on 128x32K and 32x32K (FIND_CELLS, default 2,0): shipped vs fh vs ts (and, on DEFAULT's 128x32K,
 #      fr: FEW_ROWS' whole-row prefetch) timed (FIND_AB), and the clock stamps of each (STAMP_ALTS) on warm rows,
 #      then on cold rows.
-#   (ANY_CARD=0|1 forces the branch.)
+#   (ANY_CARD=1 or NO_GRID=1 forces a branch.)
 #   TOPK_COMMIT=<hash> DEADLINE=400 bash shared/device/run.sh bash shared/device/check62.sh
 # Session 62 ran it once (call 1, on an H100, the second branch): radix_filter NOTES.md, session 62. Its patch
 # applies to commit bdbeaff only (0.10.6 moved the candidate selects into candidate_select.py).
@@ -20,11 +20,9 @@ set -u
 . "$(dirname "$0")/card.sh"
 . "$(dirname "$0")/stages.sh"
 DEFAULT_TAG=session62-dsl
-if is_h200; then
-  bench_dsl --grid dsa --sgl
-else
+h200_dsa_grid || {
   patch -p1 --forward < shared/dev/patches/fhist-tilesel.diff || { echo "check62.sh: the patch did not apply" >&2; exit 3; }
   GPU_K="fhist or tilesel" gpu_suites 150 packages/topk-radix-filter/tests/test_conformance.py
   FIND_AB=fh,ts,fr STAMP_ALTS=fh,ts,fr FIND_CELLS=${FIND_CELLS:-2,0} warm_cold_stamps
-fi
+}
 echo "=== done ($(date +%T))"

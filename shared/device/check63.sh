@@ -1,9 +1,9 @@
 #!/bin/bash
 # Prepared in session 62 (carry .carry/dsl), on the committed tree:
-# - on an H200 (unless WRANK_ONLY=1): `topk bench --grid dsa --sgl` on the shipped code, every installed backend but
+# - on an H200 (unless NO_GRID=1): `topk bench --grid dsa --sgl` on the shipped code, every installed backend but
 #   FlashInfer (not carried), which fills the kernel caches for call 2 (final56.sh, carry .carry/flashinfer, within
 #   30 s on the same machine);
-# - on any other card, or with WRANK_ONLY=1: radix_filter 0.10.6's `wrank` and `sfirst` (both off everywhere; NOTES.md,
+# - on any other card, or with NO_GRID=1: radix_filter 0.10.6's `wrank` and `sfirst` (both off everywhere; NOTES.md,
 #   session 62: the k-th key's bin of at most 32 listed keys ranked by one warp; the first tile issued after a barrier
 #   behind the sample's loads):
 #   1. their GPU cases (test_conformance.py -k "wrank or sfirst");
@@ -16,9 +16,7 @@ set -u
 . "$(dirname "$0")/card.sh"
 . "$(dirname "$0")/stages.sh"
 DEFAULT_TAG=session63-dsl
-if is_h200 && [ "${WRANK_ONLY:-0}" != 1 ]; then
-  bench_dsl --grid dsa --sgl
-else
+h200_dsa_grid || {
   GPU_K="wrank or sfirst" gpu_suites 150 packages/topk-radix-filter/tests/test_conformance.py
   FIND_AB=wr,sf,sfu8 STAMP_ALTS=wr,sf,sfu8 FIND_CELLS=${FIND_CELLS:-2,0,3,1} warm_cold_stamps
   echo "=== memcheck sgl_fused, the rest ($(date +%T))"
@@ -26,5 +24,5 @@ else
     timeout $(left 300) compute-sanitizer --tool memcheck --report-api-errors no python3 shared/device/sanitize_cases.py \
     sgl_fused > "$OUT/memcheck-sgl-rest.log" 2>&1
   echo "rc $?"; grep -c "^ok" "$OUT/memcheck-sgl-rest.log"; grep -E "^FAIL|SUMMARY" "$OUT/memcheck-sgl-rest.log"
-fi
+}
 echo "=== done ($(date +%T))"

@@ -5,6 +5,9 @@
 #   (radix_filter NOTES.md, session 58's next step);
 # - `bench_dsl ARGS`: `topk bench ARGS` with every installed backend but FlashInfer (not carried with CuTe DSL),
 #   cut to `left 330`, results in $OUT tagged TAG (default DEFAULT_TAG);
+# - `h200_dsa_grid`: on an H200 (card.sh's `is_h200`; NO_GRID=1: never), `bench_dsl --grid dsa --sgl`, the first call
+#   of the warm pair with final56.sh; elsewhere it fails, so that a script's other branch runs:
+#   `h200_dsa_grid || { ...; }`;
 # - `gpu_suites LIMIT SUITE...`: the GPU tests (`-m gpu`, and `-k "$GPU_K"` when GPU_K is set) of each suite folder
 #   or file, each cut to `left LIMIT`, logs in $OUT/pytest-<path>.log.
 warm_cold_stamps() {
@@ -20,6 +23,7 @@ bench_dsl() {
   timeout $(left 330) python3 -m topk_core bench "$@" --out "$OUT" --replays 10 --tag "${TAG:-$DEFAULT_TAG}" 2>&1 \
     | tr '\r' '\n' | grep -v "topk bench: *[0-9]*%" | tail -30
 }
+h200_dsa_grid() { is_h200 && [ "${NO_GRID:-0}" != 1 ] && bench_dsl --grid dsa --sgl; }
 gpu_suites() {
   local limit=$1; shift
   for suite in "$@"; do
