@@ -55,7 +55,7 @@ class Variant:
     # own rows, the rest rows by falling length, sorted by a one-CTA kernel launched just before (0: off).
     longest_first: int = 0
     order_pdl: bool = True  # longest_first: the row kernel launched as the order kernel's programmatic dependent
-    wrank: bool = False  # compact: a k-th key's bin of at most 32 listed keys ranked by one warp (session 62, untimed)
+    wrank: bool = False  # compact: a k-th key's bin of at most 32 listed keys ranked by one warp (on where compact is)
     sfirst: bool = False  # prefetch, not late: the first tile issued after a barrier behind the sample's (untimed)
 
 
@@ -95,14 +95,18 @@ class Variant:
 #: 128x32K 11.55 -> 10.4, 32x128K 15.75 -> 14.25, 32x32K 10.0 -> 8.9, 512x128K 80.0 -> 74.35, 1024x64K 83.0 -> 81.2,
 #: k=512 22.2 -> 20.3, bf16 1024x64K 70.6 -> 58.0, bf16 512x32K 25.8 -> 22.4; LIGHT_ONE_WAVE's 512x32K 29.45 -> 32.6,
 #: so it keeps the stores: 8 vectors of 256 threads keep more per tile, and the loop runs as long as the fullest lane).
+#: The compact variants rank the k-th key's bin in warp 0 alone when it lists at most 32 keys (``wrank``; session 63,
+#: H100, find_ab.py ``wr``, warm / cold rows, µs: 128x32K 11.2 / 11.1 -> 10.6 / 10.6, 32x32K 9.1 / 9.0 -> 8.4 / 8.4,
+#: 128x128K 26.0 / 26.1 -> 25.6 / 25.4, 32x128K 15.8 / 15.8 -> 15.3 / 15.3): the level-two bin search and last pass
+#: it skips cost more than the warp's 32-key rank.
 #: The variants run() launches (``plan``), from the H200 tuning runs (NOTES.md):
 #: - DEFAULT, 65 to 264 rows of N >= 16K: one CTA of 1024 threads per SM, 8192 candidates,
 #:   13-bit digits (128x128K: 40.4 us vs 54.5 with 512 threads).
-DEFAULT = Variant(late=True, compact=True, sample_bits=11)
+DEFAULT = Variant(late=True, compact=True, sample_bits=11, wrank=True)
 #: - FEW_ROWS, up to 64 rows of N >= 16K: DEFAULT with 8 vectors in flight per thread: when few
 #:   SMs stream, each needs more bytes in flight (session 6: 32x128K 26.3 vs 27.9 us, 32x32K 15.0
 #:   vs 15.6; at 128 rows no better: 128x128K 31.8 vs 31.3). float32 only: 16-bit rows keep 4.
-FEW_ROWS = Variant(unroll=8, compact=True, sample_bits=11)
+FEW_ROWS = Variant(unroll=8, compact=True, sample_bits=11, wrank=True)
 FEW_ROWS_MAX = 64
 #: - FEW_LONG_ROWS, up to 64 rows of N >= 64K: FEW_ROWS on a cluster of two CTAs per row, each
 #:   filtering half the row (session 7, us, one CTA -> two: 32x128K 26.2 -> 22.6, 64x128K 28.3 ->
@@ -111,7 +115,7 @@ FEW_LONG_ROWS = Variant(unroll=8, group=2, late=True)
 FEW_LONG_MIN_N = 65536
 #: - FEW_LONG_ROWS_3, up to 32 rows of N >= 64K: clusters of three (session 8, with interp and relsel, us:
 #:   32x128K 19.3 -> 18.5, 16x128K 18.0 -> 17.0; at 64 rows three do not fit in one wave).
-FEW_LONG_ROWS_3 = Variant(unroll=8, group=3, compact=True, sample_bits=11)
+FEW_LONG_ROWS_3 = Variant(unroll=8, group=3, compact=True, sample_bits=11, wrank=True)
 FEW_LONG_3_MAX = 32
 #: - FEW_HUGE_ROWS, FEW_LONG_ROWS_3's rows of N > 512K: 16384 candidates, so that the bracket of a
 #:   4096-key sample of a 1M row fits (session 10, us, 1x1M: 8192 -> 16384 candidates 87.8 -> 34.5,
