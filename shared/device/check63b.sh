@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 63, after call 3's A/B (wrank faster on all four cells): radix_filter 0.11.0 ships wrank on DEFAULT,
+# Session 63, after call 3's A/B (wrank faster on all four cells): radix_filter 0.10.7 ships wrank on DEFAULT,
 # FEW_ROWS and FEW_LONG_ROWS_3 (so FEW_HUGE_ROWS). Carry .carry/dsl.
 #   1. find_ab.py: the shipped builds against ``wr`` (now wrank off: 0.10.6's builds) and ``sf`` (sfirst on top of
 #      wrank) on 128x32K, 32x32K, 128x128K, 32x128K; ``wr`` alone on k=512, 64x128K, 16x128K, 1x1M, 8x512K;
@@ -15,5 +15,5 @@ for pass in "wr,sf 2,0,3,1" "wr 9,10,11,19,21"; do
   echo "rc $?"; grep -E "^ +[0-9]" "$OUT/ab-$1.log"; grep -E "Error|error" "$OUT/ab-$1.log" | head -3
 done
 GPU_K="TestRadixFilter or wrank or planned or huge or api_smoke or batch_shapes or kth_key_far" \
-  gpu_suites 15 packages/topk-radix-filter/tests/test_conformance.py
+  gpu_suites 480 packages/topk-radix-filter/tests/test_conformance.py
 echo "=== done ($(date +%T))"

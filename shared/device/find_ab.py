@@ -21,7 +21,8 @@ sparse1 with pass 0 counting raw bins of x + 0.0, permuted to key bins after the
 ``tr1k``/``tr1k4``/``tr1k13`` the two-read path on 1024 threads at 32K rows (session 20: slower); ``fr`` FEW_ROWS'
 flags on DEFAULT's cells (session 61: 8 vectors a thread loaded with the sample, a whole 32K row at 1024 threads;
 session 61's cold stamps put DEFAULT's 128x32K filter 1.6K cycles above its warm one, FEW_ROWS' 32x32K 50);
-``wr`` (session 62) ``wrank`` toggled: compact's list of the k-th key's bin, when it holds at most 32 keys, ranked
+``wr`` (session 62; shipped on since session 63, so now it times builds without it) ``wrank`` toggled: compact's
+list of the k-th key's bin, when it holds at most 32 keys, ranked
 by one warp instead of the level-two bin search and the last pass;
 ``sf``/``sfu8`` (session 62) ``sfirst``: the first tile's loads issued right after the sample's (not before them,
 nor after its histogram) [with 8 vectors a thread: a whole 32K row at 1024 threads]; session 8's ``sfirst`` (the
