@@ -365,7 +365,8 @@ def main():
              Shape(32, 128 * K, dtype="bfloat16"), Shape(512, 32 * K, dtype="bfloat16"),
              Shape(1, 128 * K, dtype="bfloat16"), Shape(128, 128 * K, dtype="float16"),
              Shape(1024, 64 * K, dtype="bfloat16"), Shape(1024, 64 * K, dtype="float16"),
-             Shape(300, 32 * K, dtype="bfloat16"), Shape(3000, 8 * K)]  # 29: SHORT_MANY_LF's cutoff (session 45)
+             Shape(300, 32 * K, dtype="bfloat16"), Shape(3000, 8 * K),  # 29: SHORT_MANY_LF's cutoff (session 45)
+             Shape(64, 32 * K), Shape(200, 32 * K), Shape(256, 64 * K)]  # 30-32: FEW_ROWS' and DEFAULT's edges
     if os.environ.get("FIND_CELLS"):  # e.g. FIND_CELLS=0,1: indices into the list above
         cells = [cells[int(i)] for i in os.environ["FIND_CELLS"].split(",")]
     dev = torch.device("cuda")

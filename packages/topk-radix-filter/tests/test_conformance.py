@@ -169,7 +169,10 @@ WRANK = [dict(late=True, compact=True, sample_bits=11, wrank=True), dict(unroll=
 #: The first tile issued right after the sample's loads (``sfirst``, session 62): DEFAULT's flags (4 and 8 vectors),
 #: FEW_ROWS' and FEW_LONG_ROWS_3's.
 SFIRST = [dict(compact=True, sample_bits=11, sfirst=True), dict(unroll=8, compact=True, sample_bits=11, sfirst=True),
-          dict(unroll=8, group=3, compact=True, sample_bits=11, sfirst=True)]
+          dict(unroll=8, group=3, compact=True, sample_bits=11, sfirst=True),
+          # on top of wrank (shipped in session 63): DEFAULT's flags (4 and 8 vectors) and FEW_ROWS'
+          dict(compact=True, sample_bits=11, sfirst=True, wrank=True),
+          dict(unroll=8, compact=True, sample_bits=11, sfirst=True, wrank=True)]
 VARIANTS += TWO_READ + SPARSE + SPARSE1 + RAWBIN + MINCTAS + WRANK + SFIRST
 
 

@@ -1,0 +1,32 @@
+#!/bin/bash
+# Prepared in session 63 (carry .carry/dsl), on the committed tree:
+# - on an H200 (unless NO_GRID=1): `topk bench --grid dsa --sgl` on the shipped code (radix_filter 0.10.7, wrank on),
+#   every installed backend but FlashInfer (not carried); it fills the kernel caches for call 2 (final56.sh, carry
+#   .carry/flashinfer, within 30 s on the same machine);
+# - on any other card, or with NO_GRID=1:
+#   1. `sfirst` on top of the shipped wrank: its GPU cases (test_conformance.py -k sfirst, 25);
+#   2. find_ab.py, shipped vs sf / sfu8, timed (no stamps) on 32x32K, 64x32K, 128x32K, 200x32K, 256x64K, 128x128K and
+#      k=512 (FIND_CELLS 0,30,2,31,32,3,9): sfirst turns DEFAULT's `late` off, chosen in session 8 for 65+ rows;
+#   3. with what is left of DEADLINE: memcheck of sgl_fused's 8x8000 case, then racecheck of the first half of the
+#      35 kit cases session 63's call 4 did not reach (sgl_fused NOTES.md, session 63).
+#   TOPK_COMMIT=<hash> DEADLINE=560 bash shared/device/run.sh bash shared/device/check64.sh
+set -u
+. "$(dirname "$0")/deadline.sh"
+. "$(dirname "$0")/card.sh"
+. "$(dirname "$0")/stages.sh"
+DEFAULT_TAG=session64-dsl
+h200_dsa_grid || {
+  GPU_K="sfirst" gpu_suites 150 packages/topk-radix-filter/tests/test_conformance.py
+  echo "=== find_ab FIND_AB=sf,sfu8 ($(date +%T))"
+  FIND_AB=sf,sfu8 FIND_CELLS=${FIND_CELLS:-0,30,2,31,32,3,9} timeout $(left 200) python3 shared/device/find_ab.py \
+    > "$OUT/ab-sf.log" 2>&1
+  echo "rc $?"; grep -E "^ *[0-9]+x" "$OUT/ab-sf.log"; grep -E "Error" "$OUT/ab-sf.log" | head -3
+  for tool in "memcheck 8x8000" "racecheck 4x70001,1x1048576,72x20000,40x70000,300x17000,450x17000,2100x3000,6x12001,5x8191,500x6000,300x20000,2x600000,72x40000,80x30000,32x131072,2x8192,100x5000,8x8000"; do
+    set -- $tool
+    echo "=== $1 sgl_fused SAN_CASES=cases,$2 ($(date +%T))"
+    SAN_CASES=cases,$2 timeout $(left 300) compute-sanitizer --tool $1 --report-api-errors no python3 \
+      shared/device/sanitize_cases.py sgl_fused > "$OUT/$1-sgl.log" 2>&1
+    echo "rc $?"; grep -c "^ok" "$OUT/$1-sgl.log"; grep -E "^FAIL|SUMMARY" "$OUT/$1-sgl.log"
+  done
+}
+echo "=== done ($(date +%T))"
