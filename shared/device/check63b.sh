@@ -8,7 +8,6 @@
 # return, and pytest got 15 s: fixed since.)
 #   TOPK_COMMIT=<hash> DEADLINE=540 bash shared/device/run.sh bash shared/device/check63b.sh
 set -u
-. "$(dirname "$0")/deadline.sh"
 . "$(dirname "$0")/stages.sh"
 for pass in "wr,sf 2,0,3,1" "wr 9,10,11,19,21"; do
   set -- $pass

@@ -11,8 +11,6 @@
 #      35 kit cases session 63's call 4 did not reach (sgl_fused NOTES.md, session 63).
 #   TOPK_COMMIT=<hash> DEADLINE=560 bash shared/device/run.sh bash shared/device/check64.sh
 set -u
-. "$(dirname "$0")/deadline.sh"
-. "$(dirname "$0")/card.sh"
 . "$(dirname "$0")/stages.sh"
 DEFAULT_TAG=session64-dsl
 h200_dsa_grid || {

@@ -1,4 +1,5 @@
-# Stages shared by the device scripts (source after deadline.sh; each stage is cut to what `left` allows):
+# Stages shared by the device scripts (each stage is cut to what `left` allows). Sourcing this file also sources
+# deadline.sh and card.sh unless the script already did, so a script needs only this one line.
 # - `warm_cold_stamps`: find_ab.py stamps on warm rows, then on cold rows (STAMP_COLD=1), of the cells FIND_CELLS
 #   (default 2,0,3: 128x32K, 32x32K, 128x128K; FIND_AB, default none, and STAMP_ALTS from the environment), each cut
 #   to `left 120`, logs in $OUT/stamps-cold{0,1}.log
@@ -10,6 +11,8 @@
 #   `h200_dsa_grid || { ...; }`;
 # - `gpu_suites LIMIT SUITE...`: the GPU tests (`-m gpu`, and `-k "$GPU_K"` when GPU_K is set) of each suite folder
 #   or file, each cut to `left LIMIT`, logs in $OUT/pytest-<path>.log.
+declare -F left > /dev/null || . "$(dirname "${BASH_SOURCE[0]}")/deadline.sh"
+declare -F is_h200 > /dev/null || . "$(dirname "${BASH_SOURCE[0]}")/card.sh"
 warm_cold_stamps() {
   for cold in 0 1; do
     echo "=== find_ab stamps STAMP_COLD=$cold ($(date +%T))"
