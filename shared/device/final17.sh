@@ -6,6 +6,6 @@
 #   TAG=session17 GRIDS="dsa decode" bash shared/device/bench.sh bash shared/device/final_b.sh
 #   bash shared/device/run.sh bash shared/device/final17.sh [seconds]
 # Now runs final19.sh, the one script of these checks (its test files are a superset of session 17's; the
-# commit named in benchmarks/results/README.md holds this script as it ran).
+# commit named in benchmarks/results/HISTORY-01-20.md holds this script as it ran).
 set -u
 exec bash "$(dirname "$0")/final19.sh" "${1:-330}"
