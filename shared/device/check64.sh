@@ -8,7 +8,7 @@
 #   2. find_ab.py, shipped vs sf / sfu8, timed (no stamps) on 32x32K, 64x32K, 128x32K, 200x32K, 256x64K, 128x128K and
 #      k=512 (FIND_CELLS 0,30,2,31,32,3,9): sfirst turns DEFAULT's `late` off, chosen in session 8 for 65+ rows;
 #   3. with what is left of DEADLINE: memcheck of sgl_fused's 8x8000 case, then racecheck of the first half of the
-#      35 kit cases session 63's call 4 did not reach (sgl_fused NOTES.md, session 63).
+#      35 kit cases session 63's call 4 did not reach (sgl_fused NOTES.md, session 63), in chunks of six (session 64).
 #   TOPK_COMMIT=<hash> DEADLINE=560 bash shared/device/run.sh bash shared/device/check64.sh
 set -u
 . "$(dirname "$0")/stages.sh"
@@ -19,12 +19,17 @@ h200_dsa_grid || {
   FIND_AB=sf,sfu8 FIND_CELLS=${FIND_CELLS:-0,30,2,31,32,3,9} timeout $(left 200) python3 shared/device/find_ab.py \
     > "$OUT/ab-sf.log" 2>&1
   echo "rc $?"; grep -E "^ *[0-9]+x" "$OUT/ab-sf.log"; grep -E "Error" "$OUT/ab-sf.log" | head -3
-  for tool in "memcheck 8x8000" "racecheck 4x70001,1x1048576,72x20000,40x70000,300x17000,450x17000,2100x3000,6x12001,5x8191,500x6000,300x20000,2x600000,72x40000,80x30000,32x131072,2x8192,100x5000,8x8000"; do
+  # racecheck in chunks of six cases, each its own process and summary: a cut chunk loses only itself
+  for tool in "memcheck 8x8000" "racecheck 4x70001,1x1048576,72x20000,40x70000,300x17000,450x17000" \
+      "racecheck 2100x3000,6x12001,5x8191,500x6000,300x20000,2x600000" \
+      "racecheck 72x40000,80x30000,32x131072,2x8192,100x5000,8x8000"; do
     set -- $tool
+    [ "$(left 60)" -ge 60 ] || { echo "=== $1 $2: skipped, under 60 s left"; continue; }
+    log="$OUT/$1-sgl-$(echo "$2" | cut -d, -f1).log"
     echo "=== $1 sgl_fused SAN_CASES=cases,$2 ($(date +%T))"
     SAN_CASES=cases,$2 timeout $(left 300) compute-sanitizer --tool $1 --report-api-errors no python3 \
-      shared/device/sanitize_cases.py sgl_fused > "$OUT/$1-sgl.log" 2>&1
-    echo "rc $?"; grep -c "^ok" "$OUT/$1-sgl.log"; grep -E "^FAIL|SUMMARY" "$OUT/$1-sgl.log"
+      shared/device/sanitize_cases.py sgl_fused > "$log" 2>&1
+    echo "rc $?"; grep -c "^ok" "$log"; grep -E "^FAIL|SUMMARY" "$log"
   done
 }
 echo "=== done ($(date +%T))"
