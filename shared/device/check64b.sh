@@ -1,15 +1,16 @@
 #!/bin/bash
-# Session 64, for a short call (~200-300 s; carry .carry/dsl):
-# - on an H200: issue 4's grid for radix_filter 0.10.7 (wrank) beside torch.topk (no FlashInfer, not carried):
-#   `topk bench --grid dsa --only radix_filter torch.topk` (auto is timed too);
+# Session 64, for a short call (~140-300 s; carry .carry/dsl):
+# - on an H200: radix_filter 0.10.7 (wrank) on issue 4's three cells that miss their floor bar (32x128K, 128x32K,
+#   4096x8K), then 32x32K and 128x128K: find_ab.py with no alternative (CUDA-graph replay, rotating inputs, checked
+#   exact first; no peer);
 # - elsewhere: check64.sh's sanitizer step alone (SAN_ONLY=1).
-#   TOPK_COMMIT=<hash> DEADLINE=220 bash shared/device/run.sh bash shared/device/check64b.sh
+#   TOPK_COMMIT=<hash> DEADLINE=140 bash shared/device/run.sh bash shared/device/check64b.sh
 set -u
 . "$(dirname "$0")/stages.sh"
 if is_h200; then
-  echo "=== topk bench --grid dsa --only radix_filter torch.topk ($(date +%T))"
-  timeout $(left 600) python3 -m topk_core bench --grid dsa --only radix_filter torch.topk --out "$OUT" --replays 5 \
-    --tag session64-rf 2>&1 | tr '\r' '\n' | grep -v "topk bench: *[0-9]*%" | tail -30
+  echo "=== find_ab FIND_AB=none FIND_CELLS=1,2,6,0,3 ($(date +%T))"
+  FIND_AB=none FIND_CELLS=1,2,6,0,3 timeout $(left 600) python3 shared/device/find_ab.py > "$OUT/ab-h200.log" 2>&1
+  echo "rc $?"; grep -E "^ *[0-9]+x" "$OUT/ab-h200.log"; grep -E "Error" "$OUT/ab-h200.log" | head -3
 else
   SAN_ONLY=1 NO_GRID=1 bash "$(dirname "$0")/check64.sh"
 fi
