@@ -44,6 +44,9 @@ radix_cutlass (FIND_AB=...,cutlass), timed side by side in one process. Session 
 alternatives (coarse threshold, groups, pipelined filter, carveout) are in the commits named in
 benchmarks/results/2026-11-29-cuda-session7-iterations.log.
 
+``c<n>`` (session 64, prepared) the two-read path with a quarter or half of its candidate buffer (more L1 for the
+rows in flight). FIND_KIND=<kit kind> times rows of that kind instead of randn (e.g. int_ties: buffers overflow more).
+
 Every configuration is checked exact (check_topk) on its first input before it is timed. With
 ``stamps`` in argv: clock64 stamps of the shipped variant around each find_bin and the filter.
 Session 6's calls compared against session 5's kernel (serial find_bin, per-key appends); that
@@ -327,6 +330,10 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
                 alts["t128c1m12"] = replace(v, threads=128, cand=1024, min_ctas=12)
             if v.threads == 512:  # SHORT_F32: 4 CTAs of 512 per SM (32 registers), not 3 (40)
                 alts["m4"] = replace(v, min_ctas=4)
+            # session 64 (prepared): a smaller candidate buffer, so that less shared memory leaves more L1 for the
+            # rows in flight and pass 1's second read may hit L1, not L2 (68% busy in session 37's ncu)
+            for c in (v.cand // 4, v.cand // 2):  # SHORT_MANY 512 / 1024, SHORT_F32(_WIDE) 1024 / 2048
+                alts[f"c{c}"] = replace(v, cand=c)
     return list(alts.items())
 
 
@@ -372,7 +379,7 @@ def main():
     dev = torch.device("cuda")
     for shape in cells:
         count = rotations(shape.nbytes)
-        inputs = make_inputs(shape, count, dev)
+        inputs = make_inputs(shape, count, dev, kind=os.environ.get("FIND_KIND", "randn"))
         outs = [torch.empty(shape.rows, shape.k, dtype=torch.int32, device=dev) for _ in range(count)]
         variant = rf.plan(shape.rows, shape.n, dtype=shape.dtype)
         line = [f"{shape.label:>12} {variant.threads}t{variant.first_bits}b"]

@@ -2,9 +2,12 @@
 
 Usage (device): ncu ... --launch-skip 2 --launch-count 1 python3 shared/device/rf_profile.py ROWS N [BACKEND [DTYPE]]
 The first two calls compile and warm up; the third is the profiled one. Checked exact.
+RF_CAND=<n> (session 64): radix_filter's planned variant with an n-key candidate buffer.
 """
 
+import os
 import sys
+from dataclasses import replace
 
 import torch
 
@@ -14,6 +17,11 @@ from topk_core.testing import check_topk, make_seq_lens
 rows, n = int(sys.argv[1]), int(sys.argv[2])
 backend = sys.argv[3] if len(sys.argv) > 3 else "radix_filter"
 dtype = getattr(torch, sys.argv[4]) if len(sys.argv) > 4 else torch.float32
+if os.environ.get("RF_CAND"):
+    from topk_radix_filter import launch
+
+    planned = launch.plan
+    launch.plan = lambda *a, **kw: replace(planned(*a, **kw), cand=int(os.environ["RF_CAND"]))
 x = torch.randn(rows, n, device="cuda").to(dtype)
 lens = make_seq_lens(rows, n, seed=1, mode="uniform", device="cuda")
 for _ in range(3):

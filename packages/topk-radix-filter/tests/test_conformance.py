@@ -173,6 +173,10 @@ SFIRST = [dict(compact=True, sample_bits=11, sfirst=True), dict(unroll=8, compac
           # on top of wrank (shipped in session 63): DEFAULT's flags (4 and 8 vectors) and FEW_ROWS'
           dict(compact=True, sample_bits=11, sfirst=True, wrank=True),
           dict(unroll=8, compact=True, sample_bits=11, sfirst=True, wrank=True)]
+#: The two-read path with a smaller candidate buffer (session 64, prepared: more L1 for the rows in flight):
+#: SHORT_MANY's flags with 512 and 1024 keys, SHORT_F32_WIDE's with 1024 and 2048.
+SMALLCAND = [dict(threads=256, cand=512, **_S1), dict(threads=256, cand=1024, **_S1),
+             dict(threads=512, cand=1024, **_S1, min_ctas=4), dict(threads=512, cand=2048, **_S1, min_ctas=4)]
 VARIANTS += TWO_READ + SPARSE + SPARSE1 + RAWBIN + MINCTAS + WRANK + SFIRST
 
 
@@ -224,6 +228,20 @@ def test_two_read_flags_on_special_bits(variant, dtype):
         check_topk(logits, seq_lens, k, idx, vals, next_n=2)
 
 
+@pytest.mark.parametrize("variant", SMALLCAND, ids=lambda v: f"t{v['threads']}c{v['cand']}")
+@pytest.mark.parametrize("kind", ["randn", "plateau", "int_ties", "nan", "inf"])
+def test_smallcand_variants_are_exact(variant, kind):
+    """SMALLCAND through the benchmarked variants' cases (its own test, so ``-k smallcand`` selects it)."""
+    test_every_benchmarked_variant_is_exact(variant, kind)
+
+
+@pytest.mark.parametrize("variant", SMALLCAND, ids=lambda v: f"t{v['threads']}c{v['cand']}")
+@pytest.mark.parametrize("dtype", list(DT))
+def test_smallcand_variants_on_special_bits(variant, dtype):
+    """SMALLCAND through the two-read flags' special-bit cases."""
+    test_two_read_flags_on_special_bits(variant, dtype)
+
+
 @pytest.mark.parametrize("variant", SPARSE1[:2] + RAWBIN[:2], ids=["sparse1_short_many", "sparse1_short_f32",
                                                                   "rawbin_short_many", "rawbin_short_f32"])
 @pytest.mark.parametrize("kind", ["randn", "int_ties", "plateau", "zeros_denormals", "sorted", "reversed", "huge"])
@@ -245,6 +263,13 @@ def test_sparse1_on_batches(variant, kind):
         vals = torch.full((rows, k), 7.0, dtype=torch.float32, device=dev) if shift == 0 else None
         launch(Call(logits=logits, seq_lens=seq_lens, top_k=k, indices=idx, values=vals), Variant(**variant))
         check_topk(logits, seq_lens, k, idx, vals)
+
+
+@pytest.mark.parametrize("variant", SMALLCAND[::2], ids=lambda v: f"t{v['threads']}c{v['cand']}")
+@pytest.mark.parametrize("kind", ["randn", "int_ties", "plateau", "zeros_denormals", "huge"])
+def test_smallcand_on_batches(variant, kind):
+    """SMALLCAND's smallest buffers through ``test_sparse1_on_batches``' shapes (most tiles hold candidates)."""
+    test_sparse1_on_batches(variant, kind)
 
 
 @pytest.mark.parametrize("rows, n, kind", [(450, 20000, "randn"), (400, 65536, "int_ties"), (2100, 3000, "nan"),
