@@ -59,11 +59,14 @@ CPU: CUTE_DSL_ARCH=sm_90a python3 shared/device/find_ab.py --sass   (registers, 
 from __future__ import annotations
 
 import os
+import re
 import sys
 from dataclasses import asdict
 
 if "--sass" in sys.argv:  # read when cutlass is imported
     os.environ["CUTE_DSL_KEEP_PTX"] = "1"
+if re.search(r"v\d", os.environ.get("FIND_AB", "")):  # carved builds: the DSL's file cache does not key the carveout
+    os.environ["CUTE_DSL_DISABLE_FILE_CACHING"] = "1"
 import cutlass
 import cutlass.cute as cute
 from cutlass import Int32
@@ -175,14 +178,30 @@ def stamp_profile(shape, variant, inputs, dev, cold: bool = False) -> str:
 _BUILT = {}
 
 
-def build_filter(dtype, variant, vec: bool = True):
+def build_filter(dtype, variant, vec: bool = True, carveout: int | None = None):
+    """``carveout`` (session 64): launched with that ``preferred_smem_carveout`` (percent of the SM's shared memory
+    maximum), whatever ``min_ctas`` is; the shipped launch names 100 where ``min_ctas`` is set, else none."""
     from topk_core.kernels.cute_launch import compile_row_topk
     from topk_radix_filter.sampled import SampledFilter
 
-    key = (dtype, variant, vec)
+    key = (dtype, variant, vec, carveout)
     if key not in _BUILT:  # cells share variants: compile each once
-        _BUILT[key] = compile_row_topk(SampledFilter(dtype, False, vec=vec, **asdict(variant)), dtype)
+        cls = SampledFilter if carveout is None else carved_class(carveout)
+        _BUILT[key] = compile_row_topk(cls(dtype, False, vec=vec, **asdict(variant)), dtype)
     return _BUILT[key]
+
+
+def carved_class(percent: int):
+    """SampledFilter whose one-CTA-per-row launch names ``preferred_smem_carveout=percent``."""
+    from topk_radix_filter.sampled import SampledFilter
+
+    class Carved(SampledFilter):
+        def _launch_rows(self, kern, rows: Int32, stream, use_pdl: bool = False):
+            more = dict(min_blocks_per_mp=self.min_ctas) if self.min_ctas > 0 else {}
+            kern.launch(grid=[rows, 1, 1], block=[self.threads, 1, 1], stream=stream, use_pdl=use_pdl,
+                        preferred_smem_carveout=percent, **more)
+
+    return Carved
 
 
 def build_cutlass(dtype, threads: int, first_bits: int, fcmp: bool = True):
@@ -219,12 +238,19 @@ def configs(rows: int, n: int, dtype: str = "float32"):
     alts = dict(configs_variants(rows, n, dtype))
     # FIND_AB=name,...: time only these (and new)
     keep = set(AB.split(",")) | {"new"} if AB else set(alts)
-    out = [(name, (lambda w=w: ("launch", w) if w.longest_first else build_filter(dtype, w)))
+    out = [(name, (lambda w=w, n=name: ("launch", w) if w.longest_first
+                   else build_filter(dtype, w, carveout=carveout_of(n))))
            for name, w in alts.items() if name in keep]
     if (rows, n) in ((4096, 8192), (128, 32768)) and dtype == "float32" and "cutlass" in keep:
         threads, bits = rc.plan(rows, n)
         out.append(("cutlass_new", lambda: build_cutlass("float32", threads, bits)))
     return out
+
+
+def carveout_of(name: str) -> int | None:
+    """The carveout percent an alternative's name ends with (``c512v43``: 43), or None."""
+    m = re.search(r"v(\d+)$", name)
+    return int(m.group(1)) if m else None
 
 
 #: CTAs per SM of the many-wave variants (ptxas registers and shared memory, launch.py's notes): longest_first's F.
@@ -332,8 +358,14 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
                 alts["m4"] = replace(v, min_ctas=4)
             # session 64 (prepared): a smaller candidate buffer, so that less shared memory leaves more L1 for the
             # rows in flight and pass 1's second read may hit L1, not L2 (68% busy in session 37's ncu)
-            for c in (v.cand // 4, v.cand // 2):  # SHORT_MANY 512 / 1024, SHORT_F32(_WIDE) 1024 / 2048
+            # ``v<p>``: launched with a preferred carveout of p% of 228 KB, the smallest configuration that holds
+            # the CTAs per SM (43%: 100 KB, 57%: 132 KB; the driver's choice otherwise, 100% where min_ctas is set)
+            for c, p in ((v.cand // 4, 43), (v.cand // 2, 57)):  # SHORT_MANY 512 / 1024, SHORT_F32(_WIDE) 1024 / 2048
                 alts[f"c{c}"] = replace(v, cand=c)
+                if not v.longest_first:  # the ordered entry launches through launch.py (no carveout there)
+                    alts[f"c{c}v{p}"] = replace(v, cand=c)
+            if v.min_ctas == 4:  # SHORT_F32_WIDE's own buffer: 4 x ~41 KB needs 196 KB (86%), not the 228 it names
+                alts[f"c{v.cand}v86"] = v
     return list(alts.items())
 
 

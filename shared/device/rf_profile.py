@@ -2,12 +2,18 @@
 
 Usage (device): ncu ... --launch-skip 2 --launch-count 1 python3 shared/device/rf_profile.py ROWS N [BACKEND [DTYPE]]
 The first two calls compile and warm up; the third is the profiled one. Checked exact.
-RF_CAND=<n> (session 64): radix_filter's planned variant with an n-key candidate buffer.
+RF_CAND=<n> (session 64): radix_filter's planned variant with an n-key candidate buffer; RF_CARVE=<p>: its
+one-CTA-per-row launch names ``preferred_smem_carveout=p`` (fresh kernel caches: neither cache keys the carveout).
 """
 
 import os
 import sys
+import tempfile
 from dataclasses import replace
+
+if os.environ.get("RF_CARVE"):  # before cutlass and topk_core read them
+    os.environ["CUTE_DSL_DISABLE_FILE_CACHING"] = "1"
+    os.environ["TOPK_CACHE_DIR"] = tempfile.mkdtemp(prefix="rf-carve-")
 
 import torch
 
@@ -22,6 +28,15 @@ if os.environ.get("RF_CAND"):
 
     planned = launch.plan
     launch.plan = lambda *a, **kw: replace(planned(*a, **kw), cand=int(os.environ["RF_CAND"]))
+if os.environ.get("RF_CARVE"):
+    from topk_radix_filter.sampled import SampledFilter
+
+    def carved_launch(self, kern, rows, stream, use_pdl=False):
+        more = dict(min_blocks_per_mp=self.min_ctas) if self.min_ctas > 0 else {}
+        kern.launch(grid=[rows, 1, 1], block=[self.threads, 1, 1], stream=stream, use_pdl=use_pdl,
+                    preferred_smem_carveout=int(os.environ["RF_CARVE"]), **more)
+
+    SampledFilter._launch_rows = carved_launch
 x = torch.randn(rows, n, device="cuda").to(dtype)
 lens = make_seq_lens(rows, n, seed=1, mode="uniform", device="cuda")
 for _ in range(3):
