@@ -45,7 +45,8 @@ alternatives (coarse threshold, groups, pipelined filter, carveout) are in the c
 benchmarks/results/2026-11-29-cuda-session7-iterations.log.
 
 ``c<n>`` (session 64, prepared) the two-read path with a quarter or half of its candidate buffer (more L1 for the
-rows in flight). FIND_KIND=<kit kind> times rows of that kind instead of randn (e.g. int_ties: buffers overflow more).
+rows in flight); ``c<n>v<p>`` the same launched with a named carveout of p% (``carveout.py``). FIND_KIND=<kit
+kind> times rows of that kind instead of randn (e.g. int_ties: buffers overflow more).
 
 Every configuration is checked exact (check_topk) on its first input before it is timed. With
 ``stamps`` in argv: clock64 stamps of the shipped variant around each find_bin and the filter.
@@ -193,15 +194,11 @@ def build_filter(dtype, variant, vec: bool = True, carveout: int | None = None):
 
 def carved_class(percent: int):
     """SampledFilter whose one-CTA-per-row launch names ``preferred_smem_carveout=percent``."""
+    from carveout import carved_launch_rows
+
     from topk_radix_filter.sampled import SampledFilter
 
-    class Carved(SampledFilter):
-        def _launch_rows(self, kern, rows: Int32, stream, use_pdl: bool = False):
-            more = dict(min_blocks_per_mp=self.min_ctas) if self.min_ctas > 0 else {}
-            kern.launch(grid=[rows, 1, 1], block=[self.threads, 1, 1], stream=stream, use_pdl=use_pdl,
-                        preferred_smem_carveout=percent, **more)
-
-    return Carved
+    return type("Carved", (SampledFilter,), {"_launch_rows": carved_launch_rows(percent)})
 
 
 def build_cutlass(dtype, threads: int, first_bits: int, fcmp: bool = True):

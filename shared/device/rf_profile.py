@@ -29,14 +29,11 @@ if os.environ.get("RF_CAND"):
     planned = launch.plan
     launch.plan = lambda *a, **kw: replace(planned(*a, **kw), cand=int(os.environ["RF_CAND"]))
 if os.environ.get("RF_CARVE"):
+    from carveout import carved_launch_rows
+
     from topk_radix_filter.sampled import SampledFilter
 
-    def carved_launch(self, kern, rows, stream, use_pdl=False):
-        more = dict(min_blocks_per_mp=self.min_ctas) if self.min_ctas > 0 else {}
-        kern.launch(grid=[rows, 1, 1], block=[self.threads, 1, 1], stream=stream, use_pdl=use_pdl,
-                    preferred_smem_carveout=int(os.environ["RF_CARVE"]), **more)
-
-    SampledFilter._launch_rows = carved_launch
+    SampledFilter._launch_rows = carved_launch_rows(int(os.environ["RF_CARVE"]))
 x = torch.randn(rows, n, device="cuda").to(dtype)
 lens = make_seq_lens(rows, n, seed=1, mode="uniform", device="cuda")
 for _ in range(3):
