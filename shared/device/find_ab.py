@@ -251,8 +251,8 @@ def carveout_of(name: str) -> int | None:
 
 
 #: CTAs per SM of the many-wave variants (ptxas registers and shared memory, launch.py's notes): longest_first's F.
-FIRST_WAVE = {"SHORT_MANY": 6, "SHORT_F32_WIDE": 4, "SHORT_F32": 3, "LIGHT": 3, "LIGHT_16": 4, "MANY_ROWS": 2,
-              "MANY_ROWS_F32": 2, "SHORT_MANY_LF": 6}
+FIRST_WAVE = {"SHORT_MANY": 6, "SHORT_F32_WIDE": 4, "SHORT_F32_WIDE_8K": 4, "SHORT_F32": 3, "LIGHT": 3,
+              "LIGHT_16": 4, "MANY_ROWS": 2, "MANY_ROWS_F32": 2, "SHORT_MANY_LF": 6}
 
 
 def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
@@ -361,6 +361,8 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
                 alts[f"c{c}"] = replace(v, cand=c)
                 if not v.longest_first:  # the ordered entry launches through launch.py (no carveout there)
                     alts[f"c{c}v{p}"] = replace(v, cand=c)
+            if v.cand < 4096:  # session 65: SHORT_F32_WIDE_8K's (and SHORT_MANY's) buffer doubled
+                alts[f"c{2 * v.cand}"] = replace(v, cand=2 * v.cand)
             if v.min_ctas == 4:  # SHORT_F32_WIDE's own buffer: 4 x ~41 KB needs 196 KB (86%), not the 228 it names
                 alts[f"c{v.cand}v86"] = v
     return list(alts.items())

@@ -36,8 +36,11 @@ CASES = [  # rows, n, k, dtype, kind, next_n, compress_ratio
     # prologue's divisions, a plateau overflows the candidates)
     (6, 12001, 300, torch.float32, "nan", 2, 1),
     (5, 8191, 2048, torch.float32, "plateau", 1, 1),
-    # SHORT_F32_WIDE (397-2047 rows on 132 SMs, N < 16K: registers capped for 4 CTAs per SM)
+    # SHORT_F32_WIDE_8K (397-2047 rows on 132 SMs, N <= 8K: registers capped for 4 CTAs per SM, 2048 candidates;
+    # the plateau overflows them, int_ties' threshold bin of ~900 keys fits) and SHORT_F32_WIDE (8K < N < 16K)
     (500, 6000, 1024, torch.float32, "plateau", 1, 1),
+    (600, 8000, 2048, torch.float32, "int_ties", 1, 1),
+    (450, 12000, 512, torch.float32, "randn", 1, 1),
     # LIGHT_16 (16-bit rows, 265+ rows of 16K-64K: registers capped for 4 CTAs per SM)
     (300, 20000, 512, torch.bfloat16, "int_ties", 1, 1),
     # radix_filter's FEW_HUGE_ROWS (N > 512K; the 1M fp16 row above goes there too)

@@ -89,9 +89,10 @@ def test_measured_table_is_the_h200_run():
     (264, 131072, "DEFAULT"), (512, 131072, "MANY_ROWS_F32"),
     (512, 32768, "LIGHT_ONE_WAVE"), (396, 32768, "LIGHT"), (397, 65536, "LIGHT_ONE_WAVE"),
     (528, 16384, "LIGHT_ONE_WAVE"), (529, 32768, "LIGHT"), (1024, 65536, "LIGHT"), (4096, 8192, "SHORT_MANY"),
-    (2047, 8192, "SHORT_F32_WIDE"), (2048, 16383, "SHORT_MANY_LF"), (3168, 8192, "SHORT_MANY_LF"),
+    (2047, 8192, "SHORT_F32_WIDE_8K"), (2047, 8193, "SHORT_F32_WIDE"), (2048, 16383, "SHORT_MANY_LF"),
+    (3168, 8192, "SHORT_MANY_LF"),
     (3169, 8192, "SHORT_MANY"), (1, 16383, "SHORT_F32"), (1, 16384, "FEW_ROWS"),
-    (396, 8192, "SHORT_F32"), (397, 8192, "SHORT_F32_WIDE"), (512, 16383, "SHORT_F32_WIDE"),
+    (396, 8192, "SHORT_F32"), (397, 8192, "SHORT_F32_WIDE_8K"), (512, 16383, "SHORT_F32_WIDE"),
     (264, 16383, "SHORT_F32"), (265, 16384, "LIGHT"), (1, 524288, "FEW_LONG_ROWS_3"), (1, 524289, "FEW_HUGE_ROWS"),
     (32, 1 << 20, "FEW_HUGE_ROWS"), (33, 1 << 20, "FEW_LONG_ROWS"),
 ])
@@ -114,7 +115,7 @@ def test_plan_keeps_256_thread_variants_to_float32_and_counts_sms():
     assert launch.plan(512, 32768, sms=114) == launch.LIGHT  # 456 one-wave slots: two waves anyway
     assert launch.plan(456, 32768, sms=114) == launch.LIGHT_ONE_WAVE
     assert launch.plan(342, 32768, sms=114) == launch.LIGHT
-    assert launch.plan(343, 8192, sms=114) == launch.SHORT_F32_WIDE  # four 512-thread CTAs per SM past three
+    assert launch.plan(343, 8192, sms=114) == launch.SHORT_F32_WIDE_8K  # four 512-thread CTAs per SM past three
     assert launch.plan(343, 8192, sms=114, dtype="bfloat16") == launch.SHORT
 
 

@@ -297,12 +297,15 @@ def test_batch_shapes_reach_the_256_thread_variants(rows, n, kind):
 
 @pytest.mark.parametrize("rows, n, dtype, kind, which", [
     (300, 70000, torch.float32, "randn", "MANY_ROWS_F32"), (600, 40000, torch.float32, "plateau", "LIGHT"),
-    (2200, 8192, torch.float32, "nan", "SHORT_MANY_LF"), (300, 70000, torch.bfloat16, "int_ties", "MANY_ROWS")])
+    (2200, 8192, torch.float32, "nan", "SHORT_MANY_LF"), (300, 70000, torch.bfloat16, "int_ties", "MANY_ROWS"),
+    (600, 8000, torch.float32, "int_ties", "SHORT_F32_WIDE_8K"), (1000, 8192, torch.float32, "plateau",
+                                                                  "SHORT_F32_WIDE_8K")])
 @pytest.mark.parametrize("balance", [True, False], ids=["balanced", "per_row"])
 def test_planned_longest_first_through_the_api(rows, n, dtype, kind, which, balance):
-    """Through the public API, the shapes plan() sends to the shipped ``longest_first`` variants (and bf16's
-    MANY_ROWS, which has none): next_n 2, values, eager and then a CUDA graph replayed with new lengths and new
-    logits in place; ``load_balance=False`` takes the plain entry."""
+    """Through the public API, the shapes plan() sends to the shipped ``longest_first`` variants (and to bf16's
+    MANY_ROWS and SHORT_F32_WIDE_8K, which have none; int_ties' threshold bin fits the 2048 candidates, the plateau
+    overflows them): next_n 2, values, eager and then a CUDA graph replayed with new lengths and new logits in
+    place; ``load_balance=False`` takes the plain entry."""
     if not torch.cuda.is_available():
         pytest.skip("needs a CUDA GPU")
     from topk_radix_filter import launch as rf
@@ -311,7 +314,7 @@ def test_planned_longest_first_through_the_api(rows, n, dtype, kind, which, bala
     variant = rf.PLANNED[which]
     if rf._sms(dev.index or 0) == 132:
         assert rf.plan(rows, n, dtype=str(dtype).removeprefix("torch.")) == variant
-    assert (variant.longest_first > 0) == (which != "MANY_ROWS")
+    assert (variant.longest_first > 0) == (which not in ("MANY_ROWS", "SHORT_F32_WIDE_8K"))
     k = 2048
     logits = make_logits(kind, rows, n, dtype, dev, seed=rows + 1, k=k)
     seq = make_seq_lens(rows // 2, n, next_n=2, seed=n, mode="mixed", device=dev)

@@ -159,6 +159,12 @@ SHORT_F32 = replace(SHORT, fastkey=True, pstore1=True, early=True, sparse1=True)
 #:   three already fits: 128x8K 6.8 -> 7.1, 32x8K 5.4 -> 5.6. SHORT_MANY's 8 CTAs of 256 (``m8``) was slower: 4096x8K
 #:   66.9 -> 73.2, 2048x8K 38.0 -> 42.3.
 SHORT_F32_WIDE = replace(SHORT_F32, min_ctas=4)
+#: - SHORT_F32_WIDE_8K, SHORT_F32_WIDE's rows of N <= 8192 with a 2048-key candidate buffer, not 4096 (session 65,
+#:   H100, find_ab.py ``c2048``, us: 1024x8K 24.4 -> 23.1, 512x8K 14.6 -> 14.2). Not the carveout: 4096 keys with
+#:   196 KB named, not 228, timed 24.5. A row now takes the overflow path when its threshold's first-digit bin holds
+#:   more than 2048 keys, a quarter of the row (4096 before); a bin is a quarter of an octave wide.
+SHORT_F32_WIDE_8K = replace(SHORT_F32_WIDE, cand=2048)
+SHORT_8K_MAX_N = 8192
 #: - LIGHT_ONE_WAVE, LIGHT's rows when they need two waves of LIGHT (3 CTAs per SM) but fit one wave
 #:   of 4: 256 threads, 8 vectors in flight, a 9-bit sample digit (54 registers, 4 CTAs per SM;
 #:   session 9, us, 512x32K: LIGHT -> 256 threads with 8 vectors 34.5 -> 32.0 (one call), then ->
@@ -190,7 +196,8 @@ PLANNED = {"DEFAULT": DEFAULT, "FEW_ROWS": FEW_ROWS, "FEW_LONG_ROWS": FEW_LONG_R
            "MANY_ROWS": MANY_ROWS, "MANY_ROWS_F32": MANY_ROWS_F32, "LIGHT": LIGHT, "LIGHT_16": LIGHT_16,
            "LIGHT_ONE_WAVE": LIGHT_ONE_WAVE,
            "SHORT": SHORT,
-           "SHORT_F32": SHORT_F32, "SHORT_F32_WIDE": SHORT_F32_WIDE, "SHORT_MANY": SHORT_MANY,
+           "SHORT_F32": SHORT_F32, "SHORT_F32_WIDE": SHORT_F32_WIDE, "SHORT_F32_WIDE_8K": SHORT_F32_WIDE_8K,
+           "SHORT_MANY": SHORT_MANY,
            "SHORT_MANY_LF": SHORT_MANY_LF}
 
 
@@ -204,7 +211,9 @@ def plan(rows: int, n: int, capability: tuple[int, int] = (9, 0), sms: int = 132
             return SHORT
         if rows >= SHORT_MANY_MIN:
             return SHORT_MANY_LF if rows <= SHORT_MANY_LF_MAX_PER_SM * sms else SHORT_MANY
-        return SHORT_F32_WIDE if rows > 3 * sms else SHORT_F32
+        if rows > 3 * sms:
+            return SHORT_F32_WIDE_8K if n <= SHORT_8K_MAX_N else SHORT_F32_WIDE
+        return SHORT_F32
     if rows >= MANY_ROWS_MIN:
         if n > LIGHT_MAX_N:
             return MANY_ROWS_F32 if f32 else MANY_ROWS
