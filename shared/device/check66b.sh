@@ -1,0 +1,17 @@
+#!/bin/bash
+# Session 64 (updated in session 65), for a short call (~140-300 s; carry .carry/dsl):
+# - on an H200: radix_filter 0.10.8 on issue 4's three cells that miss their floor bar (32x128K, 128x32K,
+#   4096x8K), then 32x32K and 128x128K: find_ab.py with no alternative (CUDA-graph replay, rotating inputs, checked
+#   exact first; no peer);
+# - elsewhere: check66.sh's sanitizer step alone (SAN_ONLY=1).
+#   TOPK_COMMIT=<hash> DEADLINE=140 bash shared/device/run.sh bash shared/device/check66b.sh
+set -u
+. "$(dirname "$0")/stages.sh"
+if is_h200; then
+  echo "=== find_ab FIND_AB=none FIND_CELLS=1,2,6,0,3 ($(date +%T))"
+  FIND_AB=none FIND_CELLS=1,2,6,0,3 timeout $(left 600) python3 shared/device/find_ab.py > "$OUT/ab-h200.log" 2>&1
+  echo "rc $?"; grep -E "^ *[0-9]+x" "$OUT/ab-h200.log"; grep -E "Error" "$OUT/ab-h200.log" | head -3
+else
+  SAN_ONLY=1 NO_GRID=1 bash "$(dirname "$0")/check66.sh"
+fi
+echo "=== done ($(date +%T))"
