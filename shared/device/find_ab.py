@@ -363,7 +363,7 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
                     alts[f"c{c}v{p}"] = replace(v, cand=c)
             if v.cand < 4096:  # session 65: SHORT_F32_WIDE_8K's (and SHORT_MANY's) buffer doubled
                 alts[f"c{2 * v.cand}"] = replace(v, cand=2 * v.cand)
-            if v.min_ctas == 4:  # SHORT_F32_WIDE's own buffer: 4 x ~41 KB needs 196 KB (86%), not the 228 it names
+            if v.min_ctas == 4:  # SHORT_F32_WIDE's own buffer: 4 x ~41 KB needs 196 KB (86%; ncu: the driver took 201)
                 alts[f"c{v.cand}v86"] = v
     return list(alts.items())
 
