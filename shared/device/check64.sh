@@ -23,16 +23,9 @@ h200_dsa_grid || {
     echo "rc $?"; grep -E "^ *[0-9]+x" "$OUT/ab-sf.log"; grep -E "Error" "$OUT/ab-sf.log" | head -3
   fi
   # racecheck in chunks of six cases, each its own process and summary: a cut chunk loses only itself
-  for tool in "memcheck 8x8000" "racecheck 4x70001,1x1048576,72x20000,40x70000,300x17000,450x17000" \
-      "racecheck 2100x3000,6x12001,5x8191,500x6000,300x20000,2x600000" \
-      "racecheck 72x40000,80x30000,32x131072,2x8192,100x5000,8x8000"; do
-    set -- $tool
-    [ "$(left 60)" -ge 60 ] || { echo "=== $1 $2: skipped, under 60 s left"; continue; }
-    log="$OUT/$1-sgl-$(echo "$2" | cut -d, -f1).log"
-    echo "=== $1 sgl_fused SAN_CASES=cases,$2 ($(date +%T))"
-    SAN_CASES=cases,$2 timeout $(left 300) compute-sanitizer --tool $1 --report-api-errors no python3 \
-      shared/device/sanitize_cases.py sgl_fused > "$log" 2>&1
-    echo "rc $?"; grep -c "^ok" "$log"; grep -E "^FAIL|SUMMARY" "$log"
-  done
+  sgl_sanitize "memcheck 8x8000" \
+    "racecheck 4x70001,1x1048576,72x20000,40x70000,300x17000,450x17000" \
+    "racecheck 2100x3000,6x12001,5x8191,500x6000,300x20000,2x600000" \
+    "racecheck 72x40000,80x30000,32x131072,2x8192,100x5000,8x8000"
 }
 echo "=== done ($(date +%T))"

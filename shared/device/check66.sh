@@ -6,9 +6,9 @@
 # - on any other card, or with NO_GRID=1:
 #   1. the rest of radix_filter's GPU suite: session 65's call 6 ran its first 1063 tests in collection order (all
 #      passed) before its limit cut it; this runs the tests after them;
-#   2. with what is left of DEADLINE: racecheck of the second half of sgl_fused's kit cases (sgl_fused NOTES.md,
-#      session 63) and session 65's two new SHORT_F32_WIDE(_8K) cases, in chunks of six, each its own process and
-#      summary (a cut chunk loses only itself).
+#   2. with what is left of DEADLINE: sgl_fused's memcheck of session 65's two new cases (600x8000, 450x12000),
+#      then racecheck of the second half of its kit cases (sgl_fused NOTES.md, session 63) and those two, in chunks
+#      of six, each its own process and summary (a cut chunk loses only itself).
 #   TOPK_COMMIT=<hash> DEADLINE=560 bash shared/device/run.sh bash shared/device/check66.sh
 #   (SAN_ONLY=1: step 2 alone, for a short call)
 set -u
@@ -23,15 +23,9 @@ h200_dsa_grid || {
     timeout $(left 300) python3 -m pytest -q -rf -p no:cacheprovider $(cat "$OUT/rf-rest.txt") > "$OUT/pytest-rf-rest.log" 2>&1
     echo "rc $?"; grep -E "passed|failed" "$OUT/pytest-rf-rest.log" | tail -1; grep -E "^(FAILED|ERROR)" "$OUT/pytest-rf-rest.log" | head -5
   fi
-  for chunk in 1700x9000,130x24000,128x30000,400x70000,130x66000,3x16000 \
-      4x30000,6x32768,32x32768,16x65536,130x70000,8x100000 \
-      120x70000,800x66000,300x33000,130x131072,600x8000,450x12000; do
-    [ "$(left 60)" -ge 60 ] || { echo "=== racecheck $chunk: skipped, under 60 s left"; continue; }
-    log="$OUT/racecheck-sgl-$(echo "$chunk" | cut -d, -f1).log"
-    echo "=== racecheck sgl_fused SAN_CASES=cases,$chunk ($(date +%T))"
-    SAN_CASES=cases,$chunk timeout $(left 300) compute-sanitizer --tool racecheck --report-api-errors no python3 \
-      shared/device/sanitize_cases.py sgl_fused > "$log" 2>&1
-    echo "rc $?"; grep -c "^ok" "$log"; grep -E "^FAIL|SUMMARY" "$log"
-  done
+  sgl_sanitize "memcheck 600x8000,450x12000" \
+    "racecheck 1700x9000,130x24000,128x30000,400x70000,130x66000,3x16000" \
+    "racecheck 4x30000,6x32768,32x32768,16x65536,130x70000,8x100000" \
+    "racecheck 120x70000,800x66000,300x33000,130x131072,600x8000,450x12000"
 }
 echo "=== done ($(date +%T))"
