@@ -23,7 +23,7 @@ h200_dsa_grid || {
     echo "rc $?"; grep -E "^ *[0-9]+x" "$OUT/ab-sf.log"; grep -E "Error" "$OUT/ab-sf.log" | head -3
   fi
   # racecheck in chunks of six cases, each its own process and summary: a cut chunk loses only itself
-  sgl_sanitize "memcheck 8x8000" \
+  sanitize sgl_fused "memcheck 8x8000" \
     "racecheck 4x70001,1x1048576,72x20000,40x70000,300x17000,450x17000" \
     "racecheck 2100x3000,6x12001,5x8191,500x6000,300x20000,2x600000" \
     "racecheck 72x40000,80x30000,32x131072,2x8192,100x5000,8x8000"

@@ -6,7 +6,8 @@
 #   2. the same on int_ties and plateau rows at 1024x8K (what the overflow path costs with each buffer);
 #   3. ncu at 1024x8K, 2048 against 4096 keys: why the smaller buffer is faster when the carveout is not it;
 #   4. the GPU kit through the public API and every planned-variant test;
-#   5. memcheck and racecheck of the three SHORT_F32_WIDE(_8K) sanitizer cases.
+#   5. memcheck and racecheck of the three SHORT_F32_WIDE(_8K) sanitizer cases (since the session's review through
+#      stages.sh's `sanitize`: logs <tool>-radix_filter-500x6000.log; call 3's were <tool>-rf.log).
 #   TOPK_COMMIT=<hash> DEADLINE=480 bash shared/device/run.sh bash shared/device/check65b.sh
 set -u
 . "$(dirname "$0")/stages.sh"
@@ -30,11 +31,5 @@ for cfg in "" "RF_CAND=4096"; do
 done
 GPU_K="TestRadixFilter or planned or api_smoke or batch_shapes or plateau_fallback" \
   gpu_suites 200 packages/topk-radix-filter/tests/test_conformance.py
-for tool in memcheck racecheck; do
-  [ "$(left 40)" -ge 40 ] || { echo "=== $tool: skipped, under 40 s left"; continue; }
-  echo "=== $tool radix_filter SAN_CASES=cases,500x6000,600x8000,450x12000 ($(date +%T))"
-  SAN_CASES=cases,500x6000,600x8000,450x12000 timeout $(left 120) compute-sanitizer --tool $tool \
-    --report-api-errors no python3 shared/device/sanitize_cases.py radix_filter > "$OUT/$tool-rf.log" 2>&1
-  echo "rc $?"; grep -c "^ok" "$OUT/$tool-rf.log"; grep -E "^FAIL|SUMMARY" "$OUT/$tool-rf.log"
-done
+sanitize radix_filter "memcheck 500x6000,600x8000,450x12000" "racecheck 500x6000,600x8000,450x12000"
 echo "=== done ($(date +%T))"

@@ -23,7 +23,7 @@ h200_dsa_grid || {
     timeout $(left 300) python3 -m pytest -q -rf -p no:cacheprovider $(cat "$OUT/rf-rest.txt") > "$OUT/pytest-rf-rest.log" 2>&1
     echo "rc $?"; grep -E "passed|failed" "$OUT/pytest-rf-rest.log" | tail -1; grep -E "^(FAILED|ERROR)" "$OUT/pytest-rf-rest.log" | head -5
   fi
-  sgl_sanitize "memcheck 600x8000,450x12000" \
+  sanitize sgl_fused "memcheck 600x8000,450x12000" \
     "racecheck 1700x9000,130x24000,128x30000,400x70000,130x66000,3x16000" \
     "racecheck 4x30000,6x32768,32x32768,16x65536,130x70000,8x100000" \
     "racecheck 120x70000,800x66000,300x33000,130x131072,600x8000,450x12000"

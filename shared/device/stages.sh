@@ -36,17 +36,18 @@ gpu_suites() {
     echo "rc $?"; grep -E "passed|failed" "$OUT/pytest-$tag.log" | tail -1; grep -E "^(FAILED|ERROR)" "$OUT/pytest-$tag.log" | head -5
   done
 }
-# sgl_sanitize "TOOL ROWSxN,..." ...: one compute-sanitizer process per argument on sgl_fused's SAN_CASES, each with
-# its own log and summary, so a call's limit cuts at most one (session 64); skipped under 60 s left of DEADLINE.
-sgl_sanitize() {
-  local run log
+# sanitize BACKEND "TOOL ROWSxN,..." ...: one compute-sanitizer process per argument on sanitize_cases.py's SAN_CASES,
+# each with its own log and summary, so a call's limit cuts at most one (session 64); skipped under 60 s left.
+sanitize() {
+  local backend=$1 run log
+  shift
   for run in "$@"; do
     set -- $run
     [ "$(left 60)" -ge 60 ] || { echo "=== $1 $2: skipped, under 60 s left"; continue; }
-    log="$OUT/$1-sgl-$(echo "$2" | cut -d, -f1).log"
-    echo "=== $1 sgl_fused SAN_CASES=cases,$2 ($(date +%T))"
+    log="$OUT/$1-$backend-$(echo "$2" | cut -d, -f1).log"
+    echo "=== $1 $backend SAN_CASES=cases,$2 ($(date +%T))"
     SAN_CASES=cases,$2 timeout $(left 300) compute-sanitizer --tool $1 --report-api-errors no python3 \
-      shared/device/sanitize_cases.py sgl_fused > "$log" 2>&1
+      shared/device/sanitize_cases.py $backend > "$log" 2>&1
     echo "rc $?"; grep -c "^ok" "$log"; grep -E "^FAIL|SUMMARY" "$log"
   done
 }
