@@ -3,7 +3,7 @@
 # - on an H200: radix_filter 0.10.8 on issue 4's three cells that miss their floor bar (32x128K, 128x32K,
 #   4096x8K), then 32x32K, 128x128K and session 65's sfirst cells (64x32K, 200x32K, 256x64K, k=512), each shipped
 #   against `sf` (sfirst's second round; session 66): find_ab.py (CUDA-graph replay, rotating inputs, checked exact
-#   first; no peer);
+#   first; no peer; `sf` was removed after commit a75a532, so run this at that commit);
 # - elsewhere: check66.sh's sanitizer step alone (SAN_ONLY=1).
 #   TOPK_COMMIT=<hash> DEADLINE=140 bash shared/device/run.sh bash shared/device/check66b.sh
 set -u

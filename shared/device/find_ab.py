@@ -24,9 +24,10 @@ session 61's cold stamps put DEFAULT's 128x32K filter 1.6K cycles above its warm
 ``wr`` (session 62; shipped on since session 63, so now it times builds without it) ``wrank`` toggled: compact's
 list of the k-th key's bin, when it holds at most 32 keys, ranked
 by one warp instead of the level-two bin search and the last pass;
-``sf``/``sfu8`` (session 62) ``sfirst``: the first tile's loads issued right after the sample's (not before them,
-nor after its histogram) [with 8 vectors a thread: a whole 32K row at 1024 threads]; session 8's ``sfirst`` (the
-sample's loads before the tile's, on the kernel of then) changed nothing at 32x32K;
+``sf``/``sfu8`` (session 62; slower on an H200 in session 66, removed after commit a75a532) ``sfirst``: the first
+tile's loads issued right after the sample's (not before them, nor after its histogram) [with 8 vectors a thread:
+a whole 32K row at 1024 threads]; session 8's ``sfirst`` (the sample's loads before the tile's, on the kernel of
+then) changed nothing at 32x32K;
 ``lf<F>``/``lf<F>s`` (session 42; shipped in session 45, ``nolf`` without it) rows past the first wave of F CTAs
 per SM by falling length
 (``row_order``, PDL or serialized); ``m8``/``m8c1`` 8 CTAs per SM (min_ctas, 32 registers; 1024 candidates),
@@ -279,10 +280,6 @@ def configs_variants(rows: int, n: int, dtype: str = "float32") -> list:
         alts["r2"] = replace(v, root_pad=2)
         if v.compact:  # session 62: the k-th key's bin of <= 32 listed keys ranked by one warp, toggled
             alts["wr"] = replace(v, wrank=not v.wrank)
-        if v.prefetch:  # session 62: the first tile issued right after the sample's loads (sfirst)
-            alts["sf"] = replace(v, late=False, sfirst=True)
-            if v.group == 1 and v.threads == 1024 and v.unroll == 4:  # DEFAULT: the whole 32K row as that tile
-                alts["sfu8"] = replace(v, late=False, sfirst=True, unroll=8)
         if v.cand >= 8192:
             alts["s8k"] = replace(v, sample=8192)
         alts["s2k"] = replace(v, sample=2048)  # session 17: a 2048-key sample (cheaper step on the row's chain)

@@ -166,18 +166,11 @@ MINCTAS = [dict(threads=512, cand=4096, **_S1, min_ctas=4), dict(threads=256, ca
 WRANK = [dict(late=True, compact=True, sample_bits=11, wrank=True), dict(unroll=8, compact=True, sample_bits=11,
                                                                           wrank=True),
          dict(unroll=8, group=3, compact=True, sample_bits=11, wrank=True)]
-#: The first tile issued right after the sample's loads (``sfirst``, session 62): DEFAULT's flags (4 and 8 vectors),
-#: FEW_ROWS' and FEW_LONG_ROWS_3's.
-SFIRST = [dict(compact=True, sample_bits=11, sfirst=True), dict(unroll=8, compact=True, sample_bits=11, sfirst=True),
-          dict(unroll=8, group=3, compact=True, sample_bits=11, sfirst=True),
-          # on top of wrank (shipped in session 63): DEFAULT's flags (4 and 8 vectors) and FEW_ROWS'
-          dict(compact=True, sample_bits=11, sfirst=True, wrank=True),
-          dict(unroll=8, compact=True, sample_bits=11, sfirst=True, wrank=True)]
 #: The two-read path with a smaller candidate buffer (session 64, prepared: more L1 for the rows in flight):
 #: SHORT_MANY's flags with 512 and 1024 keys, SHORT_F32_WIDE's with 1024 and 2048.
 SMALLCAND = [dict(threads=256, cand=512, **_S1), dict(threads=256, cand=1024, **_S1),
              dict(threads=512, cand=1024, **_S1, min_ctas=4), dict(threads=512, cand=2048, **_S1, min_ctas=4)]
-VARIANTS += TWO_READ + SPARSE + SPARSE1 + RAWBIN + MINCTAS + WRANK + SFIRST
+VARIANTS += TWO_READ + SPARSE + SPARSE1 + RAWBIN + MINCTAS + WRANK
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(f"{a}={b}" for a, b in v.items()) or "default")

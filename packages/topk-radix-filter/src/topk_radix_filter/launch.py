@@ -56,7 +56,6 @@ class Variant:
     longest_first: int = 0
     order_pdl: bool = True  # longest_first: the row kernel launched as the order kernel's programmatic dependent
     wrank: bool = False  # compact: a k-th key's bin of at most 32 listed keys ranked by one warp (on where compact is)
-    sfirst: bool = False  # prefetch, not late: the first tile issued after a barrier behind the sample's (mixed, off)
 
 
 #: Every sampled variant writes kept keys by predicated stores on float32 (``pstore``; session 7, us,

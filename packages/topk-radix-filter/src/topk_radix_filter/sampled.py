@@ -83,7 +83,7 @@ class SampledFilter(OrderedRows, TwoReadSparse, CandidateSelect, RadixTopK):
                  bf16cmp: bool = True, rel16: bool = True, f16cmp: bool = True, fastkey: bool = False,
                  pstore1: bool = False, early: bool = False, vclear: bool = False, unitdiv: bool = False,
                  sparse: bool = False, sparse1: bool = False, rawbin: bool = False, min_ctas: int = 0,
-                 longest_first: int = 0, order_pdl: bool = True, wrank: bool = False, sfirst: bool = False):
+                 longest_first: int = 0, order_pdl: bool = True, wrank: bool = False):
         assert sample % 32 == 0 and (sample <= cand or not sampled)
         assert group in (1, 2, 3, 4) and (group == 1 or sampled)
         super().__init__(dtype, with_values, threads=threads, cand=cand, unroll=unroll, unroll1=unroll1,
@@ -159,11 +159,6 @@ class SampledFilter(OrderedRows, TwoReadSparse, CandidateSelect, RadixTopK):
         # them and writes the ones taken, in place of the level-two bin search and the last pass (two barriers and
         # ~1.7K cycles of a cold 128x32K row in session 62's stamps)
         self.wrank = wrank and self.compact
-        # sfirst (prefetch, not late): the first tile's loads issued after a barrier behind the sample's, before its
-        # histogram: the CTA's whole sample ahead of the row in the SM's queue (prefetch lets a warp issue its tile
-        # before slower warps issue their sample: a cold 128x32K sample waited 2.8K cycles more with 8 vectors in
-        # session 62), the row in flight during the threshold's search
-        self.sfirst = sfirst and prefetch and not late
 
     @cute.jit
     def _sample_loads(self, xr, length: Int32, tid: Int32) -> list:
@@ -463,12 +458,9 @@ class SampledFilter(OrderedRows, TwoReadSparse, CandidateSelect, RadixTopK):
             v0 = rank * per
             v1 = cutlass.min(v0 + per, nv)
         pre = []
-        if cutlass.const_expr(self.prefetch and not self.late and not self.sfirst):  # in flight during the sample step
+        if cutlass.const_expr(self.prefetch and not self.late):  # in flight during the sample step
             pre = self._load_vectors(xv, v0, v1, tid, self.unroll)
         bits = self._sample_loads(xr, length, tid)
-        if cutlass.const_expr(self.sfirst):
-            cute.arch.sync_threads()  # every warp's sample loads issued before any warp's tile (ptxas keeps the order)
-            pre = self._load_vectors(xv, v0, v1, tid, self.unroll)
         ok, r = self._sample_histogram(bits, length, k, hist, ckey, ctl, tid)
         if cutlass.const_expr(self.prefetch and self.late):  # in flight during the threshold's search
             pre = self._load_vectors(xv, v0, v1, tid, self.unroll)
