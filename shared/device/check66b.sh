@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 64 (updated in session 65), for a short call (~140-300 s; carry .carry/dsl):
+# Session 64 (updated in sessions 65 and 66), for a short call (~140-300 s; carry .carry/dsl):
 # - on an H200: radix_filter 0.10.8 on issue 4's three cells that miss their floor bar (32x128K, 128x32K,
 #   4096x8K), then 32x32K, 128x128K and session 65's sfirst cells (64x32K, 200x32K, 256x64K, k=512), each shipped
 #   against `sf` (sfirst's second round; session 66): find_ab.py (CUDA-graph replay, rotating inputs, checked exact
