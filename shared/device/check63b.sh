@@ -1,4 +1,6 @@
 #!/bin/bash
+# (Session 66: radix_filter's `sfirst` and find_ab's `sf` / `sfu8` were removed after commit a75a532; run the
+# sfirst steps below on a tree at or before it, where they select its GPU cases and builds.)
 # Session 63, after call 3's A/B (wrank faster on all four cells): radix_filter 0.10.7 ships wrank on DEFAULT,
 # FEW_ROWS and FEW_LONG_ROWS_3 (so FEW_HUGE_ROWS). Carry .carry/dsl.
 #   1. find_ab.py: the shipped builds against ``wr`` (now wrank off: 0.10.6's builds) and ``sf`` (sfirst on top of

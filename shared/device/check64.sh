@@ -1,4 +1,6 @@
 #!/bin/bash
+# (Session 66: radix_filter's `sfirst` and find_ab's `sf` / `sfu8` were removed after commit a75a532; run the
+# sfirst steps below on a tree at or before it, where they select its GPU cases and builds.)
 # Prepared in session 63 (carry .carry/dsl), on the committed tree:
 # - on an H200 (unless NO_GRID=1): `topk bench --grid dsa --sgl` on the shipped code (radix_filter 0.10.7, wrank on),
 #   every installed backend but FlashInfer (not carried); it fills the kernel caches for call 2 (final56.sh, carry
