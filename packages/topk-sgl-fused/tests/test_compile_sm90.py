@@ -319,8 +319,9 @@ def compile_warp_part(which: str) -> None:
     # the picks with every key above the bracket a candidate (``all_cands``, session 32): fast lane one of them
     from topk_sgl_fused.launch import pick_warp as _pick
 
-    allc = [(512, 131072, 2048, "none", 4), (512, 131072, 2048, "page_table", 4), (1024, 65536, 2048, "none", 4),
-            (300, 65536, 2048, "ragged", 4), (128, 131072, 512, "none", 4), (128, 131072, 2048, "page_table", 2)]
+    # (0.27.6 took all_cands off rows short for their k at 2-12 per SM, e.g. 1024x64K and 300x64K at k = 2048)
+    allc = [(512, 131072, 2048, "none", 4), (512, 131072, 2048, "page_table", 4), (1024, 65536, 1024, "none", 4),
+            (300, 131072, 2048, "ragged", 4), (128, 131072, 512, "none", 4), (128, 131072, 2048, "page_table", 2)]
     for rows, n, k, transform, eb in allc if which == "all" else allc[1:2]:  # fast lane: page_early's build
         c = _pick(rows, n, k, 132, transform, eb)
         assert c.all_cands, (rows, n, k, transform, eb)
