@@ -6,7 +6,5 @@
 #   TOPK_COMMIT=<hash> DEADLINE=300 bash shared/device/run.sh bash shared/device/check67.sh
 set -u
 . "$(dirname "$0")/stages.sh"
-sanitize sgl_fused "racecheck 1700x9000,130x24000,128x30000,400x70000,130x66000" \
-  "racecheck 32x32768,16x65536,130x70000,8x100000" \
-  "racecheck 120x70000,800x66000,300x33000,130x131072"
+sgl_race_rest
 echo "=== done ($(date +%T))"

@@ -51,3 +51,10 @@ sanitize() {
     echo "rc $?"; grep -c "^ok" "$log"; grep -E "^FAIL|SUMMARY" "$log"
   done
 }
+# sgl_race_rest: racecheck of the 14 sgl_fused kit cases no racecheck had reached by session 66 (13 names: 120x70000
+# selects two), in three chunks (sgl_fused NOTES.md, sessions 63-67).
+sgl_race_rest() {
+  sanitize sgl_fused "racecheck 1700x9000,130x24000,128x30000,400x70000,130x66000" \
+    "racecheck 32x32768,16x65536,130x70000,8x100000" \
+    "racecheck 120x70000,800x66000,300x33000,130x131072"
+}
