@@ -24,30 +24,41 @@ def pytest_collection_modifyitems(items):
     items.sort(key=_order)  # stable: the collection order within equal keys
 
 
-def _skip_nested_interpreter_patching() -> None:
-    """Under TRITON_INTERPRET=1, Triton 3.6 re-patches ``triton.language`` (``inspect.getmembers`` over four
-    modules) on every call of a ``@triton.jit`` helper from a kernel, although the kernel's own launch has patched
-    it already and the helper's patch is never undone: a no-op that took a quarter of sgl_fused's interpreter
-    time (cProfile of ``test_split_denormals_and_signed_zeros``: 134K calls, 35 of 146 s). Skip it while every
-    language module the helper sees is patched; otherwise (and on any other Triton) patch as before."""
+
+def _faster_triton_interpreter() -> None:
+    """Under TRITON_INTERPRET=1 (Triton 3.6): two of the interpreter's own costs cut, the kernels and the checks
+    unchanged (sgl_fused's ``test_split_denormals_and_signed_zeros`` 55 -> 30 s; every interpreter suite on two
+    cores 1007 -> 600 s, the same tests passed). Elsewhere, or where Triton's internals differ, nothing changes."""
     import os
 
     if os.environ.get("TRITON_INTERPRET") != "1":
         return
     try:
-        import inspect
-
         import triton.language as tl
         from triton.runtime import interpreter
     except ImportError:
         return
+    _skip_nested_patching(interpreter, tl)
+    _cache_np_dtypes(interpreter, tl)
+
+
+def _skip_nested_patching(interpreter, tl) -> None:
+    """Triton re-patches ``triton.language`` (``inspect.getmembers`` over four modules) on every call of a
+    ``@triton.jit`` helper, although the launch patched it already and the helper's patch is never undone: a no-op
+    that took a quarter of the time (cProfile of that test: 134K calls, 35 of 146 s). Skipped while every language
+    module the helper sees is patched; otherwise patched as before."""
+    import inspect
+
     original = getattr(interpreter, "_patch_lang", None)
     scope_class = getattr(interpreter, "_LangPatchScope", None)
     if original is None or scope_class is None:
         return
+    langs_of = {}  # a function's language modules (its globals'): looked up once
 
     def patch_lang(fn):
-        langs = [v for v in fn.__globals__.values() if inspect.ismodule(v) and v in (tl, tl.core)]
+        langs = langs_of.get(fn)
+        if langs is None:
+            langs = langs_of[fn] = [v for v in fn.__globals__.values() if inspect.ismodule(v) and v in (tl, tl.core)]
         if langs and all(not tl.core.is_builtin(getattr(lang, "load", None)) for lang in langs):
             return scope_class()  # the launch's patch is in place (restored when the launch ends)
         return original(fn)
@@ -55,4 +66,25 @@ def _skip_nested_interpreter_patching() -> None:
     interpreter._patch_lang = patch_lang
 
 
-_skip_nested_interpreter_patching()
+def _cache_np_dtypes(interpreter, tl) -> None:
+    """Triton builds an 18-entry dtype table on every ``_get_np_dtype`` call (449K calls, 14 of 146 s). The answer
+    depends on the scalar type alone (a block's is its element's): computed once per scalar type by the original."""
+    original = getattr(interpreter, "_get_np_dtype", None)
+    if original is None:
+        return
+    cache = {}
+
+    def get_np_dtype(tt_dtype):
+        scalar = tt_dtype.element_ty if isinstance(tt_dtype, tl.block_type) else tt_dtype
+        try:
+            return cache[scalar]
+        except KeyError:
+            cache[scalar] = value = original(scalar)
+            return value
+        except TypeError:  # an unhashable type: as before
+            return original(tt_dtype)
+
+    interpreter._get_np_dtype = get_np_dtype
+
+
+_faster_triton_interpreter()
