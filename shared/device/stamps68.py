@@ -17,9 +17,8 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 import cutlass  # noqa: E402
 import cutlass.cute as cute  # noqa: E402
-from cutlass import Int32  # noqa: E402
-
 import find_ab  # noqa: E402
+from cutlass import Int32  # noqa: E402
 
 _stamped = find_ab.stamped_class
 
