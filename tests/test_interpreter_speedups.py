@@ -1,6 +1,7 @@
-"""The root conftest.py's two cuts to Triton's interpreter (TRITON_INTERPRET=1): both in place, so CI's interpreter
-phase keeps its time (a Triton whose internals moved would drop them silently), and the dtype cache answers as
-Triton's own function does for every scalar, block and pointer type."""
+"""The root conftest.py's three cuts to Triton's interpreter (TRITON_INTERPRET=1): all in place, so CI's interpreter
+phase keeps its time (a Triton whose internals moved would drop them silently); the dtype cache answers as Triton's
+own function does for every scalar, block and pointer type; and the overflow check still fires where it would have
+(``debug`` on), while with it off an overflowing add wraps as before."""
 
 import pytest
 
@@ -10,11 +11,14 @@ pytestmark = [pytest.mark.interpreter,
               pytest.mark.skipif(not interpreting(), reason="the cuts apply under TRITON_INTERPRET=1 only")]
 
 
-def test_both_cuts_are_in_place():
+def test_the_cuts_are_in_place():
     from triton.runtime import interpreter
 
     assert interpreter._patch_lang.__module__ == "conftest", interpreter._patch_lang
     assert interpreter._get_np_dtype.__module__ == "conftest", interpreter._get_np_dtype
+    from triton.language.semantic import TritonSemantic
+
+    assert TritonSemantic.binary_op_sanitize_overflow_impl.__module__ == "conftest"
 
 
 def test_dtype_cache_answers_as_triton():
@@ -30,3 +34,29 @@ def test_dtype_cache_answers_as_triton():
     for _ in range(2):  # the second round from the cache
         for t in types:
             assert cached(t) == original(t), t
+
+
+def test_overflow_check_fires_only_where_it_did():
+    import dataclasses
+
+    import torch
+    import triton
+    import triton.language as tl
+    from triton.runtime import interpreter
+
+    @triton.jit
+    def add_max(x_ptr, out_ptr):
+        tl.store(out_ptr, tl.load(x_ptr) + 2147483647)
+
+    x = torch.ones(1, dtype=torch.int32)
+    out = torch.zeros(1, dtype=torch.int32)
+    add_max[(1,)](x, out)  # debug off (the interpreter's default): the add wraps, no check
+    assert int(out[0]) == -(2**31)
+    builder = interpreter.interpreter_builder
+    options = builder.options
+    builder.options = dataclasses.replace(options, debug=True)
+    try:
+        with pytest.raises(Exception, match="int32 overflow detected for operation add"):
+            add_max[(1,)](x, out)
+    finally:
+        builder.options = options

@@ -581,7 +581,7 @@ def test_warp_regions(transform):
     _check_cases(cases + gpu, transform, 69)
 
 
-@pytest.mark.minutes(0.5)
+@pytest.mark.minutes(0.3)
 @pytest.mark.parametrize("transform", ["page_table", "none"])
 def test_defer_sure(transform):
     """``defer_sure`` (the sure columns' page entries gathered after their copy, stored after the select): all k slots

@@ -85,7 +85,7 @@ def _launch_all(x, starts, lens, k, plan):
 ALL = ("none", "ragged", "page_table")
 
 
-@pytest.mark.minutes(0.5)
+@pytest.mark.minutes(0.3)
 def test_warp_path_windows():
     """The one-launch path: tiles of 128 columns (fp32; bf16 256), the next tile or two in flight; the old unaligned
     stream (``aligned_windows=False``) alike; fp32 rows at a stride of 16 bytes' multiple, not 16 columns'."""
@@ -102,7 +102,7 @@ def test_warp_path_windows():
     _launch_all(x, starts, lens, 60, [(base, ("none",))])
 
 
-@pytest.mark.minutes(1.5)
+@pytest.mark.minutes(0.6)
 def test_split_path_windows():
     """The two-launch path: chunks of one tile (its first loaded before the bracket or not) and of several (the
     count and write passes each place the first tile before their loops); the old unaligned stream alike; bf16 rows
