@@ -110,7 +110,6 @@ def _skip_discarded_overflow_checks(interpreter) -> None:
             return None  # device_assert would return before using the check
         return original(self, lhs, rhs, binary_op)
 
-    sanitize_overflow.original = original  # tests/test_interpreter_speedups.py
     TritonSemantic.binary_op_sanitize_overflow_impl = sanitize_overflow
 
 
