@@ -22,6 +22,13 @@ from topk_core.protocol import Call
 from topk_core.testing import check_topk
 
 
+def full_rows(inputs, n: int) -> None:
+    """Every row of every input set ``n`` columns long (``make_inputs`` draws seq_lens in [N/2, N])."""
+    for s, ln in zip(inputs.seq_lens, inputs.lengths):
+        s.fill_(n)
+        ln.fill_(n)
+
+
 def main() -> None:
     args = [a for a in sys.argv[1:] if a != "full"]
     backend = args[0] if args else "radix_filter"
@@ -41,9 +48,7 @@ def main() -> None:
             count = rotations(shape.nbytes)
             inputs = make_inputs(shape, count, "cuda")
             if full:
-                for s, ln in zip(inputs.seq_lens, inputs.lengths):
-                    s.fill_(n)
-                    ln.fill_(n)
+                full_rows(inputs, n)
             out = torch.empty(rows, shape.k, dtype=torch.int32, device="cuda")
 
             def step(i, inputs=inputs, out=out, shape=shape):

@@ -58,6 +58,7 @@ def two_read_stamped():
 
 def main() -> None:
     import torch
+    from rows_scan import full_rows
 
     from topk_core.bench.candidates import make_inputs
     from topk_core.bench.grids import Shape
@@ -72,9 +73,7 @@ def main() -> None:
             shape = Shape(rows, 8192)
             inputs = make_inputs(shape, rotations(shape.nbytes), dev)
             if full:
-                for s, ln in zip(inputs.seq_lens, inputs.lengths):
-                    s.fill_(shape.n)
-                    ln.fill_(shape.n)
+                full_rows(inputs, shape.n)
             print(f"{rows}x8192{' full' if full else ''} SHORT_MANY",
                   find_ab.stamp_profile(shape, SHORT_MANY, inputs, dev, cold), flush=True)
 
